@@ -1,0 +1,45 @@
+package io.github.sockjsstomp.client;
+
+/**
+ * Settings of the objects shared by every virtual user of the JVM. They are fixed by the first user that
+ * asks for {@link SharedStompClients}: they size thread pools and per-session buffers.
+ *
+ * @param connectThreads threads that run WebSocket handshakes (bounds concurrent connects)
+ * @param heartbeatThreads threads of the STOMP heart-beat scheduler
+ * @param maxTextMessageChars Tomcat's per-session text buffer: the largest WebSocket text frame accepted;
+ *     it is allocated for every session, so it multiplies by the session count
+ * @param maxMessageBytes the largest STOMP frame the client decodes
+ * @param sendTimeLimitMillis how long a send may wait behind another write on the same session
+ * @param sendBufferBytes how much may queue behind a write on one session before it is closed
+ */
+public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTextMessageChars, int maxMessageBytes,
+        int sendTimeLimitMillis, int sendBufferBytes) {
+
+    public static final int DEFAULT_CONNECT_THREADS = 64;
+    public static final int DEFAULT_HEARTBEAT_THREADS = 2;
+    /** Enough for a 10 KB STOMP payload after SockJS's JSON escaping; 64 KiB of heap per session. */
+    public static final int DEFAULT_MAX_TEXT_MESSAGE_CHARS = 32 * 1024;
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+    public static final int DEFAULT_SEND_TIME_LIMIT_MILLIS = 10_000;
+    public static final int DEFAULT_SEND_BUFFER_BYTES = 1024 * 1024;
+
+    public ClientSettings {
+        requirePositive("connectThreads", connectThreads);
+        requirePositive("heartbeatThreads", heartbeatThreads);
+        requirePositive("maxTextMessageChars", maxTextMessageChars);
+        requirePositive("maxMessageBytes", maxMessageBytes);
+        requirePositive("sendTimeLimitMillis", sendTimeLimitMillis);
+        requirePositive("sendBufferBytes", sendBufferBytes);
+    }
+
+    public static ClientSettings defaults() {
+        return new ClientSettings(DEFAULT_CONNECT_THREADS, DEFAULT_HEARTBEAT_THREADS, DEFAULT_MAX_TEXT_MESSAGE_CHARS,
+                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_SEND_BUFFER_BYTES);
+    }
+
+    private static void requirePositive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+}

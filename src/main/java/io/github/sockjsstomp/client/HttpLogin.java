@@ -1,0 +1,102 @@
+package io.github.sockjsstomp.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import org.apache.http.Header;
+import org.apache.http.HttpEntity;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpGet;
+import org.apache.http.client.protocol.HttpClientContext;
+import org.apache.http.cookie.Cookie;
+import org.apache.http.cookie.CookieOrigin;
+import org.apache.http.cookie.CookieSpec;
+import org.apache.http.impl.client.BasicCookieStore;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.cookie.RFC6265CookieSpecProvider;
+import org.apache.http.protocol.BasicHttpContext;
+import org.apache.http.util.EntityUtils;
+
+/**
+ * The HTTP steps a browser takes before it opens the SockJS session (the index page, then a clientPull
+ * request), through the virtual user's own cookie store, and the Cookie header that carries the result onto
+ * the WebSocket handshake and every SockJS request.
+ */
+final class HttpLogin {
+
+    /** Bodies are kept for View Results Tree, up to this many characters. */
+    static final int MAX_BODY_CHARS = 4096;
+
+    private final CloseableHttpClient client;
+    private final BasicCookieStore cookies = new BasicCookieStore();
+    private final CookieSpec cookieSpec = new RFC6265CookieSpecProvider().create(new BasicHttpContext());
+    private final RequestConfig requestConfig;
+
+    HttpLogin(CloseableHttpClient client, int timeoutMillis) {
+        this.client = client;
+        this.requestConfig = RequestConfig.custom().setConnectTimeout(timeoutMillis)
+                .setConnectionRequestTimeout(timeoutMillis).setSocketTimeout(timeoutMillis).build();
+    }
+
+    /** GETs the URI; a status other than 2xx fails the step with that status as its code. */
+    StepResult get(String label, URI uri) {
+        long startMillis = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        HttpGet get = new HttpGet(uri);
+        get.setConfig(requestConfig);
+        HttpClientContext context = HttpClientContext.create();
+        context.setCookieStore(cookies);
+        try (CloseableHttpResponse response = client.execute(get, context)) {
+            int status = response.getStatusLine().getStatusCode();
+            HttpEntity entity = response.getEntity();
+            byte[] body = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
+            String text = new String(body, StandardCharsets.UTF_8);
+            if (text.length() > MAX_BODY_CHARS) {
+                text = text.substring(0, MAX_BODY_CHARS);
+            }
+            if (status / 100 != 2) {
+                return new StepResult(label, false, Integer.toString(status),
+                        "GET " + uri + " answered " + response.getStatusLine(), startMillis,
+                        System.nanoTime() - startNanos, body.length, text);
+            }
+            return StepResult.success(label, Integer.toString(status), response.getStatusLine().toString(),
+                    startMillis, startNanos, body.length, text);
+        } catch (IOException | RuntimeException e) {
+            Failure failure = Failure.of(e);
+            return StepResult.failure(label, failure.code(), "GET " + uri + ": " + failure.message(), startMillis,
+                    startNanos);
+        }
+    }
+
+    /** The Cookie header value the user's store holds for this URI (RFC 6265 matching), or "" if none. */
+    String cookieHeader(URI uri) {
+        String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
+        int port = uri.getPort() > 0 ? uri.getPort() : ("https".equals(uri.getScheme()) ? 443 : 80);
+        CookieOrigin origin = new CookieOrigin(uri.getHost(), port, path,
+                "https".equals(uri.getScheme()) || "wss".equals(uri.getScheme()));
+        Date now = new Date();
+        List<Cookie> matching = new ArrayList<>();
+        for (Cookie cookie : cookies.getCookies()) {
+            if (!cookie.isExpired(now) && cookieSpec.match(cookie, origin)) {
+                matching.add(cookie);
+            }
+        }
+        if (matching.isEmpty()) {
+            return "";
+        }
+        List<Header> headers = cookieSpec.formatCookies(matching);
+        return headers.isEmpty() ? "" : headers.get(0).getValue();
+    }
+
+    List<Cookie> cookies() {
+        return cookies.getCookies();
+    }
+
+    void clearCookies() {
+        cookies.clear();
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.sockjsstomp.client;
+
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.WebSocketHandler;
+import org.springframework.web.socket.WebSocketHttpHeaders;
+import org.springframework.web.socket.WebSocketMessage;
+import org.springframework.web.socket.WebSocketSession;
+import org.springframework.web.socket.client.WebSocketClient;
+import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
+import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
+
+/**
+ * Hands every session to its handler wrapped in Spring's {@link ConcurrentWebSocketSessionDecorator}.
+ *
+ * <p>Why: Spring's STOMP session writes heart-beats from the scheduler thread and SENDs from the JMeter
+ * thread, with no lock between them; Tomcat then fails the second write with TEXT_FULL_WRITING. The
+ * decorator lets one writer through and queues the other, which the first flushes, so no thread blocks.
+ */
+final class SerializingWebSocketClient implements WebSocketClient {
+
+    private final WebSocketClient delegate;
+    private final int sendTimeLimitMillis;
+    private final int sendBufferBytes;
+
+    SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis, int sendBufferBytes) {
+        this.delegate = delegate;
+        this.sendTimeLimitMillis = sendTimeLimitMillis;
+        this.sendBufferBytes = sendBufferBytes;
+    }
+
+    @Override
+    public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, String uriTemplate,
+            Object... uriVariables) {
+        throw new UnsupportedOperationException("Use execute(handler, headers, uri)");
+    }
+
+    @Override
+    public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, WebSocketHttpHeaders headers,
+            URI uri) {
+        return delegate.execute(new SerializingHandler(handler), headers, uri);
+    }
+
+    @Override
+    public String toString() {
+        return "SerializingWebSocketClient[" + delegate.getClass().getSimpleName() + "]";
+    }
+
+    private final class SerializingHandler extends WebSocketHandlerDecorator {
+
+        private volatile WebSocketSession serialized;
+
+        SerializingHandler(WebSocketHandler delegate) {
+            super(delegate);
+        }
+
+        private WebSocketSession serialized(WebSocketSession session) {
+            WebSocketSession current = serialized;
+            if (current == null) {
+                current = new ConcurrentWebSocketSessionDecorator(session, sendTimeLimitMillis, sendBufferBytes);
+                serialized = current;
+            }
+            return current;
+        }
+
+        @Override
+        public void afterConnectionEstablished(WebSocketSession session) throws Exception {
+            super.afterConnectionEstablished(serialized(session));
+        }
+
+        @Override
+        public void handleMessage(WebSocketSession session, WebSocketMessage<?> message) throws Exception {
+            super.handleMessage(serialized(session), message);
+        }
+
+        @Override
+        public void handleTransportError(WebSocketSession session, Throwable exception) throws Exception {
+            super.handleTransportError(serialized(session), exception);
+        }
+
+        @Override
+        public void afterConnectionClosed(WebSocketSession session, CloseStatus closeStatus) throws Exception {
+            super.afterConnectionClosed(serialized(session), closeStatus);
+        }
+    }
+}

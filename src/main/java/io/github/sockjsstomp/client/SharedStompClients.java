@@ -1,0 +1,185 @@
+package io.github.sockjsstomp.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.http.client.config.CookieSpecs;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClients;
+import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
+import org.apache.tomcat.websocket.WsWebSocketContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.http.converter.StringHttpMessageConverter;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.socket.client.WebSocketClient;
+import org.springframework.web.socket.client.standard.StandardWebSocketClient;
+import org.springframework.web.socket.messaging.WebSocketStompClient;
+import org.springframework.web.socket.sockjs.client.RestTemplateXhrTransport;
+import org.springframework.web.socket.sockjs.client.SockJsClient;
+import org.springframework.web.socket.sockjs.client.Transport;
+import org.springframework.web.socket.sockjs.client.WebSocketTransport;
+import org.springframework.web.socket.sockjs.frame.Jackson2SockJsMessageCodec;
+import org.springframework.web.socket.sockjs.frame.SockJsMessageCodec;
+
+/**
+ * The expensive objects every virtual user of the JVM shares: one ObjectMapper and SockJS codec, one Tomcat
+ * WebSocket container, one STOMP client per transport kind, one heart-beat scheduler, one bounded connect
+ * executor, one pooled HTTP client.
+ *
+ * <p>Why shared: JMeter's class loader takes one lock for every class lookup, and Spring's default codec and
+ * RestTemplate probe for optional Jackson modules each time they are built. Built per thread, that stalls a
+ * few hundred threads on the loader (seed 003). Built once here, lazily, on the first connect: never in a
+ * sampler's constructor, which JMeter's GUI calls just to list the samplers.
+ */
+public final class SharedStompClients {
+
+    private static final Logger log = LoggerFactory.getLogger(SharedStompClients.class);
+    private static volatile SharedStompClients instance;
+
+    private final ClientSettings settings;
+    private final ObjectMapper objectMapper = new ObjectMapper();
+    private final ThreadPoolTaskExecutor connectExecutor;
+    private final ThreadPoolTaskScheduler heartbeatScheduler;
+    private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> stompClients =
+            new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    private final CloseableHttpClient httpClient;
+
+    private SharedStompClients(ClientSettings settings) {
+        this.settings = settings;
+        this.connectExecutor = connectExecutor(settings.connectThreads());
+        this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
+        WsWebSocketContainer container = new WsWebSocketContainer();
+        container.setDefaultMaxTextMessageBufferSize(settings.maxTextMessageChars());
+        container.setDefaultMaxBinaryMessageBufferSize(settings.maxTextMessageChars());
+        // Idle sessions are the point of a connection test: STOMP heart-beats police liveness, not Tomcat.
+        container.setDefaultMaxSessionIdleTimeout(0);
+        StandardWebSocketClient webSocketClient = new StandardWebSocketClient(container);
+        webSocketClient.setTaskExecutor(connectExecutor);
+
+        SockJsMessageCodec codec = new Jackson2SockJsMessageCodec(objectMapper);
+        RestTemplate restTemplate = xhrRestTemplate();
+        for (io.github.sockjsstomp.client.Transport kind : io.github.sockjsstomp.client.Transport.values()) {
+            WebSocketClient client = switch (kind) {
+                case WEBSOCKET -> sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec);
+                case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
+                case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
+                case RAW -> webSocketClient;
+            };
+            stompClients.put(kind, stompClient(client));
+        }
+        this.httpClient = buildHttpClient();
+    }
+
+    /**
+     * The JVM's shared clients, built on the first call with the settings given then; later settings are
+     * ignored (with a warning when they differ), since pools and buffers cannot be resized under load.
+     */
+    public static SharedStompClients get(ClientSettings settings) {
+        SharedStompClients shared = instance;
+        if (shared == null) {
+            synchronized (SharedStompClients.class) {
+                shared = instance;
+                if (shared == null) {
+                    shared = new SharedStompClients(settings);
+                    instance = shared;
+                    log.info("Built shared STOMP clients: {}", settings);
+                    return shared;
+                }
+            }
+        }
+        if (!shared.settings.equals(settings)) {
+            log.warn("Shared STOMP clients already built with {}; ignoring {}", shared.settings, settings);
+        }
+        return shared;
+    }
+
+    public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport) {
+        return stompClients.get(transport);
+    }
+
+    public CloseableHttpClient httpClient() {
+        return httpClient;
+    }
+
+    public ClientSettings settings() {
+        return settings;
+    }
+
+    private WebSocketStompClient stompClient(WebSocketClient client) {
+        WebSocketClient serializing = new SerializingWebSocketClient(client, settings.sendTimeLimitMillis(),
+                settings.sendBufferBytes());
+        WebSocketStompClient stompClient = new WebSocketStompClient(serializing);
+        stompClient.setTaskScheduler(heartbeatScheduler);
+        stompClient.setInboundMessageSizeLimit(settings.maxMessageBytes());
+        // The default SimpleMessageConverter carries byte[] payloads as they are: no conversion per message.
+        return stompClient;
+    }
+
+    private static SockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
+        SockJsClient client = new SockJsClient(List.of(transport));
+        // The /info request goes through our RestTemplate, not a default one built with Jackson probing.
+        client.setInfoReceiver(new RestTemplateXhrTransport(restTemplate));
+        client.setMessageCodec(codec);
+        return client;
+    }
+
+    private static RestTemplateXhrTransport pollingXhrTransport(RestTemplate restTemplate) {
+        RestTemplateXhrTransport transport = new RestTemplateXhrTransport(restTemplate);
+        transport.setXhrStreamingDisabled(true);
+        return transport;
+    }
+
+    private static RestTemplate xhrRestTemplate() {
+        // HttpURLConnection never stores cookies unless a JVM-wide CookieHandler is set, so users share no jar;
+        // the user's Cookie header travels in the handshake headers SockJsClient copies onto every request.
+        SimpleClientHttpRequestFactory factory = new SimpleClientHttpRequestFactory();
+        factory.setConnectTimeout(10_000);
+        RestTemplate restTemplate = new RestTemplate(List.of(new StringHttpMessageConverter()));
+        restTemplate.setRequestFactory(factory);
+        return restTemplate;
+    }
+
+    private static ThreadPoolTaskExecutor connectExecutor(int threads) {
+        ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+        executor.setThreadNamePrefix("stomp-connect-");
+        executor.setCorePoolSize(threads);
+        executor.setMaxPoolSize(threads);
+        executor.setAllowCoreThreadTimeOut(true);
+        executor.setDaemon(true);
+        executor.initialize();
+        return executor;
+    }
+
+    private static ThreadPoolTaskScheduler heartbeatScheduler(int threads) {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setThreadNamePrefix("stomp-heartbeat-");
+        scheduler.setPoolSize(threads);
+        scheduler.setDaemon(true);
+        scheduler.setRemoveOnCancelPolicy(true);
+        scheduler.initialize();
+        return scheduler;
+    }
+
+    private static CloseableHttpClient buildHttpClient() {
+        PoolingHttpClientConnectionManager connections = new PoolingHttpClientConnectionManager(60,
+                TimeUnit.SECONDS);
+        connections.setMaxTotal(2000);
+        connections.setDefaultMaxPerRoute(2000);
+        RequestConfig requestConfig = RequestConfig.custom().setCookieSpec(CookieSpecs.STANDARD).build();
+        // Cookies live in each user's own store, passed per request; the client's default store stays unused.
+        return HttpClients.custom().setConnectionManager(connections).setDefaultRequestConfig(requestConfig)
+                .disableAutomaticRetries().build();
+    }
+
+    @Override
+    public String toString() {
+        return "SharedStompClients" + settings;
+    }
+}

@@ -1,0 +1,51 @@
+package io.github.sockjsstomp.client;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one virtual user connects to and how it logs in. Empty paths skip their login step.
+ *
+ * @param name the virtual user: it appears as sender and receiver in timing records
+ * @param threadNumber the JMeter thread number, for payload templates
+ * @param connectHeaders extra STOMP CONNECT headers, in order
+ * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
+ */
+public record UserSettings(String name, int threadNumber, String scheme, String host, int port, String endpoint,
+        Transport transport, String indexPath, String pullPath, String login, String passcode,
+        Map<String, String> connectHeaders, long heartbeatMillis, long connectTimeoutMillis) {
+
+    public UserSettings {
+        Objects.requireNonNull(name, "name is required");
+        Objects.requireNonNull(transport, "transport is required");
+        Objects.requireNonNull(connectHeaders, "connectHeaders is required");
+        if (!"http".equals(scheme) && !"https".equals(scheme)) {
+            throw new IllegalArgumentException("scheme must be http or https, was '" + scheme + "'");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1..65535, was " + port);
+        }
+        indexPath = indexPath == null ? "" : indexPath.trim();
+        pullPath = pullPath == null ? "" : pullPath.trim();
+        login = login == null ? "" : login;
+        passcode = passcode == null ? "" : passcode;
+        connectHeaders = Map.copyOf(connectHeaders);
+    }
+
+    public URI httpUri(String path) {
+        return URI.create(scheme + "://" + host + ":" + port + withSlash(path));
+    }
+
+    /** The URL given to the STOMP client: http(s) for SockJS, ws(s) for a raw WebSocket. */
+    public URI stompUri() {
+        if (transport.isSockJs()) {
+            return httpUri(endpoint);
+        }
+        return URI.create(("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
+    }
+
+    private static String withSlash(String path) {
+        return path.startsWith("/") ? path : "/" + path;
+    }
+}
