@@ -163,6 +163,27 @@ public class StompUser implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes a control message (a push request, say) as it is: no id, no hooks, not in the books.
+     *
+     * @throws SendFailedException if the session is gone or the write failed
+     */
+    public void sendUntimed(String destination, Map<String, String> headers, byte[] payload)
+            throws SendFailedException {
+        StompSession current = session;
+        if (current == null || !current.isConnected()) {
+            throw new SendFailedException(notConnectedReason(), null, null);
+        }
+        StompHeaders stompHeaders = new StompHeaders();
+        stompHeaders.setDestination(destination);
+        headers.forEach(stompHeaders::add);
+        try {
+            current.send(stompHeaders, payload);
+        } catch (RuntimeException e) {
+            throw new SendFailedException("SEND to " + destination + " failed: " + Failure.describe(e), null, e);
+        }
+    }
+
     public boolean isConnected() {
         StompSession current = session;
         return current != null && current.isConnected();

@@ -1,0 +1,71 @@
+package io.github.sockjsstomp.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Messages a listening user received and no sample has reported yet. Bounded, so a listener that samples
+ * less often than messages arrive cannot exhaust the heap; what did not fit is counted, not dropped silently.
+ */
+public final class MessageInbox {
+
+    private final LinkedBlockingQueue<IncomingMessage> queue;
+    private final AtomicLong overflow = new AtomicLong();
+
+    public MessageInbox(int capacity) {
+        this.queue = new LinkedBlockingQueue<>(capacity);
+    }
+
+    /** Called on I/O threads: never blocks. */
+    public void add(IncomingMessage message) {
+        if (!queue.offer(message)) {
+            overflow.incrementAndGet();
+        }
+    }
+
+    /** Takes up to {@code count} messages, waiting until they are there or the time is up. */
+    public List<IncomingMessage> awaitCount(int count, long timeoutMillis) throws InterruptedException {
+        List<IncomingMessage> taken = new ArrayList<>(Math.min(count, 1024));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (taken.size() < count) {
+            queue.drainTo(taken, count - taken.size());
+            if (taken.size() >= count) {
+                break;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            IncomingMessage next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next != null) {
+                taken.add(next);
+            }
+        }
+        return taken;
+    }
+
+    /** Takes everything that is there now and whatever arrives within the window. */
+    public List<IncomingMessage> collect(long windowMillis) throws InterruptedException {
+        List<IncomingMessage> taken = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(windowMillis);
+        while (true) {
+            queue.drainTo(taken);
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return taken;
+            }
+            IncomingMessage next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next != null) {
+                taken.add(next);
+            }
+        }
+    }
+
+    /** Messages that arrived while the inbox was full, since the last call. */
+    public long takeOverflow() {
+        return overflow.getAndSet(0);
+    }
+}

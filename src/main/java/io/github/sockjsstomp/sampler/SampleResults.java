@@ -1,0 +1,67 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.client.StepResult;
+import java.nio.charset.StandardCharsets;
+import org.apache.jmeter.samplers.SampleResult;
+
+/** Small helpers that keep every sample self-describing: label, success, code, message, bytes. */
+final class SampleResults {
+
+    static final String CODE_OK = "200";
+    static final String CONFIG_ERROR = "ConfigError";
+    static final String SAMPLER_ERROR = "SamplerError";
+    static final String INTERRUPTED = "Interrupted";
+    static final String NOT_CONNECTED = "NotConnected";
+    static final String CONNECTION_LOST = "ConnectionLost";
+    static final String SEND_FAILED = "SendFailed";
+    static final String REPLY_TIMEOUT = "ReplyTimeout";
+    static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
+
+    private SampleResults() {
+    }
+
+    static SampleResult newResult(String label) {
+        SampleResult result = new SampleResult();
+        result.setSampleLabel(label);
+        result.setDataType(SampleResult.TEXT);
+        result.setDataEncoding(StandardCharsets.UTF_8.name());
+        return result;
+    }
+
+    static void ok(SampleResult result, String message) {
+        result.setSuccessful(true);
+        result.setResponseCode(CODE_OK);
+        result.setResponseMessage(message);
+    }
+
+    static void fail(SampleResult result, String code, String message) {
+        result.setSuccessful(false);
+        result.setResponseCode(code);
+        result.setResponseMessage(message);
+    }
+
+    /** A failure that took no time: bad configuration, an interrupted or broken sampler. */
+    static SampleResult immediateFailure(String label, String code, String message) {
+        SampleResult result = newResult(label);
+        result.sampleStart();
+        result.sampleEnd();
+        fail(result, code, message);
+        result.setResponseData(message, StandardCharsets.UTF_8.name());
+        return result;
+    }
+
+    /** Adds a step as a sub-result with its own timing, without JMeter renaming it or moving the parent's. */
+    static void addStep(SampleResult parent, StepResult step) {
+        SampleResult sub = newResult(step.label());
+        sub.setStampAndTime(step.startEpochMillis(), step.elapsedMillis());
+        sub.setSuccessful(step.ok());
+        sub.setResponseCode(step.code());
+        sub.setResponseMessage(step.message());
+        sub.setBytes(step.bytes());
+        if (!step.body().isEmpty()) {
+            sub.setResponseData(step.body(), StandardCharsets.UTF_8.name());
+        }
+        parent.addRawSubResult(sub);
+        parent.setBytes(parent.getBytesAsLong() + step.bytes());
+    }
+}

@@ -1,0 +1,222 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Matches replies to sent messages across every session of the JVM (echo: the same session; chat and
+ * broadcast: others) and keeps the books. One per JVM: a reply may reach any user.
+ *
+ * <p>Expiry costs O(1) per message: messages with the same timeout expire in send order, so each timeout has
+ * a FIFO queue and the sweeper only looks at heads.
+ */
+public final class ReplyTracker {
+
+    private static final long SWEEP_MILLIS = 20;
+    private static volatile ReplyTracker shared;
+
+    private final MessageIds ids;
+    private final Map<String, PendingMessage> pending = new ConcurrentHashMap<>();
+    private final Map<Long, Queue<PendingMessage>> expiryQueues = new ConcurrentHashMap<>();
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder answered = new LongAdder();
+    private final LongAdder lost = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder answerRecords = new LongAdder();
+    private final LongAdder lateReplies = new LongAdder();
+    private final LongAdder unmatched = new LongAdder();
+    /** Microseconds; auto-resizing, so no value is rejected. */
+    private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
+    private final ScheduledExecutorService sweeper;
+
+    ReplyTracker(MessageIds ids, boolean sweep) {
+        this.ids = ids;
+        if (sweep) {
+            sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "stomp-reply-expiry");
+                thread.setDaemon(true);
+                return thread;
+            });
+            sweeper.scheduleWithFixedDelay(() -> expire(System.nanoTime()), SWEEP_MILLIS, SWEEP_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        } else {
+            sweeper = null;
+        }
+    }
+
+    public static ReplyTracker shared() {
+        ReplyTracker tracker = shared;
+        if (tracker == null) {
+            synchronized (ReplyTracker.class) {
+                tracker = shared;
+                if (tracker == null) {
+                    tracker = new ReplyTracker(MessageIds.random(), true);
+                    shared = tracker;
+                }
+            }
+        }
+        return tracker;
+    }
+
+    public MessageIds ids() {
+        return ids;
+    }
+
+    /** Called just before the message is written; the clock starts here. */
+    public PendingMessage register(OutgoingMessage message, long replyTimeoutMillis, int repliesExpected,
+            TimingSink sink, boolean awaited) {
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(replyTimeoutMillis);
+        PendingMessage entry = new PendingMessage(message.msgId(), message.sender(), message.destination(),
+                message.payload().length, message.sentAtMillis(), System.nanoTime(), timeoutNanos, repliesExpected,
+                sink, awaited);
+        sent.increment();
+        pending.put(entry.msgId, entry);
+        expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
+        return entry;
+    }
+
+    public void fail(PendingMessage entry, String reason) {
+        if (entry.end(PendingMessage.FAILED)) {
+            failed.increment();
+            pending.remove(entry.msgId, entry);
+            entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.FAILED, entry.msgId, -1,
+                    entry.sender, "", entry.destination, entry.bytes, reason));
+        }
+    }
+
+    /** Records a reply found to carry {@code msgId} (null when no id was found). */
+    public void reply(String msgId, IncomingMessage message) {
+        if (msgId == null) {
+            unmatched.increment();
+            return;
+        }
+        PendingMessage entry = pending.get(msgId);
+        int replyNumber = entry == null ? 0 : entry.reply(message);
+        if (replyNumber == 0) {
+            if (ids.isOurs(msgId)) {
+                lateReplies.increment();
+            } else {
+                unmatched.increment();
+            }
+            return;
+        }
+        if (replyNumber == 1) {
+            answered.increment();
+        }
+        long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
+        answerRecords.increment();
+        latencies.recordValue(latencyMicros);
+        if (entry.complete()) {
+            pending.remove(msgId, entry);
+        }
+        entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.ANSWERED, msgId,
+                latencyMicros, entry.sender, message.receiver(), entry.destination, message.payload().length, ""));
+    }
+
+    /** Ends every message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
+    void expire(long nowNanos) {
+        for (Queue<PendingMessage> queue : expiryQueues.values()) {
+            PendingMessage head;
+            while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
+                queue.poll();
+                pending.remove(head.msgId, head);
+                lose(head, "timeout");
+            }
+        }
+    }
+
+    /**
+     * Waits until no message awaits its first reply and no further copy of a broadcast has arrived for
+     * {@code lullMillis}, or for at most {@code maxWaitMillis}.
+     *
+     * @return true if it got quiet in time
+     */
+    public boolean awaitQuiet(long maxWaitMillis, long lullMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+        long lullNanos = TimeUnit.MILLISECONDS.toNanos(lullMillis);
+        long records = answerRecords.sum();
+        long quietSince = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            long latest = answerRecords.sum();
+            if (latest != records) {
+                records = latest;
+                quietSince = now;
+            }
+            if (outstanding() == 0 && now - quietSince >= lullNanos) {
+                return true;
+            }
+            if (now - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(SWEEP_MILLIS);
+        }
+    }
+
+    /** Messages still waiting for their first reply. */
+    public long outstanding() {
+        Books books = books();
+        return books.pending();
+    }
+
+    /** Ends every message still waiting as LOST with the given reason (the test ended). */
+    public void abandonAll(String reason) {
+        for (Queue<PendingMessage> queue : expiryQueues.values()) {
+            PendingMessage entry;
+            while ((entry = queue.poll()) != null) {
+                pending.remove(entry.msgId, entry);
+                lose(entry, reason);
+            }
+        }
+    }
+
+    private void lose(PendingMessage entry, String reason) {
+        if (entry.end(PendingMessage.LOST)) {
+            lost.increment();
+            entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.LOST, entry.msgId, -1,
+                    entry.sender, "", entry.destination, entry.bytes, reason));
+        }
+    }
+
+    public Books books() {
+        long s = sent.sum();
+        long a = answered.sum();
+        long l = lost.sum();
+        long f = failed.sum();
+        return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), lateReplies.sum(),
+                unmatched.sum());
+    }
+
+    /** A copy of the latency histogram (microseconds) since the last reset. */
+    public Histogram latencySnapshot() {
+        return latencies.copy();
+    }
+
+    /** Starts new books for a new test run in the same JVM (JMeter's GUI runs many). */
+    public void reset() {
+        abandonAll("test-ended");
+        sent.reset();
+        answered.reset();
+        lost.reset();
+        failed.reset();
+        answerRecords.reset();
+        lateReplies.reset();
+        unmatched.reset();
+        latencies.reset();
+    }
+
+    @Override
+    public String toString() {
+        return "ReplyTracker[" + ids.prefix() + ", " + books() + "]";
+    }
+}

@@ -1,0 +1,28 @@
+package io.github.sockjsstomp.timing;
+
+import java.util.regex.Pattern;
+
+/**
+ * How a user's messages are timed.
+ *
+ * @param replyTimeoutMillis after this a message without a reply is LOST
+ * @param repliesPerMessage replies that complete a message; 0 for a broadcast (every reply until the timeout)
+ * @param awaitReply whether the sender will wait for the first reply
+ * @param idHeader header that carries the id on replies; also stamped on sends
+ * @param replyIdPattern regex with one group that finds the id in a reply body; null to scan for our ids
+ */
+public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, boolean awaitReply, String idHeader,
+        Pattern replyIdPattern) {
+
+    public static final String DEFAULT_ID_HEADER = "x-msg-id";
+
+    public TimingOptions {
+        if (replyTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("replyTimeoutMillis must be positive, was " + replyTimeoutMillis);
+        }
+        if (repliesPerMessage < 0) {
+            throw new IllegalArgumentException("repliesPerMessage must be >= 0, was " + repliesPerMessage);
+        }
+        idHeader = idHeader == null ? "" : idHeader.trim();
+    }
+}

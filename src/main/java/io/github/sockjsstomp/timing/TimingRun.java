@@ -1,0 +1,82 @@
+package io.github.sockjsstomp.timing;
+
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of a test, for the books: every way a test ends goes through here. JMeter calls each sampler's
+ * teardownTest on one thread after all threads stopped (normal end, Stop, Shutdown); the first one waits for
+ * the replies still in flight while every session is still open, the last one declares the rest LOST and
+ * closes the timing logs. A JVM that exits without a teardown (kill, System.exit) gets the same from a
+ * shutdown hook.
+ */
+public final class TimingRun {
+
+    private static final Logger log = LoggerFactory.getLogger(TimingRun.class);
+    private static final Object LOCK = new Object();
+    private static int active;
+    private static boolean drained;
+    private static boolean hookInstalled;
+
+    private TimingRun() {
+    }
+
+    /** A sampler joins the run (its setupTest). The first one of a run starts new books. */
+    public static void enter() {
+        synchronized (LOCK) {
+            if (active == 0) {
+                drained = false;
+                ReplyTracker.shared().reset();
+            }
+            active++;
+            if (!hookInstalled) {
+                Runtime.getRuntime().addShutdownHook(new Thread(TimingRun::finish, "stomp-timing-shutdown"));
+                hookInstalled = true;
+            }
+        }
+    }
+
+    /**
+     * A sampler leaves the run (its teardownTest). The first to leave waits up to {@code drainMillis} for
+     * outstanding replies; the last ends the run.
+     */
+    public static void exit(long drainMillis) {
+        boolean first;
+        synchronized (LOCK) {
+            first = !drained;
+            drained = true;
+        }
+        if (first) {
+            try {
+                boolean quiet = ReplyTracker.shared().awaitQuiet(drainMillis, 250);
+                if (!quiet) {
+                    log.info("Replies still outstanding after {} ms; they will be LOST (test-ended)", drainMillis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (LOCK) {
+            active = Math.max(0, active - 1);
+            if (active == 0) {
+                finish();
+            }
+        }
+    }
+
+    /** Marks what is still outstanding LOST, logs the books and closes every timing log. Idempotent. */
+    public static void finish() {
+        ReplyTracker tracker = ReplyTracker.shared();
+        tracker.abandonAll("test-ended");
+        TimingLog.closeAll();
+        Books books = tracker.books();
+        if (books.sent() > 0 || books.unmatched() > 0) {
+            Histogram latency = tracker.latencySnapshot();
+            log.info("STOMP timing books: {}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
+                    latency.getValueAtPercentile(50), latency.getValueAtPercentile(90),
+                    latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue(),
+                    latency.getTotalCount());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.client.SharedStompClients;
+import io.github.sockjsstomp.client.StompUser;
+import io.github.sockjsstomp.client.UserSettings;
+
+/**
+ * A user whose messages are timed from send to reply (the seed's TimeLoggingChatWebsocketClient): every
+ * SEND gets a unique id, in the {@code idHeader} header and wherever the payload says {@code {{msgId}}};
+ * every MESSAGE this user receives is matched, by that id, against all messages sent in the JVM.
+ */
+public class TimingStompUser extends StompUser {
+
+    private final ReplyTracker tracker;
+    private final TimingOptions options;
+    private final TimingSink sink;
+    private final ReplyIdFinder idFinder;
+    /** Written and read by the owning JMeter thread only. */
+    private PendingMessage lastSent;
+
+    public TimingStompUser(SharedStompClients shared, UserSettings settings, ReplyTracker tracker,
+            TimingOptions options, TimingSink sink) {
+        super(shared, settings);
+        this.tracker = tracker;
+        this.options = options;
+        this.sink = sink;
+        this.idFinder = new ReplyIdFinder(options.idHeader(), options.replyIdPattern(), tracker.ids());
+    }
+
+    @Override
+    protected String newMessageId() {
+        return tracker.ids().next();
+    }
+
+    @Override
+    protected void beforeSend(OutgoingMessage message) {
+        if (!options.idHeader().isEmpty()) {
+            message.headers().set(options.idHeader(), message.msgId());
+        }
+        lastSent = tracker.register(message, options.replyTimeoutMillis(), options.repliesPerMessage(), sink,
+                options.awaitReply());
+    }
+
+    @Override
+    protected void afterSendFailed(OutgoingMessage message, String reason) {
+        PendingMessage failed = lastSent;
+        if (failed != null && failed.msgId().equals(message.msgId())) {
+            tracker.fail(failed, reason);
+        }
+    }
+
+    @Override
+    protected void onMessage(IncomingMessage message) {
+        tracker.reply(idFinder.find(message), message);
+    }
+
+    /** The message this user sent last, for await-reply. */
+    public PendingMessage lastSent() {
+        return lastSent;
+    }
+
+    public TimingOptions options() {
+        return options;
+    }
+}
