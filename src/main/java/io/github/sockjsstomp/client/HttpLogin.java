@@ -96,6 +96,10 @@ final class HttpLogin {
         return cookies.getCookies();
     }
 
+    BasicCookieStore cookieStore() {
+        return cookies;
+    }
+
     void clearCookies() {
         cookies.clear();
     }

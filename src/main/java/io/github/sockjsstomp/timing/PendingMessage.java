@@ -8,16 +8,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A sent message waiting for its replies. Its state moves once, by compare-and-set, from PENDING to exactly
- * one of ANSWERED, LOST or FAILED, so every message lands in one column of the books whatever thread
- * (sender, I/O thread, expiry sweeper, end of test) gets there first.
+ * A sent message waiting for its replies. One atomic value holds both its state and its reply count (0:
+ * pending, n > 0: answered n times, negative: LOST or FAILED) and moves only by compare-and-set, so every
+ * message lands in exactly one column of the books whatever thread (sender, I/O thread, expiry sweeper, end
+ * of test) gets there first, and no reply beyond the expected number is ever counted.
  */
 public final class PendingMessage {
 
-    static final int PENDING = 0;
-    static final int ANSWERED = 1;
-    static final int LOST = 2;
-    static final int FAILED = 3;
+    static final int LOST = -1;
+    static final int FAILED = -2;
 
     final String msgId;
     final String sender;
@@ -29,8 +28,7 @@ public final class PendingMessage {
     /** 0: a broadcast, every reply until the deadline counts. */
     final int repliesExpected;
     final TimingSink sink;
-    private final AtomicInteger state = new AtomicInteger(PENDING);
-    private final AtomicInteger replies = new AtomicInteger();
+    private final AtomicInteger repliesOrOutcome = new AtomicInteger();
     /** Only for await-reply senders: fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
 
@@ -72,41 +70,41 @@ public final class PendingMessage {
         }
     }
 
-    /** @return the reply's number (1 for the first), or 0 if the message already ended as LOST or FAILED */
+    /**
+     * @return the reply's number (1 for the first), or 0 if the message already ended as LOST or FAILED or
+     *     had all the replies it expected
+     */
     int reply(IncomingMessage message) {
-        int current = state.get();
-        if (current == PENDING && state.compareAndSet(PENDING, ANSWERED)) {
-            replies.incrementAndGet();
-            if (firstReply != null) {
-                firstReply.complete(message);
+        while (true) {
+            int current = repliesOrOutcome.get();
+            if (current < 0 || (repliesExpected > 0 && current >= repliesExpected)) {
+                return 0;
             }
-            return 1;
+            if (repliesOrOutcome.compareAndSet(current, current + 1)) {
+                if (current == 0 && firstReply != null) {
+                    firstReply.complete(message);
+                }
+                return current + 1;
+            }
         }
-        if (state.get() == ANSWERED) {
-            return replies.incrementAndGet();
-        }
-        return 0;
     }
 
+    /** Ends an unanswered message as LOST or FAILED; false if it was answered or had already ended. */
     boolean end(int outcome) {
-        boolean ended = state.compareAndSet(PENDING, outcome);
+        boolean ended = repliesOrOutcome.compareAndSet(0, outcome);
         if (ended && firstReply != null) {
             firstReply.complete(null);
         }
         return ended;
     }
 
-    boolean answered() {
-        return state.get() == ANSWERED;
-    }
-
     boolean complete() {
-        return repliesExpected > 0 && replies.get() >= repliesExpected;
+        return repliesExpected > 0 && repliesOrOutcome.get() >= repliesExpected;
     }
 
     @Override
     public String toString() {
-        return "PendingMessage[" + msgId + " from " + sender + " to " + destination + ", state " + state.get()
-                + ", replies " + replies.get() + "]";
+        return "PendingMessage[" + msgId + " from " + sender + " to " + destination + ", replies or outcome "
+                + repliesOrOutcome.get() + "]";
     }
 }

@@ -1,0 +1,206 @@
+package io.github.sockjsstomp.timing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.timing.TimingRecord.Outcome;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+
+class ReplyTrackerTest {
+
+    private static final long TIMEOUT_MILLIS = 1000;
+    private final MessageIds ids = new MessageIds("mtest00-");
+    private final ReplyTracker tracker = new ReplyTracker(ids, false);
+    private final List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
+    private final TimingSink sink = records::add;
+    private final ExecutorService pool = Executors.newFixedThreadPool(8);
+
+    @AfterEach
+    void stopPool() {
+        pool.shutdownNow();
+    }
+
+    private PendingMessage send(String sender, boolean awaited, int repliesExpected) {
+        OutgoingMessage message = new OutgoingMessage(sender, "/app/echo", new StompHeaders(), 1, ids.next(),
+                new byte[] {1, 2, 3}, System.currentTimeMillis());
+        return tracker.register(message, TIMEOUT_MILLIS, repliesExpected, sink, awaited);
+    }
+
+    private static IncomingMessage reply(String receiver, int bytes) {
+        return new IncomingMessage(receiver, "/user/queue/echo", new StompHeaders(), new byte[bytes],
+                System.nanoTime());
+    }
+
+    private long afterDeadline() {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS) + 1;
+    }
+
+    @Test
+    void echoReplyIsOneAnsweredRecordWithSenderAndReceiver() {
+        PendingMessage sent = send("alice", false, 1);
+        tracker.reply(sent.msgId(), reply("alice", 7));
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.ANSWERED);
+            assertThat(r.msgId()).isEqualTo(sent.msgId());
+            assertThat(r.sender()).isEqualTo("alice");
+            assertThat(r.receiver()).isEqualTo("alice");
+            assertThat(r.bytes()).isEqualTo(7);
+            assertThat(r.latencyMicros()).isGreaterThanOrEqualTo(0);
+            assertThat(r.detail()).isEmpty();
+        });
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 0, 0));
+    }
+
+    @Test
+    void secondReplyToACompletedEchoIsLate() {
+        PendingMessage sent = send("alice", false, 1);
+        tracker.reply(sent.msgId(), reply("alice", 1));
+        tracker.reply(sent.msgId(), reply("alice", 1));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 1, 0));
+    }
+
+    @Test
+    void broadcastCountsEveryReplyUntilTheTimeoutButTheMessageOnce() {
+        PendingMessage sent = send("alice", false, 0);
+        for (String receiver : List.of("alice", "bob", "carol")) {
+            tracker.reply(sent.msgId(), reply(receiver, 5));
+        }
+        tracker.expire(afterDeadline());
+
+        assertThat(records).extracting(TimingRecord::receiver).containsExactly("alice", "bob", "carol");
+        assertThat(records).extracting(TimingRecord::outcome).containsOnly(Outcome.ANSWERED);
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 3, 0, 0));
+    }
+
+    @Test
+    void unansweredMessageIsLostAtItsDeadlineAndALaterReplyIsLate() {
+        PendingMessage sent = send("alice", false, 1);
+        tracker.expire(System.nanoTime());
+        assertThat(records).isEmpty();
+
+        tracker.expire(afterDeadline());
+        tracker.reply(sent.msgId(), reply("alice", 1));
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.LOST);
+            assertThat(r.detail()).isEqualTo("timeout");
+            assertThat(r.latencyMicros()).isEqualTo(-1);
+            assertThat(r.bytes()).isEqualTo(3);
+        });
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 1, 0));
+    }
+
+    @Test
+    void failedSendIsFailedOnceWithItsReason() {
+        PendingMessage sent = send("alice", false, 1);
+        tracker.fail(sent, "Not connected");
+        tracker.fail(sent, "again");
+        tracker.expire(afterDeadline());
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+            assertThat(r.detail()).isEqualTo("Not connected");
+        });
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 0, 1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void abandonAllLosesWhatIsOutstandingAsTestEnded() {
+        send("alice", false, 1);
+        PendingMessage answered = send("bob", false, 1);
+        tracker.reply(answered.msgId(), reply("bob", 1));
+        tracker.abandonAll("test-ended");
+
+        assertThat(records).extracting(TimingRecord::outcome, TimingRecord::detail)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(Outcome.ANSWERED, ""),
+                        org.assertj.core.groups.Tuple.tuple(Outcome.LOST, "test-ended"));
+        assertThat(tracker.books().balanced()).isTrue();
+        assertThat(tracker.outstanding()).isZero();
+    }
+
+    @Test
+    void repliesWithoutIdOrWithForeignIdsAreUnmatched() {
+        tracker.reply(null, reply("bob", 1));
+        tracker.reply("mother0-1", reply("bob", 1));
+        assertThat(tracker.books().unmatched()).isEqualTo(2);
+        assertThat(records).isEmpty();
+    }
+
+    @Test
+    void awaitedMessageGetsItsFirstReplyOrNullWhenLost() throws Exception {
+        PendingMessage answered = send("alice", true, 1);
+        IncomingMessage message = reply("alice", 4);
+        tracker.reply(answered.msgId(), message);
+        assertThat(answered.awaitFirstReply(1000)).isSameAs(message);
+
+        PendingMessage lost = send("alice", true, 1);
+        tracker.expire(afterDeadline());
+        assertThat(lost.awaitFirstReply(1000)).isNull();
+    }
+
+    @Test
+    void concurrentSendsRepliesAndExpiryKeepTheBooksExact() throws Exception {
+        int senders = 8;
+        int perSender = 5_000;
+        List<Future<List<String>>> sent = new ArrayList<>();
+        for (int s = 0; s < senders; s++) {
+            String sender = "user-" + s;
+            sent.add(pool.submit(() -> {
+                List<String> mine = new ArrayList<>();
+                for (int i = 0; i < perSender; i++) {
+                    mine.add(send(sender, false, 1).msgId());
+                }
+                return mine;
+            }));
+        }
+        List<String> all = new ArrayList<>();
+        for (Future<List<String>> future : sent) {
+            all.addAll(future.get(60, TimeUnit.SECONDS));
+        }
+        // Reply to even ids, twice each from two threads, while the last ones are declared lost.
+        List<Future<?>> repliers = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            repliers.add(pool.submit(() -> {
+                for (int i = 0; i < all.size(); i += 2) {
+                    tracker.reply(all.get(i), reply("echo", 1));
+                }
+            }));
+        }
+        repliers.add(pool.submit(() -> tracker.abandonAll("test-ended")));
+        for (Future<?> future : repliers) {
+            future.get(60, TimeUnit.SECONDS);
+        }
+        tracker.abandonAll("test-ended");
+
+        Books books = tracker.books();
+        assertThat(books.sent()).isEqualTo(senders * perSender);
+        assertThat(books.balanced()).isTrue();
+        assertThat(books.pending()).isZero();
+        assertThat(books.answered() + books.lost()).isEqualTo(senders * perSender);
+        Map<String, List<Outcome>> outcomesById = records.stream().collect(Collectors.groupingBy(
+                TimingRecord::msgId, Collectors.mapping(TimingRecord::outcome, Collectors.toList())));
+        assertThat(outcomesById).hasSize(senders * perSender);
+        assertThat(outcomesById.values()).allSatisfy(outcomes -> assertThat(outcomes).hasSize(1));
+        Map<Outcome, Long> counts = records.stream().collect(Collectors.groupingBy(TimingRecord::outcome,
+                Collectors.counting()));
+        assertThat(counts.getOrDefault(Outcome.ANSWERED, 0L)).isEqualTo(books.answered());
+        assertThat(counts.getOrDefault(Outcome.LOST, 0L)).isEqualTo(books.lost());
+        assertThat(records.stream().map(TimingRecord::msgId).collect(Collectors.toSet()))
+                .isEqualTo(all.stream().collect(Collectors.toSet()));
+        assertThat(Function.<Books>identity().apply(books).answerRecords()).isEqualTo(books.answered());
+    }
+}
