@@ -50,18 +50,22 @@ final class SampleResults {
         return result;
     }
 
-    /** Adds a step as a sub-result with its own timing, without JMeter renaming it or moving the parent's. */
+    /**
+     * Adds a step as a sub-result with its own timing. Raw, so the parent's own clock is left alone; the
+     * step's name is restored after JMeter's renaming to "parent-N", since "clientPull" says more.
+     */
     static void addStep(SampleResult parent, StepResult step) {
         SampleResult sub = newResult(step.label());
         sub.setStampAndTime(step.startEpochMillis(), step.elapsedMillis());
         sub.setSuccessful(step.ok());
         sub.setResponseCode(step.code());
         sub.setResponseMessage(step.message());
-        sub.setBytes(step.bytes());
         if (!step.body().isEmpty()) {
             sub.setResponseData(step.body(), StandardCharsets.UTF_8.name());
         }
+        sub.setBodySize(step.bytes());
         parent.addRawSubResult(sub);
-        parent.setBytes(parent.getBytesAsLong() + step.bytes());
+        sub.setSampleLabel(step.label());
+        parent.setBodySize(parent.getBodySizeAsLong() + step.bytes());
     }
 }

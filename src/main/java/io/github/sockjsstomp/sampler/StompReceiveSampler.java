@@ -136,8 +136,9 @@ public class StompReceiveSampler extends AbstractStompSampler {
                 shown.write('\n');
             }
         }
-        result.setBytes(bytes);
         result.setResponseData(shown.toByteArray());
+        // What arrived, not what is shown: the shown data is capped and has separators.
+        result.setBodySize(bytes);
         if (!messages.isEmpty()) {
             result.setResponseHeaders(messages.get(0).headers().toString());
         }

@@ -159,7 +159,7 @@ public class StompSendSampler extends AbstractStompSampler {
         SampleResults.ok(result, "Reply to " + sent.msgId() + " received by " + reply.receiver());
         result.setResponseData(reply.payload());
         result.setResponseHeaders(reply.headers().toString());
-        result.setBytes((long) reply.payload().length);
+        result.setBodySize((long) reply.payload().length);
         return result;
     }
 

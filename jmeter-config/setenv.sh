@@ -1,0 +1,41 @@
+# jmeter-sockjs-stomp: JVM settings for big headless runs.
+#
+# JMeter's launcher script (bin/jmeter, both JMeter's own and the one scripts/jmeter-home.sh
+# installs) sources bin/setenv.sh, then starts
+#   java ... $HEAP ... $GC_ALGO ... $JVM_ARGS -jar bin/ApacheJMeter.jar "$@"
+# Every value here gives way to the same variable already set in the environment, e.g.
+#   HEAP="-Xms1g -Xmx1g" make demo
+#   HEAP="-Xms8g -Xmx8g" target/jmeter/bin/jmeter -n -t jmx/send.jmx -l results.jtl
+# POSIX sh: no bashisms, it is sourced by /bin/sh too.
+
+# Heap: Xms = Xmx so the heap is committed up front and never resized during the run; 4 GiB holds
+# thousands of sessions with their pending-reply maps and the summariser/timing buffers.
+HEAP="${HEAP:--Xms4g -Xmx4g}"
+
+# G1 with short pauses: a long pause stalls every sampler thread at once and shows up as a latency
+# spike in the results; the 20 % reserve keeps to-space free for the steady churn of small messages.
+GC_ALGO="${GC_ALGO:--XX:+UseG1GC -XX:MaxGCPauseMillis=100 -XX:G1ReservePercent=20}"
+
+# Added in front of any JVM_ARGS from the environment (for -XX flags the last one given wins, so
+# yours override these):
+#   -XX:MaxMetaspaceSize=512m   cap class metadata (JMeter + Groovy + the plugin's Spring/Tomcat
+#                               classes) instead of letting a class leak grow without bound
+#   -Xss512k                    half the default 1 MiB stack per thread: each session is a JMeter
+#                               thread plus client I/O threads, thousands of them in a big run
+#   -Djava.net.preferIPv4Stack=true
+#                               resolve and connect over IPv4 only (no ::1 attempts, one address family
+#                               for the ephemeral port range that check-os-limits.sh sizes)
+#   -Djava.security.egd=file:/dev/urandom
+#                               SecureRandom (WebSocket keys, SockJS session ids) never blocks on entropy
+#   -XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath=$TMPDIR (default /tmp)
+#                               leave a heap dump (java_pid<pid>.hprof, as big as the heap) if the heap
+#                               runs out; not in the working directory, which may be a source tree
+#   -XX:+ExitOnOutOfMemoryError stop instead of running on, crippled, after an OutOfMemoryError
+#   -Dsun.net.inetaddr.ttl=60   re-resolve host names once a minute instead of caching them forever
+if [ -z "${SOCKJS_STOMP_SETENV_APPLIED:-}" ]; then
+  JVM_ARGS="-XX:MaxMetaspaceSize=512m -Xss512k -Djava.net.preferIPv4Stack=true -Djava.security.egd=file:/dev/urandom -XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath=${TMPDIR:-/tmp} -XX:+ExitOnOutOfMemoryError -Dsun.net.inetaddr.ttl=60${JVM_ARGS:+ $JVM_ARGS}"
+  # sourced twice (e.g. a wrapper calling another wrapper) must not repeat the flags
+  SOCKJS_STOMP_SETENV_APPLIED=1
+fi
+
+export HEAP GC_ALGO JVM_ARGS SOCKJS_STOMP_SETENV_APPLIED

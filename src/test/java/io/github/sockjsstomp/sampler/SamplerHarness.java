@@ -1,0 +1,93 @@
+package io.github.sockjsstomp.sampler;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import org.apache.jmeter.config.Arguments;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
+import org.apache.jmeter.samplers.SampleResult;
+
+/**
+ * Drives samplers the way JMeter's JavaSampler does: one instance per thread, setupTest inside the thread's
+ * first sample, runTest per sample on that thread, then every teardownTest on one engine thread.
+ */
+final class SamplerHarness implements AutoCloseable {
+
+    private final ExecutorService threads;
+    private final List<Running> running = new ArrayList<>();
+
+    SamplerHarness(int threadCount) {
+        this.threads = Executors.newFixedThreadPool(threadCount);
+    }
+
+    static JavaSamplerContext context(AbstractStompSampler sampler, Map<String, String> overrides) {
+        Arguments args = sampler.getDefaultParameters();
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 0; i < args.getArgumentCount(); i++) {
+            values.put(args.getArgument(i).getName(), args.getArgument(i).getValue());
+        }
+        values.putAll(overrides);
+        values.put("TestElement.name", overrides.getOrDefault("TestElement.name", sampler.getClass().getSimpleName()));
+        Arguments merged = new Arguments();
+        values.forEach(merged::addArgument);
+        return new JavaSamplerContext(merged);
+    }
+
+    /** Starts {@code users} samplers; user i gets {@code overrides.apply(i)} and runs {@code samples} samples. */
+    <S extends AbstractStompSampler> List<List<SampleResult>> run(int users, Supplier<S> factory,
+            IntFunction<Map<String, String>> overrides, int samples) throws Exception {
+        List<Future<List<SampleResult>>> futures = new ArrayList<>();
+        for (int i = 0; i < users; i++) {
+            S sampler = factory.get();
+            JavaSamplerContext context = context(sampler, overrides.apply(i));
+            running.add(new Running(sampler, context));
+            futures.add(threads.submit(() -> {
+                sampler.setupTest(context);
+                List<SampleResult> results = new ArrayList<>();
+                for (int n = 0; n < samples; n++) {
+                    results.add(sampler.runTest(context));
+                }
+                return results;
+            }));
+        }
+        List<List<SampleResult>> all = new ArrayList<>();
+        for (Future<List<SampleResult>> future : futures) {
+            all.add(future.get(120, TimeUnit.SECONDS));
+        }
+        return all;
+    }
+
+    /** One more sample on an already started sampler, on a pool thread. */
+    SampleResult sampleAgain(int index) throws Exception {
+        Running r = running.get(index);
+        return threads.submit(() -> r.sampler.runTest(r.context)).get(120, TimeUnit.SECONDS);
+    }
+
+    AbstractStompSampler sampler(int index) {
+        return running.get(index).sampler;
+    }
+
+    /** JMeter's testEnded: every teardownTest, in order, on one thread. */
+    void endTest() {
+        for (Running r : running) {
+            r.sampler.teardownTest(r.context);
+        }
+        running.clear();
+    }
+
+    @Override
+    public void close() {
+        endTest();
+        threads.shutdownNow();
+    }
+
+    private record Running(AbstractStompSampler sampler, JavaSamplerContext context) {
+    }
+}

@@ -1,0 +1,320 @@
+package io.github.sockjsstomp.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.timing.Books;
+import io.github.sockjsstomp.timing.ReplyTracker;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.jmeter.samplers.SampleResult;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The samplers against the real demo server on a random loopback port, driven as JMeter drives them. */
+class SamplersIT {
+
+    private static DemoServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private Map<String, String> base(String login) {
+        Map<String, String> params = new HashMap<>();
+        params.put("host", "127.0.0.1");
+        params.put("port", Integer.toString(server.port()));
+        params.put("login", login);
+        params.put("heartbeatMillis", "0");
+        return params;
+    }
+
+    private Map<String, String> sender(String login, Path timingLog) {
+        Map<String, String> params = base(login);
+        params.put("timingLog", timingLog.toString());
+        params.put("replyTimeoutMillis", "10000");
+        return params;
+    }
+
+    private static List<String[]> records(Path timingLog) throws Exception {
+        List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).isEqualTo("sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail");
+        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+    }
+
+    private static void assertAllSuccessful(List<List<SampleResult>> results) {
+        assertThat(results.stream().flatMap(List::stream))
+                .allSatisfy(r -> assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage())
+                        .isTrue());
+    }
+
+    @Test
+    void twoHundredConcurrentUsersEchoWithExactBooks() throws Exception {
+        Path timingLog = dir.resolve("echo.csv");
+        int users = 200;
+        int messages = 10;
+        List<List<SampleResult>> results;
+        try (SamplerHarness harness = new SamplerHarness(users)) {
+            results = harness.run(users, StompSendSampler::new, i -> sender("user-" + i, timingLog), messages);
+            harness.endTest();
+        }
+        assertAllSuccessful(results);
+        assertThat(results.stream().mapToLong(List::size).sum()).isEqualTo(users * messages);
+        Books books = ReplyTracker.shared().books();
+        assertThat(books.sent()).isEqualTo(users * messages);
+        assertThat(books.answered()).isEqualTo(users * messages);
+        assertThat(books.lost() + books.failed() + books.pending()).isZero();
+
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(users * messages);
+        assertThat(records).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("ANSWERED");
+            assertThat(r[4]).isEqualTo(r[5]); // echo: the sender is the receiver
+            assertThat(r[6]).isEqualTo("/app/echo");
+            assertThat(Long.parseLong(r[3])).isGreaterThanOrEqualTo(0);
+        });
+        assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
+        assertThat(records.stream().map(r -> r[4]).collect(Collectors.toSet())).hasSize(users);
+    }
+
+    @Test
+    void chatIsTimedAtTheReceiver() throws Exception {
+        Path timingLog = dir.resolve("chat.csv");
+        try (SamplerHarness harness = new SamplerHarness(2)) {
+            Map<String, String> receiver = base("bob");
+            receiver.put("expectMessages", "20");
+            List<List<SampleResult>> received = harness.run(1, StompReceiveSampler::new, i -> receiver, 0);
+            Map<String, String> chat = sender("alice", timingLog);
+            chat.put("destination", "/app/chat");
+            chat.put("sendHeaders", "to:bob");
+            chat.put("subscribeTo", "");
+            List<List<SampleResult>> sent = harness.run(1, StompSendSampler::new, i -> chat, 20);
+            SampleResult got = harness.sampleAgain(0);
+            harness.endTest();
+
+            assertAllSuccessful(sent);
+            assertThat(received).hasSize(1);
+            assertThat(got.isSuccessful()).as(got.getResponseMessage()).isTrue();
+            assertThat(got.getResponseMessage()).startsWith("Received 20 of 20 messages");
+        }
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(20).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("ANSWERED");
+            assertThat(r[4]).isEqualTo("alice");
+            assertThat(r[5]).isEqualTo("bob");
+        });
+    }
+
+    @Test
+    void greetingsBroadcastIsAnsweredByEverySubscriberInAwaitReply() throws Exception {
+        Path timingLog = dir.resolve("greetings.csv");
+        int users = 3;
+        int messages = 4;
+        List<List<SampleResult>> results;
+        try (SamplerHarness harness = new SamplerHarness(users)) {
+            // Everyone subscribes first, so every greeting has three receivers.
+            results = harness.run(users, StompSendSampler::new, i -> {
+                Map<String, String> p = sender("greeter-" + i, timingLog);
+                p.put("destination", "/app/hello");
+                p.put("subscribeTo", "/topic/greetings");
+                p.put("payload", "{\"name\":\"{{msgId}}\"}");
+                p.put("mode", "await-reply");
+                p.put("repliesPerMessage", "0");
+                p.put("replyTimeoutMillis", "3000");
+                return p;
+            }, 0);
+            for (int n = 0; n < messages; n++) {
+                for (int i = 0; i < users; i++) {
+                    SampleResult r = harness.sampleAgain(i);
+                    assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
+                    assertThat(r.getResponseDataAsString()).startsWith("{\"content\":\"Hello, m");
+                }
+            }
+            harness.endTest();
+        }
+        assertThat(results).hasSize(users);
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(users * messages * users).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+        assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
+        assertThat(ReplyTracker.shared().books().answered()).isEqualTo(users * messages);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"websocket, /ws", "xhr-streaming, /ws", "xhr, /ws", "raw, /stomp-ws"})
+    void everyTransportEchoesInAwaitReply(String transport, String endpoint) throws Exception {
+        Path timingLog = dir.resolve(transport + ".csv");
+        try (SamplerHarness harness = new SamplerHarness(2)) {
+            List<List<SampleResult>> results = harness.run(2, StompSendSampler::new, i -> {
+                Map<String, String> p = sender(transport + "-" + i, timingLog);
+                p.put("transport", transport);
+                p.put("endpoint", endpoint);
+                p.put("mode", "await-reply");
+                if (transport.equals("raw")) {
+                    p.put("indexPath", "");
+                    p.put("pullPath", "");
+                }
+                return p;
+            }, 5);
+            harness.endTest();
+            assertAllSuccessful(results);
+            assertThat(results.get(0).get(0).getResponseDataAsString()).contains("\"text\":\"hello\"");
+        }
+        assertThat(records(timingLog)).hasSize(10).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+    }
+
+    @Test
+    void unansweredMessagesAreLostAfterTheReplyTimeout() throws Exception {
+        Path timingLog = dir.resolve("lost.csv");
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = sender("lonely", timingLog);
+            p.put("destination", "/topic/nobody-listens");
+            p.put("replyTimeoutMillis", "200");
+            List<List<SampleResult>> results = harness.run(1, StompSendSampler::new, i -> p, 5);
+            harness.endTest();
+            assertAllSuccessful(results);
+        }
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(5).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("LOST");
+            assertThat(r[8]).isIn("timeout", "test-ended");
+        });
+        Books books = ReplyTracker.shared().books();
+        assertThat(books.lost()).isEqualTo(5);
+        assertThat(books.balanced()).isTrue();
+    }
+
+    @Test
+    void refusedLoginIsA401SampleAndFailedRecords() throws Exception {
+        Path timingLog = dir.resolve("refused.csv");
+        List<List<SampleResult>> results;
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = sender("nocookie", timingLog);
+            p.put("indexPath", "");
+            results = harness.run(1, StompSendSampler::new, i -> p, 3);
+            harness.endTest();
+        }
+        assertThat(results.get(0)).hasSize(3).allSatisfy(r -> {
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("401");
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("clientPull");
+        });
+        assertThat(records(timingLog)).hasSize(3).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("FAILED");
+            assertThat(r[8]).contains("Not connected");
+        });
+    }
+
+    @Test
+    void handshakeWithoutTheSessionCookieIsRefusedWithItsStatus() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base("intruder");
+            p.put("indexPath", "");
+            p.put("pullPath", "");
+            List<List<SampleResult>> results = harness.run(1, StompConnectSampler::new, i -> p, 1);
+            SampleResult r = results.get(0).get(0);
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("403");
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("connect");
+        }
+    }
+
+    @Test
+    void stompErrorOnConnectReportsTheServersMessage() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base("mallory");
+            p.put("passcode", "reject");
+            SampleResult r = harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("StompError");
+            assertThat(r.getResponseMessage()).contains("Bad credentials for mallory");
+        }
+    }
+
+    @Test
+    void connectSamplerConnectsOnceThenReportsTheSessionAlive() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> base("holder"), 3).get(0);
+            SampleResult connect = results.get(0);
+            assertThat(connect.isSuccessful()).as(connect.getResponseMessage()).isTrue();
+            assertThat(connect.getSubResults()).extracting(SampleResult::getSampleLabel)
+                    .containsExactly("index", "clientPull", "connect");
+            assertThat(connect.getConnectTime()).isGreaterThanOrEqualTo(0);
+            assertThat(results.subList(1, 3)).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).isTrue();
+                assertThat(r.getSampleLabel()).endsWith(" alive");
+            });
+            assertThat(server.connectedSessions()).isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void pushedMessagesAllArriveWithTheirSize() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base("consumer");
+            p.put("subscribeTo", "/user/queue/push");
+            p.put("triggerDestination", "/app/push");
+            p.put("triggerPayload", "{\"count\":5,\"bytes\":10000}");
+            p.put("expectMessages", "5");
+            List<SampleResult> results = harness.run(1, StompReceiveSampler::new, i -> p, 3).get(0);
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
+                assertThat(r.getBytesAsLong()).isEqualTo(50_000);
+            });
+        }
+    }
+
+    @Test
+    void usersNeverShareCookies() throws Exception {
+        int users = 50;
+        try (SamplerHarness harness = new SamplerHarness(users)) {
+            List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> base("c-" + i), 1);
+            assertAllSuccessful(results);
+            Set<String> cookies = new java.util.HashSet<>();
+            for (int i = 0; i < users; i++) {
+                List<String> own = harness.sampler(i).user.cookieNames();
+                assertThat(own).singleElement().asString().startsWith("DEMOSESSION=");
+                cookies.addAll(own);
+            }
+            assertThat(cookies).hasSize(users);
+        }
+    }
+
+    @Test
+    void badParametersFailEverySampleNamingEachParameterAndValue() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base("x");
+            p.put("port", "80a");
+            p.put("transport", "carrier-pigeon");
+            p.put("mode", "sometimes");
+            p.put("payload", "{{nope}}");
+            List<SampleResult> results = harness.run(1, StompSendSampler::new, i -> p, 2).get(0);
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).isFalse();
+                assertThat(r.getResponseCode()).isEqualTo("ConfigError");
+                assertThat(r.getResponseMessage()).contains("Parameter 'port' has value '80a'")
+                        .contains("Parameter 'transport' has value 'carrier-pigeon'")
+                        .contains("Parameter 'mode' has value 'sometimes'")
+                        .contains("Parameter 'payload' has value '{{nope}}'");
+            });
+        }
+    }
+}
