@@ -1,0 +1,62 @@
+# jmeter-sockjs-stomp: build, test and demo. README.md documents the two entry points: `make demo`, `make test`.
+SHELL := /bin/bash
+MVN ?= mvn
+MVN_FLAGS ?= -B -ntp
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: all build jmeter venv test test-java test-python demo server bench-client bench-analysis gui-check clean
+
+all: build
+
+## build: the plugin jar, target/jmeter-sockjs-stomp-<version>.jar (unit tests skipped)
+build:
+	$(MVN) $(MVN_FLAGS) -DskipTests package
+
+## jmeter: a JMeter 5.6.3 home in target/jmeter from Maven Central, with the plugin and jmeter-config/ applied
+jmeter: build
+	bash scripts/jmeter-home.sh
+
+## venv: the Python environment of analysis/
+$(VENV)/.installed: analysis/pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e 'analysis[dev]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python
+test: test-java test-python
+
+test-java:
+	$(MVN) $(MVN_FLAGS) verify
+
+test-python: venv
+	$(VENV)/bin/ruff check analysis
+	$(VENV)/bin/ruff format --check analysis
+	$(VENV)/bin/pytest -q analysis/tests
+
+## demo: the main job: a real load test of the embedded demo server, ending in the aggregated report
+demo: jmeter venv
+	bash scripts/demo.sh
+
+## server: the demo server alone, on port 8080 (PORT=0 for a random one)
+server:
+	bash scripts/demo-server.sh --port $${PORT:-8080}
+
+## bench-client: JMeter CPU and memory per message against the demo server (see scripts/bench-client.sh)
+bench-client: jmeter
+	bash scripts/bench-client.sh
+
+## bench-analysis: 10 million timing records through analysis/, next to JMeter's own dashboard generator
+bench-analysis: jmeter venv
+	$(PY) analysis/bench/bench_aggregate.py
+
+## gui-check: JMeter's GUI under Xvfb with a plan, screenshots in target/gui-check (manual check)
+gui-check: jmeter
+	bash scripts/gui-check.sh
+
+clean:
+	$(MVN) $(MVN_FLAGS) -q clean
+	rm -rf $(VENV) results
