@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Client-side cost of the plugin, measured with a real JMeter 5.6.3 against the demo server on loopback:
+# JMeter's CPU seconds per 1000 answered messages, its peak RSS, and the books from the timing log.
+# The server shares the machine, so rates are bounded by it too; CPU per message is the figure to compare.
+#
+#   scripts/bench-client.sh [scenario ...]     (default: paced unthrottled connect)
+#     paced        send.jmx, BENCH_THREADS (20) users at BENCH_THROUGHPUT (120000) messages/min
+#     unthrottled  send.jmx, BENCH_THREADS users, throughput=0
+#     connect      connect.jmx, BENCH_SESSIONS (2000) sessions ramped over BENCH_RAMP (20) s, held
+#   BENCH_DURATION seconds per scenario (60). Results: results/bench-<time>/summary.md
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
+[ -x target/jmeter/bin/jmeter ] || { echo "bench: run 'make jmeter' first" >&2; exit 1; }
+
+threads=${BENCH_THREADS:-20}
+duration=${BENCH_DURATION:-60}
+throughput=${BENCH_THROUGHPUT:-120000}
+sessions=${BENCH_SESSIONS:-2000}
+ramp=${BENCH_RAMP:-20}
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(paced unthrottled connect)
+out="results/bench-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+summary="$out/summary.md"
+
+server_pid=
+stop_server() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$server_pid" 2>/dev/null || true
+  fi
+  server_pid=
+}
+trap stop_server EXIT INT TERM
+
+start_server() {
+  rm -f "$out/demo.port"
+  DEMO_SERVER_JAVA_OPTS="-Xms2g -Xmx2g -XX:+UseG1GC" bash scripts/demo-server.sh --port 0 \
+    --port-file "$out/demo.port" > "$out/demo-server-$1.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 600); do [ -s "$out/demo.port" ] && break; sleep 0.2; done
+  [ -s "$out/demo.port" ] || { echo "bench: demo server did not start" >&2; exit 1; }
+  cat "$out/demo.port"
+}
+
+server_cpu_seconds() {
+  local ticks
+  ticks=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }'
+}
+
+# books FILE -> "sent answered lost failed" from a timing log
+books() {
+  awk -F, 'NR > 1 { if ($2 == "ANSWERED") { if (!($3 in a)) { a[$3] = 1; answered++ } } else if ($2 == "LOST") lost++;
+    else if ($2 == "FAILED") failed++ }
+    END { printf "%d %d %d %d", answered + lost + failed, answered, lost, failed }' "$1"
+}
+
+run_jmeter() { # name plan args...
+  local name=$1 plan=$2
+  shift 2
+  HEAP="-Xms2g -Xmx2g" /usr/bin/time -f "%U %S %M %e" -o "$out/$name.time" \
+    timeout $((duration + ramp + 300)) target/jmeter/bin/jmeter -n -t "jmx/$plan" -l "$out/$name.jtl" \
+    -j "$out/$name-jmeter.log" -Jhost=127.0.0.1 -Jport="$port" "$@" > "$out/$name.out" 2>&1
+}
+
+{
+  echo "# Client benchmark $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo
+  echo "$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; JMeter 5.6.3 and the demo server on the same machine, loopback."
+  echo
+  echo "| scenario | sent | answered | lost | failed | answered/s | JMeter CPU s | JMeter CPU ms per 1000 msgs | JMeter peak RSS MB | server CPU s | jtl samples | jtl errors |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+} > "$summary"
+
+for scenario in "${scenarios[@]}"; do
+  port=$(start_server "$scenario")
+  echo "bench: $scenario (server port $port)"
+  case "$scenario" in
+    paced)
+      run_jmeter "$scenario" send.jmx -Jthreads="$threads" -JrampUp=2 -Jduration="$duration" \
+        -Jthroughput="$throughput" -JtimingLog="$out/$scenario-timing.csv" -JheartbeatMillis=0 ;;
+    unthrottled)
+      run_jmeter "$scenario" send.jmx -Jthreads="$threads" -JrampUp=2 -Jduration="$duration" -Jthroughput=0 \
+        -JtimingLog="$out/$scenario-timing.csv" -JheartbeatMillis=0 ;;
+    connect)
+      run_jmeter "$scenario" connect.jmx -Jthreads="$sessions" -JrampUp="$ramp" -Jduration="$duration" \
+        -JaliveMillis=5000 ;;
+    *) echo "bench: unknown scenario $scenario" >&2; exit 2 ;;
+  esac
+  server_cpu=$(server_cpu_seconds)
+  stop_server
+  read -r user sys rss_kb wall < "$out/$scenario.time"
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+  read -r samples errors < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "success") c = i; next }
+    { n++; if ($c != "true") e++ } END { printf "%d %d", n, e }' "$out/$scenario.jtl")
+  if [ -f "$out/$scenario-timing.csv" ]; then
+    read -r sent answered lost failed < <(books "$out/$scenario-timing.csv")
+    rate=$(awk -v a="$answered" -v d="$duration" 'BEGIN { printf "%.0f", a / d }')
+    per1000=$(awk -v c="$cpu" -v a="$answered" 'BEGIN { if (a > 0) printf "%.0f", c * 1000000 / a; else print "-" }')
+  else
+    sent=- answered=- lost=- failed=- rate=- per1000=-
+  fi
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n' "$scenario" "$sent" "$answered" \
+    "$lost" "$failed" "$rate" "$cpu" "$per1000" $((rss_kb / 1024)) "$server_cpu" "$samples" "$errors" >> "$summary"
+done
+
+echo >> "$summary"
+echo "Raw files: $out" >> "$summary"
+cat "$summary"
