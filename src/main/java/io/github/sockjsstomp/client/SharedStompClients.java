@@ -41,6 +41,8 @@ import org.springframework.web.socket.sockjs.frame.SockJsMessageCodec;
 public final class SharedStompClients {
 
     private static final Logger log = LoggerFactory.getLogger(SharedStompClients.class);
+    private static final int XHR_CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final int XHR_READ_TIMEOUT_MILLIS = 60_000;
     private static volatile SharedStompClients instance;
 
     private final ClientSettings settings;
@@ -140,7 +142,11 @@ public final class SharedStompClients {
         // HttpURLConnection never stores cookies unless a JVM-wide CookieHandler is set, so users share no jar;
         // the user's Cookie header travels in the handshake headers SockJsClient copies onto every request.
         SimpleClientHttpRequestFactory factory = new SimpleClientHttpRequestFactory();
-        factory.setConnectTimeout(10_000);
+        factory.setConnectTimeout(XHR_CONNECT_TIMEOUT_MILLIS);
+        // SockJS's /info request runs inside connectAsync on the caller's thread: without a read timeout a
+        // silent server would hold it forever. Longer than the server's 25 s SockJS heart-beat, so XHR
+        // streaming and polling, which wait for it, are not cut.
+        factory.setReadTimeout(XHR_READ_TIMEOUT_MILLIS);
         RestTemplate restTemplate = new RestTemplate(List.of(new StringHttpMessageConverter()));
         restTemplate.setRequestFactory(factory);
         return restTemplate;
