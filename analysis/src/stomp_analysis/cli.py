@@ -1,0 +1,356 @@
+"""Command line: ``sockjs-stomp-aggregate`` / ``python3 analysis/aggregate.py``."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import InputError, __version__
+from .aggregate import RunResult, RunSpec, analyze_run
+from .jtl import _header as check_jtl_header
+from .jtl import assign_to_runs, read_jtl
+from .progress import Progress
+from .tables import (
+    Table,
+    co_table,
+    comparison_table,
+    failures_table,
+    input_table,
+    jtl_table,
+    per_second_frame,
+    summary_table,
+)
+from .timing_log import check_header, read_timing_log
+
+PROG = "sockjs-stomp-aggregate"
+
+DESCRIPTION = """\
+Aggregates the reply-timing logs written by the jmeter-sockjs-stomp plugin (one CSV line per outcome of a
+sent message) into per-run/per-destination books and latency percentiles, per-second series and a comparison
+across runs; optionally with JMeter .jtl result files. Markdown tables go to stdout; with --out, CSV files,
+PNG charts and a self-contained report.html are written too."""
+
+EPILOG = """\
+runs: each timing log is one run, labelled by its --label (in order) or its file name; logs given the same
+--label form one run (e.g. several generators of one test); --merge puts all logs in one run.
+
+examples:
+  %(prog)s results/timing.csv --out results/report
+  %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
+  %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
+
+exit status: 0 success (malformed records are reported on stderr but do not fail the run), 2 bad usage or an
+input file that cannot be used (missing, unreadable, empty, wrong header)."""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# argument types
+
+
+def non_negative_rate(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: expected a number of messages per minute") from None
+    if not math.isfinite(v) or v < 0:
+        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: must be >= 0 (0 = unthrottled)")
+    return v
+
+
+def positive_ms(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid interval {text!r}: expected milliseconds") from None
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"invalid interval {text!r}: must be > 0 ms")
+    return v
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be > 0")
+    return v
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be >= 0")
+    return v
+
+
+def label_text(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"invalid label {text!r}: must not be blank")
+    return text.strip()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("timing_logs", nargs="+", type=Path, metavar="TIMING_LOG", help="reply-timing log(s) (CSV)")
+    p.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        type=label_text,
+        metavar="TEXT",
+        help="run label, repeatable, aligned with the timing logs in order (default: the file name); "
+        "logs with the same label form one run",
+    )
+    p.add_argument("--merge", action="store_true", help="all timing logs form one run (several generators of one test)")
+    p.add_argument(
+        "--jtl",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="JMeter CSV result file, repeatable; matched to runs in order when there are as many as runs, "
+        "else by time overlap",
+    )
+    pace = p.add_mutually_exclusive_group()
+    pace.add_argument(
+        "--target-rate",
+        action="append",
+        default=[],
+        type=non_negative_rate,
+        metavar="MSGS_PER_MIN",
+        help="the plan's Constant Throughput Timer target for the whole test (messages/minute; 0 = unthrottled); "
+        "one value for all runs or one per run. Each sender's expected interval = senders*60000/rate ms, used for "
+        "the coordinated-omission correction",
+    )
+    pace.add_argument(
+        "--expected-interval-ms",
+        action="append",
+        default=[],
+        type=positive_ms,
+        metavar="MS",
+        help="each sender's expected interval between sends (ms), one value or one per run (instead of --target-rate)",
+    )
+    p.add_argument("--out", type=Path, metavar="DIR", help="write CSV files, PNG charts and report.html into DIR")
+    p.add_argument("--no-charts", action="store_true", help="no PNG charts (report.html without charts)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no informational messages on stderr")
+    p.add_argument(
+        "--max-issues",
+        type=non_negative_int,
+        default=5,
+        metavar="N",
+        help="malformed records shown per file (default 5; all are counted)",
+    )
+    p.add_argument(
+        "--co-max-entries",
+        type=positive_int,
+        default=5_000_000,
+        metavar="N",
+        help="cap on distinct synthetic values the CO correction may create (default 5000000; what the cap "
+        "leaves out is counted and reported)",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return p
+
+
+# ----------------------------------------------------------------------------------------------------------
+
+
+def _per_run(values: list, runs: int, option: str, parser: argparse.ArgumentParser) -> list:
+    if not values:
+        return [None] * runs
+    if len(values) == 1:
+        return values * runs
+    if len(values) != runs:
+        parser.error(f"{option} given {len(values)} times for {runs} run(s): give it once or once per run")
+    return values
+
+
+def build_runs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[RunSpec]:
+    files: list[Path] = args.timing_logs
+    labels: list[str] = args.label
+    if args.merge:
+        if len(set(labels)) > 1:
+            parser.error("--merge makes one run: give at most one --label")
+        groups = {(labels[0] if labels else "merged"): list(files)}
+    else:
+        if len(labels) > len(files):
+            parser.error(f"{len(labels)} --label for {len(files)} timing log(s)")
+        names = list(labels)
+        used = set(labels)
+        for f in files[len(labels) :]:
+            name, k = f.stem, 2
+            while name in used:
+                name, k = f"{f.stem}#{k}", k + 1
+            used.add(name)
+            names.append(name)
+        groups: dict[str, list[Path]] = {}
+        for name, f in zip(names, files):
+            groups.setdefault(name, []).append(f)
+    rates = _per_run(args.target_rate, len(groups), "--target-rate", parser)
+    intervals = _per_run(args.expected_interval_ms, len(groups), "--expected-interval-ms", parser)
+    return [
+        RunSpec(label=label, paths=paths, target_rate_per_min=rate or None, expected_interval_ms=iv)
+        for (label, paths), rate, iv in zip(groups.items(), rates, intervals)
+    ]
+
+
+def _warn(msg: str) -> None:
+    print(f"{PROG}: warning: {msg}", file=sys.stderr)
+
+
+def _info(msg: str, quiet: bool) -> None:
+    if not quiet:
+        print(f"{PROG}: {msg}", file=sys.stderr)
+
+
+def _report_issues(path: Path, records: int, malformed: int, issues: list) -> None:
+    if not malformed:
+        return
+    _warn(f"{path}: {malformed} malformed record(s) out of {records} skipped; the first {len(issues)}:")
+    for i in issues:
+        print(f"  {i}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    specs = build_runs(args, parser)
+    seen: set[Path] = set()
+    for pth in args.timing_logs:
+        key = pth.resolve()
+        if key in seen:
+            _warn(f"{pth} is given more than once: its messages are counted once per mention")
+        seen.add(key)
+    # Check every input before the long work starts.
+    for spec in specs:
+        for pth in spec.paths:
+            check_header(pth)
+    for pth in args.jtl:
+        check_jtl_header(pth)
+    if args.out is not None:
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"{args.out}: cannot create the output directory: {e.strerror or e}") from None
+    total_bytes = sum(os.path.getsize(p) for s in specs for p in s.paths)
+    progress = Progress(total_bytes, enabled=None if not args.quiet else False)
+    results: list[RunResult] = []
+    file_index = 0
+    try:
+        for spec in specs:
+            logs = []
+            for pth in spec.paths:
+                progress.describe(f"reading {pth.name}")
+                logs.append(read_timing_log(pth, file_index, max_issues=args.max_issues, advance=progress.advance))
+                file_index += 1
+            if not any(log.frame.height for log in logs):
+                progress.close()
+                for log in logs:
+                    _report_issues(log.path, log.records, log.malformed, log.issues)
+                names = ", ".join(str(p) for p in spec.paths)
+                raise InputError(f"{names}: no usable record (all {sum(x.records for x in logs)} are malformed)")
+            progress.describe(f"aggregating {spec.label}")
+            results.append(analyze_run(spec, logs, co_max_entries=args.co_max_entries))
+            del logs
+    finally:
+        progress.close()
+    for r in results:
+        for f in r.files:
+            _report_issues(f.path, f.records, f.malformed, f.issues)
+
+    jtls = [read_jtl(p, max_issues=args.max_issues) for p in args.jtl]
+    for j in jtls:
+        _report_issues(j.path, j.records, j.malformed, j.issues)
+    assignment = assign_to_runs(jtls, [(r.start_ms, r.end_us // 1000) for r in results])
+    jtl_by_run: dict = {}
+    for j, idx in zip(jtls, assignment):
+        jtl_by_run.setdefault(idx, []).append(j)
+        if idx is None:
+            _warn(f"{j.path}: its samples overlap no run in time; shown apart")
+
+    notes = [f"{r.label}: {n}" for r in results for n in r.notes]
+    for n in notes:
+        _warn(n)
+    tables: list[Table] = [summary_table(results)]
+    co = co_table(results)
+    if co:
+        tables.append(co)
+    tables.append(comparison_table(results, jtl_by_run))
+    jt = jtl_table(results, jtl_by_run)
+    if jt:
+        tables.append(jt)
+    ft = failures_table(results)
+    if ft:
+        tables.append(ft)
+    inputs = input_table(results, jtls)
+    per_second = per_second_frame(results, {k: v for k, v in jtl_by_run.items() if k is not None})
+
+    out = sys.stdout
+    out.write("# SockJS/STOMP reply timing\n\n")
+    for r in results:
+        pacing = r.spec.pacing + (f"; CO expected interval {r.interval_note}" if r.interval_us else "")
+        out.write(
+            f"- **{r.label}**: {len(r.files)} file(s), {r.records} records, {r.senders} sender(s), "
+            f"span {r.span_s:.1f} s, pacing {pacing}\n"
+        )
+    out.write("\n")
+    for t in tables:
+        out.write(t.markdown())
+        out.write("\n")
+    if any(row["malformed"] for row in inputs.rows):
+        out.write(inputs.markdown())
+        out.write("\n")
+    out.flush()
+
+    if args.out is not None:
+        d: Path = args.out
+        written = [t.write_csv(d) for t in tables]
+        ps_path = d / "per_second.csv"
+        per_second.write_csv(ps_path, null_value="")
+        written.append(ps_path)
+        written.append(inputs.write_csv(d))
+        charts = []
+        if not args.no_charts:
+            from .charts import write_charts  # matplotlib is only imported when charts are wanted
+
+            charts = write_charts(results, per_second, d)
+            written += [p for _, p in charts]
+        from .report import write_html
+
+        written.append(
+            write_html(d / "report.html", runs=results, jtls=jtls, tables=[*tables, inputs], charts=charts, notes=notes)
+        )
+        _info(f"wrote {len(written)} files to {d}: " + ", ".join(p.name for p in written), args.quiet)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return run(args, parser)
+    except SystemExit as e:  # argparse: --help, --version, usage errors
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except InputError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

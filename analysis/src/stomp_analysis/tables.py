@@ -1,0 +1,403 @@
+"""The output tables (summary, CO comparison, run comparison, .jtl summary, per-second series) and their
+rendering as Markdown, CSV and HTML."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from .aggregate import TOTAL, Books, RunResult, number
+from .jtl import JtlLog, jtl_per_second, jtl_summary, max_threads
+from .stats import QUANTILE_NAMES, QUANTILES
+
+# column kinds: how a value is shown (CSV keeps full precision except ms, rounded to the µs)
+INT, MS, PCT, RATE, TEXT, SEC = "int", "ms", "pct", "rate", "text", "sec"
+
+
+@dataclass
+class Column:
+    key: str
+    header: str
+    kind: str = TEXT
+    markdown: bool = True  # shown in the Markdown/HTML table (always in the CSV)
+
+
+@dataclass
+class Table:
+    name: str  # file stem of the CSV
+    title: str
+    columns: list[Column]
+    rows: list[dict] = field(default_factory=list)
+    note: str = ""
+
+    def shown(self) -> list[Column]:
+        return [c for c in self.columns if c.markdown]
+
+    def to_polars(self) -> pl.DataFrame:
+        data = {c.key: [_csv_value(r.get(c.key), c.kind) for r in self.rows] for c in self.columns}
+        schema = {c.key: _polars_type(c.kind) for c in self.columns}
+        return pl.DataFrame(data, schema=schema, strict=False)
+
+    def write_csv(self, directory: Path) -> Path:
+        path = directory / f"{self.name}.csv"
+        self.to_polars().write_csv(path, null_value="")
+        return path
+
+    def markdown(self) -> str:
+        cols = self.shown()
+        head = "| " + " | ".join(_md_escape(c.header) for c in cols) + " |"
+        align = "|" + "|".join("---" if c.kind == TEXT else "---:" for c in cols) + "|"
+        body = ["| " + " | ".join(_md_escape(fmt(r.get(c.key), c.kind)) for c in cols) + " |" for r in self.rows]
+        out = [f"## {self.title}", "", head, align, *body]
+        if self.note:
+            out += ["", self.note]
+        return "\n".join(out) + "\n"
+
+    def html(self) -> str:
+        cols = self.shown()
+        th = "".join(f'<th class="{"t" if c.kind == TEXT else "n"}">{html.escape(c.header)}</th>' for c in cols)
+        trs = []
+        for r in self.rows:
+            cls = ' class="total"' if r.get("destination") == TOTAL or r.get("label") == "TOTAL" else ""
+            tds = "".join(
+                f'<td class="{"t" if c.kind == TEXT else "n"}">{html.escape(fmt(r.get(c.key), c.kind))}</td>'
+                for c in cols
+            )
+            trs.append(f"<tr{cls}>{tds}</tr>")
+        note = f'<p class="note">{html.escape(self.note)}</p>' if self.note else ""
+        return (
+            f"<h2>{html.escape(self.title)}</h2>\n<table><thead><tr>{th}</tr></thead><tbody>\n"
+            + "\n".join(trs)
+            + f"\n</tbody></table>\n{note}"
+        )
+
+
+def _polars_type(kind: str):
+    return {INT: pl.Int64, MS: pl.Float64, PCT: pl.Float64, RATE: pl.Float64, SEC: pl.Float64}.get(kind, pl.String)
+
+
+def _csv_value(v, kind: str):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if kind == MS:
+        return round(float(v), 3)
+    if kind in (PCT, RATE, SEC):
+        return round(float(v), 6)
+    if kind == INT:
+        return int(v)
+    return str(v)
+
+
+def fmt(v, kind: str) -> str:
+    """Human formatting: ms with 3 decimals (µs resolution), % with 3, rates with 1."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if kind == INT:
+        return str(int(v))
+    if kind == MS:
+        return f"{float(v):.3f}"
+    if kind == PCT:
+        return f"{float(v):.3f}"
+    if kind == RATE:
+        return f"{float(v):.1f}"
+    if kind == SEC:
+        return f"{float(v):.1f}"
+    return str(v)
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def _us_to_ms(v):
+    return None if v is None else v / 1000.0
+
+
+# ----------------------------------------------------------------------------------------------------------
+# builders
+
+LAT_KEYS = [n.replace(".", "_") for n in QUANTILE_NAMES]  # p50 p90 p95 p99 p99_9
+
+
+def _latency_cols(prefix: str, header_suffix: str, markdown: bool) -> list[Column]:
+    cols = [Column(f"{prefix}mean_ms", f"mean{header_suffix}", MS, markdown)]
+    if prefix == "":
+        cols.append(Column("min_ms", f"min{header_suffix}", MS, markdown))
+    cols += [Column(f"{prefix}{k}_ms", f"{n}{header_suffix}", MS, markdown) for k, n in zip(LAT_KEYS, QUANTILE_NAMES)]
+    cols.append(Column(f"{prefix}max_ms", f"max{header_suffix}", MS, markdown))
+    return cols
+
+
+def _latency_values(b: Books) -> dict:
+    d = b.latency
+    out = {"mean_ms": _us_to_ms(d.mean()), "min_ms": _us_to_ms(d.min()), "max_ms": _us_to_ms(d.max())}
+    for k, v in zip(LAT_KEYS, d.quantiles(QUANTILES)):
+        out[f"{k}_ms"] = _us_to_ms(v)
+    if b.co is not None:
+        c = b.co.distribution
+        out.update(
+            {
+                "co_interval_ms": b.co.interval_us / 1000.0,
+                "co_samples_added": b.co.added,
+                "co_samples_dropped": b.co.dropped,
+                "co_mean_ms": _us_to_ms(b.co.exact_mean),
+                "co_max_ms": _us_to_ms(c.max()),
+            }
+        )
+        for k, v in zip(LAT_KEYS, c.quantiles(QUANTILES)):
+            out[f"co_{k}_ms"] = _us_to_ms(v)
+    return out
+
+
+def summary_table(runs: Sequence[RunResult]) -> Table:
+    cols = [
+        Column("run", "run"),
+        Column("destination", "destination"),
+        Column("sent", "sent", INT),
+        Column("answered", "answered", INT),
+        Column("lost", "lost", INT),
+        Column("lost_test_ended", "lost (test-ended)", INT, False),
+        Column("failed", "failed", INT),
+        Column("loss_pct", "loss %", PCT),
+        Column("replies", "replies", INT, False),
+        Column("unrecordable", "unrecordable", INT, False),
+        Column("span_s", "span s", SEC, False),
+        Column("throughput_msg_s", "answered msg/s", RATE),
+        *_latency_cols("", " ms", True),
+        Column("co_interval_ms", "CO interval ms", MS, False),
+        Column("co_samples_added", "CO samples added", INT, False),
+        Column("co_samples_dropped", "CO samples dropped", INT, False),
+        *_latency_cols("co_", " ms (CO)", False),
+    ]
+    t = Table(
+        "summary",
+        "Summary per run and destination (latency: raw, ms)",
+        cols,
+        note="Books per message (distinct msg_id per file): sent = answered + lost + failed; loss % = lost / sent. "
+        "Throughput = answered messages / run span. Percentiles: exact, 'higher' method on the merged samples.",
+    )
+    for r in runs:
+        for b in [*r.destinations, r.total]:
+            row = {
+                "run": r.label,
+                "destination": b.destination,
+                "sent": b.sent,
+                "answered": b.answered,
+                "lost": b.lost,
+                "lost_test_ended": b.lost_test_ended,
+                "failed": b.failed,
+                "loss_pct": b.loss_pct,
+                "replies": b.replies,
+                "unrecordable": b.unrecordable,
+                "span_s": r.span_s,
+                "throughput_msg_s": r.rate(b.answered),
+            }
+            row.update(_latency_values(b))
+            t.rows.append(row)
+    return t
+
+
+def co_table(runs: Sequence[RunResult]) -> Table | None:
+    if not any(r.interval_us for r in runs):
+        return None
+    cols = [
+        Column("run", "run"),
+        Column("destination", "destination"),
+        Column("figures", "figures"),
+        Column("interval_ms", "expected interval ms", MS),
+        Column("samples", "samples", INT),
+        Column("mean_ms", "mean ms", MS),
+        *[Column(f"{k}_ms", f"{n} ms", MS) for k, n in zip(LAT_KEYS, QUANTILE_NAMES)],
+        Column("max_ms", "max ms", MS),
+    ]
+    t = Table(
+        "latency_co",
+        "Latency: raw vs CO-corrected (coordinated omission), ms",
+        cols,
+        note="CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
+        "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
+        "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent.",
+    )
+    for r in runs:
+        if not r.interval_us:
+            continue
+        for b in [*r.destinations, r.total]:
+            v = _latency_values(b)
+            base = {"run": r.label, "destination": b.destination, "interval_ms": r.interval_us / 1000.0}
+            t.rows.append({**base, "figures": "raw", "samples": b.latency.n, **{k: v.get(k) for k in _plain_keys()}})
+            co = {k: v.get("co_" + k) for k in _plain_keys()}
+            co["mean_ms"] = v.get("co_mean_ms")
+            t.rows.append({**base, "figures": "CO-corrected", "samples": b.co.n if b.co else None, **co})
+    return t
+
+
+def _plain_keys() -> list[str]:
+    return ["mean_ms", *[f"{k}_ms" for k in LAT_KEYS], "max_ms"]
+
+
+def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLog]]) -> Table:
+    cols = [
+        Column("run", "run"),
+        Column("concurrency", "concurrency", INT),
+        Column("concurrency_from", "concurrency from"),
+        Column("pacing", "pacing"),
+        Column("co_interval_ms", "interval ms/sender", MS, False),
+        Column("sent", "sent", INT),
+        Column("span_s", "span s", SEC, False),
+        Column("send_window_s", "send window s", SEC, False),
+        Column("achieved_tps", "achieved TPS (sent/s)", RATE),
+        Column("answered_per_s", "answered msg/s", RATE, False),
+        Column("mean_ms", "mean ms (raw)", MS),
+        Column("p99_ms", "p99 ms (raw)", MS),
+        Column("co_mean_ms", "mean ms (CO)", MS),
+        Column("co_p99_ms", "p99 ms (CO)", MS),
+        Column("loss_pct", "loss %", PCT),
+        Column("failed_pct", "failed %", PCT),
+    ]
+    t = Table(
+        "comparison",
+        "Comparison across runs",
+        cols,
+        note="Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
+        "Achieved TPS = sent / send window (first to last send). Response time = asynchronous reply latency. "
+        "CO: coordinated-omission corrected (needs a pacing).",
+    )
+    for i, r in enumerate(runs):
+        threads = None
+        for j in jtl_by_run.get(i, []):
+            m = max_threads(j.frame)
+            if m is not None:
+                threads = m if threads is None else max(threads, m)
+        lat = _latency_values(r.total)
+        pacing = r.spec.pacing
+        t.rows.append(
+            {
+                "run": r.label,
+                "concurrency": threads if threads is not None else r.senders,
+                "concurrency_from": "jtl allThreads" if threads is not None else "senders",
+                "pacing": pacing
+                if not r.interval_us or r.spec.expected_interval_ms
+                else f"{pacing} ({number(r.interval_us / 1000)} ms/sender)",
+                "co_interval_ms": r.interval_us / 1000.0 if r.interval_us else None,
+                "sent": r.total.sent,
+                "span_s": r.span_s,
+                "send_window_s": r.send_window_s,
+                "achieved_tps": r.achieved_tps,
+                "answered_per_s": r.rate(r.total.answered),
+                "mean_ms": lat["mean_ms"],
+                "p99_ms": lat["p99_ms"],
+                "co_mean_ms": lat.get("co_mean_ms"),
+                "co_p99_ms": lat.get("co_p99_ms"),
+                "loss_pct": r.total.loss_pct,
+                "failed_pct": 100.0 * r.total.failed / r.total.sent if r.total.sent else None,
+            }
+        )
+    return t
+
+
+def jtl_table(runs: Sequence[RunResult], jtl_by_run: dict[int | None, list[JtlLog]]) -> Table | None:
+    if not any(jtl_by_run.values()):
+        return None
+    cols = [
+        Column("run", "run"),
+        Column("label", "label"),
+        Column("samples", "samples", INT),
+        Column("errors", "errors", INT),
+        Column("error_pct", "error %", PCT),
+        Column("mean_ms", "mean ms", MS),
+        Column("p90_ms", "p90 ms", MS),
+        Column("p99_ms", "p99 ms", MS),
+        Column("throughput_per_s", "throughput /s", RATE),
+    ]
+    t = Table(
+        "jtl_summary",
+        "JMeter samples (.jtl), elapsed time",
+        cols,
+        note="Sampler elapsed times as JMeter measured them (ms); throughput = samples / (last end - first start).",
+    )
+    for i in sorted(jtl_by_run, key=lambda k: (k is None, k if k is not None else 0)):
+        logs = jtl_by_run[i]
+        if not logs:
+            continue
+        frame = pl.concat([j.frame for j in logs]) if len(logs) > 1 else logs[0].frame
+        run_label = runs[i].label if i is not None else "(no matching run)"
+        for row in jtl_summary(frame):
+            t.rows.append({"run": run_label, **row})
+    return t
+
+
+def per_second_frame(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLog]]) -> pl.DataFrame:
+    parts = []
+    for i, r in enumerate(runs):
+        ps = r.per_second
+        logs = jtl_by_run.get(i, [])
+        if logs:
+            frame = pl.concat([j.frame for j in logs]) if len(logs) > 1 else logs[0].frame
+            js = jtl_per_second(frame)
+            ps = ps.join(js, on="epoch_s", how="full", coalesce=True).with_columns(
+                pl.col("sends", "answers", "lost", "failed").fill_null(0),
+                pl.col("jmeter_samples", "jmeter_errors").fill_null(0),
+            )
+        else:
+            ps = ps.with_columns(
+                pl.lit(None, pl.Int64).alias("jmeter_samples"),
+                pl.lit(None, pl.Int64).alias("jmeter_errors"),
+                pl.lit(None, pl.Int64).alias("active_threads"),
+            )
+        first_s = r.start_ms // 1000
+        parts.append(
+            ps.sort("epoch_s").select(
+                pl.lit(r.label).alias("run"),
+                "epoch_s",
+                (pl.col("epoch_s") - first_s).alias("t_s"),
+                "sends",
+                "answers",
+                "lost",
+                "failed",
+                (pl.col("p50_us") / 1000.0).round(3).alias("p50_ms"),
+                (pl.col("p99_us") / 1000.0).round(3).alias("p99_ms"),
+                pl.col("jmeter_samples").cast(pl.Int64),
+                pl.col("jmeter_errors").cast(pl.Int64),
+                pl.col("active_threads").cast(pl.Int64),
+            )
+        )
+    return pl.concat(parts, how="vertical")
+
+
+def failures_table(runs: Sequence[RunResult], top: int = 10) -> Table | None:
+    rows = []
+    for r in runs:
+        for detail, n in r.failure_reasons.head(top).iter_rows():
+            rows.append({"run": r.label, "reason": detail, "records": n})
+    if not rows:
+        return None
+    return Table(
+        "failures",
+        "FAILED records by reason",
+        [Column("run", "run"), Column("reason", "reason"), Column("records", "records", INT)],
+        rows,
+    )
+
+
+def input_table(runs: Sequence[RunResult], jtls: Sequence[JtlLog]) -> Table:
+    t = Table(
+        "inputs",
+        "Inputs",
+        [
+            Column("run", "run"),
+            Column("file", "file"),
+            Column("records", "records", INT),
+            Column("malformed", "malformed", INT),
+        ],
+    )
+    for r in runs:
+        for f in r.files:
+            t.rows.append({"run": r.label, "file": str(f.path), "records": f.records, "malformed": f.malformed})
+    for j in jtls:
+        t.rows.append({"run": "(jtl)", "file": str(j.path), "records": j.records, "malformed": j.malformed})
+    return t

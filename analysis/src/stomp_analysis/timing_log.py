@@ -1,0 +1,391 @@
+"""Reading the plugin's reply-timing logs.
+
+Format (fixed, written by the Java side)::
+
+    sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail
+
+Two paths:
+
+* fast path: polars parses the whole file with strict types and a vectorised check of the per-outcome
+  required fields; nothing is done line by line.
+* validating path, taken only when the fast path reports any problem: the file is cut into blocks at
+  record boundaries; each block is again parsed by polars and only a block that polars rejects, or in
+  which the vectorised check finds a bad record, is re-read line by line with Python's csv module, which
+  gives every malformed record a line number and a reason. The good records of every block are kept.
+
+A record is malformed when it cannot be parsed (non-integer number, unknown outcome, more than 9
+fields) or lacks a field its outcome needs: sent_epoch_ms, outcome, msg_id, sender, destination and
+bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED. A record with fewer than
+9 fields is malformed when one of those is among the missing ones (so an ANSWERED record lacking only its
+trailing empty detail is accepted: nothing is lost). Blank lines are malformed records too.
+
+The message id strings are not kept: each record carries a 64-bit hash ``h`` of (file, msg_id). The records of
+one message also share sent_epoch_ms, sender and destination, so the aggregation identifies a message by
+(h, sent_epoch_ms, sender, destination): two messages are merged only if their ids collide in 64 bits *and*
+they were sent by the same sender to the same destination in the same millisecond.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from . import InputError
+
+COLUMNS = ("sent_epoch_ms", "outcome", "msg_id", "latency_us", "sender", "receiver", "destination", "bytes", "detail")
+HEADER = ",".join(COLUMNS)
+#: Enum order is also the precedence of outcomes within one message (lowest physical code wins).
+OUTCOMES = ("ANSWERED", "FAILED", "LOST")
+OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
+ANSWERED, FAILED, LOST = 0, 1, 2  # physical codes of OUTCOME_DTYPE
+
+SCHEMA = {
+    "sent_epoch_ms": pl.Int64,
+    "outcome": OUTCOME_DTYPE,
+    "msg_id": pl.String,
+    "latency_us": pl.Int64,
+    "sender": pl.Categorical,
+    "receiver": pl.Categorical,
+    "destination": pl.Categorical,
+    "bytes": pl.Int64,
+    "detail": pl.Categorical,
+}
+#: Columns kept after reading (msg_id is replaced by its hash h; receiver and bytes are only validated).
+KEPT = ("sent_epoch_ms", "outcome", "h", "latency_us", "sender", "destination", "detail")
+
+_SEED = 0x5EED_0001
+_MASK64 = (1 << 64) - 1
+_BLOCK_BYTES = 32 * 1024 * 1024
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_SHOWN_CHARS = 200
+
+
+@dataclass
+class Issue:
+    """One malformed record: where it starts, why it was rejected, and its text (truncated)."""
+
+    line: int
+    reason: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}: {self.text}"
+
+
+@dataclass
+class TimingLog:
+    path: Path
+    frame: pl.DataFrame
+    records: int = 0  # data records found, good or not
+    malformed: int = 0
+    issues: list[Issue] = field(default_factory=list)  # the first few malformed records
+    validated_line_by_line: bool = False  # whether the validating path ran
+
+
+class _NeedsValidation(Exception):
+    pass
+
+
+def check_header(path: Path) -> int:
+    """Validates the header line; returns its length in bytes (incl. the line end). Raises InputError."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(64 * 1024)
+            more = f.read(1)
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a timing log") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    if not first:
+        raise InputError(f"{path}: empty file (expected the header line '{HEADER}' and records)")
+    text = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
+    if text != HEADER:
+        if text[:1].isdigit():
+            raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); expected '{HEADER}'")
+        raise InputError(f"{path}: not a timing log: header {text[:200]!r}, expected '{HEADER}'")
+    if not more or not first.endswith(b"\n"):
+        raise InputError(f"{path}: no records after the header line")
+    return len(first)
+
+
+def _problem_expr(empty_checks: bool = True) -> pl.Expr:
+    """True for records lacking a field their outcome needs (vectorised twin of _check_fields).
+
+    Without ``empty_checks`` only nulls are looked at (cheap validity-bitmap work); empty strings, which only
+    come from quoted empty fields (``""``), are then checked per distinct value by _has_empty_fields.
+    """
+
+    def missing(c: str) -> pl.Expr:
+        return (pl.col(c).is_null() | (pl.col(c) == "")) if empty_checks else pl.col(c).is_null()
+
+    o = pl.col("outcome")
+    return (
+        pl.col("sent_epoch_ms").is_null()
+        | o.is_null()
+        | missing("msg_id")
+        | missing("sender")
+        | missing("destination")
+        | pl.col("bytes").is_null()
+        | ((o == "ANSWERED") & (pl.col("latency_us").is_null() | missing("receiver")))
+        | ((o != "ANSWERED") & missing("detail"))
+    ).fill_null(True)
+
+
+def _has_empty_fields(frame: pl.DataFrame, file_index: int) -> bool:
+    """Whether a required field is an empty string somewhere (checked on distinct values, then rows if needed)."""
+
+    def has_empty(c: str) -> bool:
+        return "" in frame.get_column(c).unique().cast(pl.String).to_list()
+
+    if has_empty("sender") or has_empty("destination"):
+        return True
+    if (
+        has_empty("receiver")
+        and frame.select(((pl.col("outcome") == "ANSWERED") & (pl.col("receiver") == "")).any()).item()
+    ):
+        return True
+    if (
+        has_empty("detail")
+        and frame.select(((pl.col("outcome") != "ANSWERED") & (pl.col("detail") == "")).any()).item()
+    ):
+        return True
+    empty_id = (pl.Series([""]).hash(_SEED).item() ^ ((file_index * 0x9E3779B97F4A7C15) & _MASK64)) & _MASK64
+    return bool((frame.get_column("h") == empty_id).any())
+
+
+def _reduce(lf, file_index: int, *extra: str):
+    """Keeps the columns the aggregation needs; replaces msg_id by two hashes of (file, msg_id)."""
+    mix = (file_index * 0x9E3779B97F4A7C15) & _MASK64
+    return lf.select(
+        "sent_epoch_ms",
+        "outcome",
+        (pl.col("msg_id").hash(_SEED) ^ pl.lit(mix, pl.UInt64)).alias("h"),
+        "latency_us",
+        "sender",
+        "destination",
+        "detail",
+        *extra,
+    )
+
+
+def read_timing_log(
+    path: str | os.PathLike,
+    file_index: int = 0,
+    *,
+    max_issues: int = 5,
+    advance: Callable[[int], None] | None = None,
+) -> TimingLog:
+    """Reads one timing log. Raises InputError for a file that cannot be used at all.
+
+    ``file_index`` must differ between files whose msg_ids may collide (different generator JVMs).
+    ``advance(nbytes)`` is called as input is consumed (for a progress bar; may be called with a
+    negative value when the validating path restarts the file).
+    """
+    path = Path(path)
+    header_len = check_header(path)
+    size = path.stat().st_size
+    advance = advance or (lambda n: None)
+    try:
+        frame = _fast_path(path, header_len, size, file_index, advance)
+        return TimingLog(path=path, frame=frame, records=frame.height)
+    except _NeedsValidation as e:
+        advance(-e.args[0])
+    log = _validating_path(path, header_len, file_index, max_issues, advance)
+    if log.records == 0:
+        raise InputError(f"{path}: no records after the header line")
+    return log
+
+
+def _fast_path(path: Path, header_len: int, size: int, file_index: int, advance) -> pl.DataFrame:
+    with open(path, "rb") as f:
+        f.seek(header_len)
+        sample = f.read(1 << 20)
+    bytes_per_line = max(1.0, len(sample) / max(1, sample.count(b"\n")))
+    body = size - header_len
+    lf = pl.scan_csv(path, has_header=False, skip_rows=1, schema=SCHEMA)
+    lf = lf.with_columns(_problem_expr(empty_checks=False).alias("_bad"))
+    parts: list[pl.DataFrame] = []
+    consumed = 0
+    try:
+        for batch in _reduce(lf, file_index, "_bad", "receiver").collect_batches():
+            if batch["_bad"].any():
+                raise _NeedsValidation(consumed)
+            parts.append(batch.drop("_bad"))
+            step = min(body - consumed, int(batch.height * bytes_per_line))
+            consumed += step
+            advance(step)
+    except pl.exceptions.PolarsError:
+        raise _NeedsValidation(consumed) from None
+    advance(body - consumed)
+    if not parts:
+        raise _NeedsValidation(body)
+    frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
+    if frame.height == 0 or _has_empty_fields(frame, file_index):
+        raise _NeedsValidation(body)
+    return frame.drop("receiver")
+
+
+def _safe_cut(data: bytes) -> int:
+    """Index just after the last line end of ``data`` that lies outside quotes (0 when there is none).
+
+    ``data`` starts at a record boundary, so a line end is outside quotes iff an even number of quote
+    characters precede it (RFC 4180 escapes a quote inside a quoted field by doubling it).
+    """
+    p = data.rfind(b"\n")
+    while p >= 0:
+        if data.count(b'"', 0, p) % 2 == 0:
+            return p + 1
+        p = data.rfind(b"\n", 0, p)
+    return 0
+
+
+def _validating_path(path: Path, header_len: int, file_index: int, max_issues: int, advance) -> TimingLog:
+    """Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
+    parse uses one core), with at most ``workers + 1`` blocks in flight; results are merged in file order."""
+    log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True)
+    parts: list[pl.DataFrame] = []
+    workers = max(1, min(4, os.cpu_count() or 1))
+    pending: deque[tuple[Future, int]] = deque()
+
+    def merge_oldest() -> None:
+        fut, nbytes = pending.popleft()
+        part = fut.result()
+        log.records += part.records
+        log.malformed += part.malformed
+        log.issues.extend(part.issues[: max(0, max_issues - len(log.issues))])
+        if part.frame.height:
+            parts.append(part.frame)
+        advance(nbytes)
+
+    line = 2  # physical line number of the first line of the next block
+    with open(path, "rb") as f, ThreadPoolExecutor(max_workers=workers) as pool:
+        f.seek(header_len)
+        carry = b""
+        while True:
+            block = f.read(_BLOCK_BYTES)
+            data = carry + block if carry else block
+            if not block:
+                if data:
+                    pending.append((pool.submit(_validate_block, data, line, file_index, max_issues), len(data)))
+                break
+            cut = _safe_cut(data)
+            if cut == 0:  # no record boundary yet: read more
+                carry = data
+                continue
+            chunk, carry = data[:cut], data[cut:]
+            pending.append((pool.submit(_validate_block, chunk, line, file_index, max_issues), len(chunk)))
+            line += chunk.count(b"\n")
+            while len(pending) > workers:
+                merge_oldest()
+        while pending:
+            merge_oldest()
+    if parts:
+        log.frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
+    else:
+        log.frame = _reduce(pl.DataFrame(schema=SCHEMA), file_index)
+    return log
+
+
+def _validate_block(chunk: bytes, first_line: int, file_index: int, max_issues: int) -> TimingLog:
+    """Parses one block of whole records; only a block with a problem is re-read line by line."""
+    part = TimingLog(path=Path(), frame=pl.DataFrame())
+    try:
+        df = pl.read_csv(chunk, has_header=False, schema=SCHEMA)
+        if not df.select(_problem_expr().any()).item():
+            part.records = df.height
+            part.frame = _reduce(df, file_index)
+            return part
+    except pl.exceptions.PolarsError:
+        pass
+    part.frame = _reduce(_validate_lines(chunk, first_line, part, max_issues), file_index)
+    return part
+
+
+def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: int) -> pl.DataFrame:
+    text = chunk.decode("utf-8", errors="replace")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=False)
+    cols: dict[str, list] = {c: [] for c in COLUMNS}
+    lines: list[str] | None = None
+    prev_line_num = 0
+    while True:
+        record_line = first_line + prev_line_num
+        try:
+            fields = next(reader)
+            reason, values = _check_fields(fields)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            reason, values = f"unparsable CSV ({e})", None
+        prev_line_num = reader.line_num
+        log.records += 1
+        if reason is None:
+            for c, v in zip(COLUMNS, values):
+                cols[c].append(v)
+            continue
+        log.malformed += 1
+        if len(log.issues) < max_issues:
+            if lines is None:
+                lines = text.split("\n")
+            raw = lines[record_line - first_line] if record_line - first_line < len(lines) else ""
+            raw = raw.rstrip("\r")
+            if len(raw) > _SHOWN_CHARS:
+                raw = raw[:_SHOWN_CHARS] + "…"
+            log.issues.append(Issue(record_line, reason, repr(raw)))
+    return pl.DataFrame(cols, schema=SCHEMA)
+
+
+def _parse_int(name: str, s: str) -> int:
+    if not _INT_RE.fullmatch(s):
+        raise ValueError(f"{name} {s!r} is not an integer")
+    v = int(s)
+    if not _I64_MIN <= v <= _I64_MAX:
+        raise ValueError(f"{name} {s!r} is out of range")
+    return v
+
+
+def _check_fields(fields: list[str]) -> tuple[str | None, tuple | None]:
+    """Validates one record (line-by-line twin of _problem_expr); returns (reason, None) or (None, values)."""
+    n = len(fields)
+    if n == 0 or (n == 1 and fields[0] == ""):
+        return "blank line", None
+    if n > len(COLUMNS):
+        return f"{n} fields, expected {len(COLUMNS)}", None
+    f = fields + [""] * (len(COLUMNS) - n)
+    sent_s, outcome, msg_id, lat_s, sender, receiver, destination, bytes_s, detail = f
+    prefix = f"{n} fields, expected {len(COLUMNS)}: " if n < len(COLUMNS) else ""
+    try:
+        if sent_s == "":
+            raise ValueError("missing sent_epoch_ms")
+        sent = _parse_int("sent_epoch_ms", sent_s)
+        if outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}" if outcome else "missing outcome")
+        if msg_id == "":
+            raise ValueError("missing msg_id")
+        lat = _parse_int("latency_us", lat_s) if lat_s != "" else None
+        if sender == "":
+            raise ValueError("missing sender")
+        if destination == "":
+            raise ValueError("missing destination")
+        if bytes_s == "":
+            raise ValueError("missing bytes")
+        nbytes = _parse_int("bytes", bytes_s)
+        if outcome == "ANSWERED":
+            if lat is None:
+                raise ValueError("ANSWERED without latency_us")
+            if receiver == "":
+                raise ValueError("ANSWERED without receiver")
+        elif detail == "":
+            raise ValueError(f"{outcome} without detail")
+    except ValueError as e:
+        return prefix + str(e), None
+    return None, (sent, outcome, msg_id, lat, sender, receiver or None, destination, nbytes, detail or None)

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stomp_analysis.timing_log import HEADER
+
+ANALYSIS_DIR = Path(__file__).resolve().parents[1]
+
+
+def write_log(path: Path, lines: list[str], header: str | None = HEADER) -> Path:
+    text = "\n".join(([header] if header is not None else []) + lines) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def log_writer(tmp_path):
+    def make(lines: list[str], name: str = "timing.csv", header: str | None = HEADER) -> Path:
+        return write_log(tmp_path / name, lines, header)
+
+    return make
+
+
+#: A tiny run: 5 echo messages (3 answered: 1, 2 and 3 ms; 1 lost; 1 failed with a comma in its reason)
+#: and 2 broadcast messages on /topic/chat (one answered by 3 receivers: 5, 6, 7 ms; one lost at test end).
+TINY = [
+    "1700000000000,ANSWERED,m-1,1000,user-1,user-1,/app/echo,100,",
+    "1700000000100,ANSWERED,m-2,3000,user-2,user-2,/app/echo,100,",
+    "1700000000200,LOST,m-3,,user-1,,/app/echo,90,timeout",
+    '1700000001000,FAILED,m-4,,user-2,,/app/echo,90,"SendFailed: Connection closed, 1006"',
+    "1700000001500,ANSWERED,m-5,2000,user-1,user-1,/app/echo,100,",
+    "1700000002000,ANSWERED,b-1,5000,user-1,user-1,/topic/chat,100,",
+    "1700000002000,ANSWERED,b-1,7000,user-1,user-2,/topic/chat,100,",
+    "1700000002000,ANSWERED,b-1,6000,user-1,user-3,/topic/chat,100,",
+    "1700000003000,LOST,b-2,,user-2,,/topic/chat,90,test-ended",
+]

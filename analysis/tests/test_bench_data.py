@@ -1,0 +1,36 @@
+"""The benchmark's data generator writes logs the aggregation reads without a single malformed record."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+from stomp_analysis.cli import main
+
+from .conftest import ANALYSIS_DIR
+
+
+def load_gen():
+    spec = importlib.util.spec_from_file_location("gen_data", ANALYSIS_DIR / "bench" / "gen_data.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
+    gen = load_gen()
+    log = tmp_path / "t.csv"
+    meta = gen.generate_timing_log(log, records=20_000, senders=50, rate_per_s=2_000.0)
+    jtl = tmp_path / "r.jtl"
+    gen.generate_jtl(jtl, rows=5_000, threads=50)
+    rc = main([str(log), "--jtl", str(jtl), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"])
+    cap = capsys.readouterr()
+    assert rc == 0
+    assert "malformed" not in cap.err
+    row = re.search(r"\| t \| TOTAL \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([\d.]+) \|", cap.out)
+    sent, answered, lost, failed, loss_pct = int(row[1]), int(row[2]), int(row[3]), int(row[4]), float(row[5])
+    assert sent == 20_000 and sent == answered + lost + failed
+    assert 0.5 < loss_pct < 1.5  # 1 % lost
+    assert 0 < failed < 60  # 0.1 % failed
+    assert "SendFailed: Connection closed, 1006" in cap.out
+    assert re.search(r"\| t \| 50 \| jtl allThreads \| 120000 msg/min \(25 ms/sender\) \| 20000 \|", cap.out)
