@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Manual check of JMeter 5.6.3's GUI with the plugin, under Xvfb (not part of `make test`):
+#   1. the Java Request panel of each sampler with its parameters and their defaults, and the classname list
+#   2. jmx/echo.jmx (plus a View Results Tree and a Summary Report, in a copy) run from the GUI (Ctrl+R)
+#      with 2 threads against the demo server: screenshots while running and of both listeners afterwards
+#   3. every jmx/*.jmx opened and saved by the GUI (Ctrl+S), once right after loading and once after visiting
+#      every node: the second save must equal the file byte for byte; the first may only add enabled="true"
+#      (JMeter 5.6.3 marks the nodes it loaded but never displayed)
+# Screenshots (PNG), logs and a summary go to target/gui-check/. Look at the PNGs: nothing here judges them.
+#
+#   scripts/gui-check.sh            (make gui-check)
+# Environment: GUI_CHECK_TIMEOUT (s, default 900) bounds the whole script; GUI_RUN_SECONDS (default 15) the
+# run's duration; DISPLAY_NUMBER (default: the first free one from 91). Installs xvfb, xdotool and imagemagick
+# with apt-get when they are missing. Cleans up what it started (JMeter, Xvfb, demo server) however it ends.
+set -euo pipefail
+
+if [ -z "${GUI_CHECK_INNER:-}" ]; then
+  exec timeout --signal=TERM --kill-after=30 "${GUI_CHECK_TIMEOUT:-900}" env GUI_CHECK_INNER=1 bash "$0" "$@"
+fi
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out="$root/target/gui-check"
+run_seconds=${GUI_RUN_SECONDS:-15}
+plans=(connect send greetings chat push echo)
+
+log() { echo "gui-check: $*"; }
+die() { echo "gui-check: FAIL: $*" >&2; exit 1; }
+
+# ------------------------------------------------------------------------------------------ tools
+missing=()
+command -v Xvfb >/dev/null || missing+=(xvfb)
+command -v xdotool >/dev/null || missing+=(xdotool)
+[ -x /usr/bin/import ] || missing+=(imagemagick)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]} (apt-get)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ------------------------------------------------------------------------------------------ cleanup
+server_pid=
+xvfb_pid=
+jmeter_pid=
+stop_pid() {  # pid [group]: TERM, then KILL after 10 s; a group is the one this script made with setsid
+  local pid=$1 target=$1
+  [ -n "$pid" ] || return 0
+  [ "${2:-}" = group ] && target="-$pid"
+  kill -TERM -- "$target" 2>/dev/null || return 0
+  for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  kill -KILL -- "$target" 2>/dev/null || true
+}
+cleanup() {
+  stop_pid "$jmeter_pid"
+  stop_pid "$xvfb_pid"
+  stop_pid "$server_pid" group
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+rm -rf "$out"
+mkdir -p "$out/save-check"
+
+# ------------------------------------------------------------------------------------------ build, JMeter home, server
+cd "$root"
+if ! ls target/jmeter-sockjs-stomp-*.jar >/dev/null 2>&1; then
+  log "building the plugin jar"
+  mvn -q -B -DskipTests package
+fi
+scripts/jmeter-home.sh >/dev/null
+jmeter="$root/target/jmeter/bin/jmeter"
+
+log "starting the demo server"
+setsid scripts/demo-server.sh --port 0 --port-file "$out/demo.port" >"$out/demo-server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 240); do [ -s "$out/demo.port" ] && break; kill -0 "$server_pid" 2>/dev/null || break; sleep 0.5; done
+[ -s "$out/demo.port" ] || die "demo server did not start (see $out/demo-server.log)"
+port=$(cat "$out/demo.port")
+log "demo server on 127.0.0.1:$port"
+
+# ------------------------------------------------------------------------------------------ X
+display=${DISPLAY_NUMBER:-}
+if [ -z "$display" ]; then
+  for n in $(seq 91 120); do
+    [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || { display=$n; break; }
+  done
+fi
+[ -n "$display" ] || die "no free X display number"
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+xvfb_pid=$!
+export DISPLAY=":$display"
+for _ in $(seq 40); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.25; done
+xdotool getmouselocation >/dev/null 2>&1 || die "Xvfb :$display did not start"
+
+# ------------------------------------------------------------------------------------------ GUI helpers
+window=
+gui_start() {  # plan.jmx log-name [jmeter args...]: starts the GUI on a plan, waits for its main window
+  local plan=$1 name=$2
+  shift 2
+  (cd "$out" && HEAP="-Xms256m -Xmx768m" JVM_ARGS="-Dsockjsstomp.logfile=$out/$name-sockjs-stomp.log" \
+    exec "$jmeter" -t "$plan" -j "$out/$name-jmeter.log" -Jjmeter.gui.action.save.backup_on_save=false "$@" \
+    >"$out/$name-console.txt" 2>&1) &
+  jmeter_pid=$!
+  window=
+  for _ in $(seq 180); do
+    window=$(xdotool search --name "$(basename "$plan") .*Apache JMeter" 2>/dev/null | head -n 1 || true)
+    [ -n "$window" ] && break
+    kill -0 "$jmeter_pid" 2>/dev/null || die "JMeter GUI exited (see $out/$name-console.txt)"
+    sleep 0.5
+  done
+  [ -n "$window" ] || die "no JMeter window for $plan"
+  # no window manager: size it ourselves, then let Swing lay it out
+  xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000
+  sleep 4
+  tree_home
+}
+gui_stop() {
+  stop_pid "$jmeter_pid"
+  jmeter_pid=
+}
+tree_home() {  # focuses the tree, expands every node and selects the Test Plan (row 0)
+  xdotool mousemove --window "$window" 120 66 click 1
+  sleep 0.5
+  xdotool key ctrl+shift+minus   # Expand All
+  sleep 0.5
+  xdotool key Home
+  sleep 0.8
+}
+tree_row() {  # selects row N of the fully expanded tree
+  tree_home
+  for _ in $(seq "$1"); do xdotool key Down; sleep 0.25; done
+  sleep 1.2
+}
+save_and_wait() {  # file: Ctrl+S on the tree until the file is written (its mtime moves on); 3 tries, 8 s each
+  local before attempt
+  before=$(stat -c %Y "$1")
+  for attempt in 1 2 3; do
+    xdotool mousemove --window "$window" 120 66 click 1   # the tree has the focus; Test Plan selected
+    sleep 0.5
+    xdotool key ctrl+s
+    for _ in $(seq 16); do
+      sleep 0.5
+      [ "$(stat -c %Y "$1")" != "$before" ] && { sleep 1; return 0; }
+    done
+    log "Ctrl+S attempt $attempt did not save $(basename "$1") yet"
+  done
+  return 1
+}
+shot() {
+  import -window root "$out/$1.png"
+  log "screenshot target/gui-check/$1.png"
+}
+
+# ------------------------------------------------------------------------------------------ plans for the GUI
+python3 - "$root" "$out" <<'EOF'
+import sys, pathlib
+root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+# 1. three Java Requests without arguments: the GUI fills in each sampler's parameters and defaults
+samplers = ["StompConnectSampler", "StompSendSampler", "StompReceiveSampler"]
+body = "".join(
+    f'<JavaSampler guiclass="JavaTestSamplerGui" testclass="JavaSampler" testname="{name}">'
+    '<elementProp name="arguments" elementType="Arguments" guiclass="ArgumentsPanel" testclass="Arguments">'
+    '<collectionProp name="Arguments.arguments"/></elementProp>'
+    f'<stringProp name="classname">io.github.sockjsstomp.sampler.{name}</stringProp></JavaSampler><hashTree/>'
+    for name in samplers)
+(out / "defaults.jmx").write_text(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<jmeterTestPlan version="1.2" properties="5.0" jmeter="5.6.3"><hashTree>'
+    '<TestPlan guiclass="TestPlanGui" testclass="TestPlan" testname="sampler defaults">'
+    '<elementProp name="TestPlan.user_defined_variables" elementType="Arguments" guiclass="ArgumentsPanel" '
+    'testclass="Arguments" testname="User Defined Variables"><collectionProp name="Arguments.arguments"/>'
+    '</elementProp></TestPlan><hashTree>'
+    '<ThreadGroup guiclass="ThreadGroupGui" testclass="ThreadGroup" testname="one user">'
+    '<elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" '
+    'testclass="LoopController" testname="Loop Controller"><stringProp name="LoopController.loops">1</stringProp>'
+    '</elementProp><stringProp name="ThreadGroup.num_threads">1</stringProp></ThreadGroup>'
+    f'<hashTree>{body}</hashTree></hashTree></hashTree></jmeterTestPlan>\n')
+
+# 2. echo.jmx with two listeners, for the GUI run only (the plans in jmx/ have none)
+save_config = ("<objProp><name>saveConfig</name><value class=\"SampleSaveConfiguration\">"
+               + "".join(f"<{f}>true</{f}>" for f in ["time", "latency", "timestamp", "success", "label", "code",
+                                                     "message", "threadName", "dataType", "assertions",
+                                                     "subresults", "fieldNames", "bytes", "sentBytes", "url",
+                                                     "threadCounts", "idleTime", "connectTime"])
+               + "<encoding>false</encoding><responseData>false</responseData><samplerData>false</samplerData>"
+               "<xml>false</xml><responseHeaders>false</responseHeaders><requestHeaders>false</requestHeaders>"
+               "<responseDataOnError>false</responseDataOnError>"
+               "<saveAssertionResultsFailureMessage>true</saveAssertionResultsFailureMessage>"
+               "<assertionsResultsToSave>0</assertionsResultsToSave></value></objProp>")
+listeners = "".join(
+    f'<ResultCollector guiclass="{gui}" testclass="ResultCollector" testname="{name}">'
+    f'<boolProp name="ResultCollector.error_logging">false</boolProp>{save_config}'
+    '<stringProp name="filename"></stringProp></ResultCollector><hashTree/>'
+    for gui, name in [("ViewResultsFullVisualizer", "View Results Tree"), ("SummaryReport", "Summary Report")])
+echo = (root / "jmx" / "echo.jmx").read_text()
+end = "    </hashTree>\n  </hashTree>\n</jmeterTestPlan>"
+assert echo.rstrip().endswith(end), "unexpected end of jmx/echo.jmx"
+(out / "echo-run.jmx").write_text(echo.rstrip()[: -len(end)] + listeners + "\n" + end + "\n")
+EOF
+
+# ------------------------------------------------------------------------------------------ 1. sampler defaults
+log "GUI: the three samplers' Java Request panels"
+gui_start "$out/defaults.jmx" defaults
+# rows: 0 Test Plan, 1 one user, 2 connect, 3 send, 4 receive
+tree_row 2; shot 01-connect-sampler-defaults
+tree_row 3; shot 02-send-sampler-defaults
+tree_row 4; shot 03-receive-sampler-defaults
+# the classname list: the combo's arrow, at the right end of the classname row of the panel
+xdotool mousemove --window "$window" 1576 164 click 1
+sleep 1.5
+shot 04-classname-list
+xdotool key Escape
+gui_stop
+
+# ------------------------------------------------------------------------------------------ 2. a run from the GUI
+log "GUI: jmx/echo.jmx (with two listeners) run with 2 threads for $run_seconds s"
+gui_start "$out/echo-run.jmx" echo-run -Jport="$port" -Jthreads=2 -JrampUp=0 -Jduration="$run_seconds" \
+  -JpauseMillis=500 -JreplyTimeoutMillis=3000 -JtimingLog="$out/echo-run-timing.csv"
+# rows: 0 Test Plan, 1 users, 2 echo, 3 pauseMillis, 4 View Results Tree, 5 Summary Report
+tree_row 2; shot 05-echo-java-request
+tree_row 4
+xdotool key ctrl+r
+sleep 6
+shot 06-echo-running
+for _ in $(seq $((run_seconds * 2 + 120))); do
+  grep -q 'Notifying test listeners of end of test' "$out/echo-run-jmeter.log" 2>/dev/null && break
+  sleep 0.5
+done
+grep -q 'Notifying test listeners of end of test' "$out/echo-run-jmeter.log" || die "the GUI run did not end"
+sleep 3
+tree_row 4
+# the first sample in the View Results Tree's own result tree (left part of the listener panel)
+xdotool mousemove --window "$window" 520 330 click 1
+sleep 1.5
+shot 07-view-results-tree
+# its Response data tab: the echoed payload
+xdotool mousemove --window "$window" 858 268 click 1
+sleep 1.5
+shot 07b-view-results-tree-response
+tree_row 5; shot 08-summary-report
+gui_stop
+
+# ------------------------------------------------------------------------------------------ 3. open + save
+summary="$out/summary.txt"
+: >"$summary"
+for plan in "${plans[@]}"; do
+  copy="$out/save-check/$plan.jmx"
+  cp "jmx/$plan.jmx" "$copy"
+  log "GUI: open + save jmx/$plan.jmx"
+  touch -d '2000-01-01' "$copy"
+  gui_start "$copy" "save-$plan"
+  save_and_wait "$copy" || die "Ctrl+S did not save $copy"
+  cp "$copy" "$out/save-check/$plan-first-save.jmx"
+  if diff -q <(sed 's/ enabled="true"//' "$copy") "jmx/$plan.jmx" >/dev/null; then
+    first="same but for enabled=\"true\" on $(grep -c ' enabled="true"' "$copy" || true) elements"
+    cmp -s "$copy" "jmx/$plan.jmx" && first="byte-identical"
+  else
+    first="DIFFERENT"
+    diff "jmx/$plan.jmx" "$copy" >"$out/save-check/$plan-first-save.diff" || true
+  fi
+  # visit every node (each element is followed by one hashTree), then save again
+  nodes=$(( $(grep -c '<hashTree' "jmx/$plan.jmx") - 1 ))
+  tree_home
+  for _ in $(seq "$nodes"); do xdotool key Down; sleep 0.3; done
+  touch -d '2000-01-01' "$copy"
+  save_and_wait "$copy" || die "Ctrl+S did not save $copy"
+  if cmp -s "$copy" "jmx/$plan.jmx"; then
+    second="byte-identical"
+  else
+    second="DIFFERENT"
+    diff "jmx/$plan.jmx" "$copy" >"$out/save-check/$plan-second-save.diff" || true
+  fi
+  gui_stop
+  echo "$plan: save right after open: $first; save after visiting $nodes nodes: $second" | tee -a "$summary"
+done
+
+errors=$(cat "$out"/*-jmeter.log | grep -c -E ' (ERROR|FATAL) ' || true)
+echo "ERROR lines in the GUI sessions' jmeter logs: $errors (see target/gui-check/*-jmeter.log)" | tee -a "$summary"
+echo "GUI run: $(grep -h 'STOMP timing books' "$out"/echo-run-sockjs-stomp.log | head -n 1 | sed 's/.*STOMP/STOMP/')" \
+  | tee -a "$summary"
+log "done: screenshots in target/gui-check/*.png, summary in target/gui-check/summary.txt"
+grep -q DIFFERENT "$summary" && die "a plan changed when saved by the GUI (diffs in target/gui-check/save-check/)"
+exit 0

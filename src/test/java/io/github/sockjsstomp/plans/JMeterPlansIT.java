@@ -1,0 +1,381 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The plans in jmx/ run by a real JMeter 5.6.3 (target/jmeter, laid out by scripts/jmeter-home.sh in
+ * pre-integration-test) as a subprocess, headless, against the demo server on a random loopback port, with
+ * tiny settings. Each run must exit 0 with zero errors in its -l results file, the sample counts the plan's
+ * structure gives, and a timing log whose books balance. Counts and contents only, never elapsed times.
+ */
+class JMeterPlansIT {
+
+    private static final long JMETER_TIMEOUT_SECONDS = 180;
+    private static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail";
+    private static final List<String> PLANS = List.of("connect", "send", "greetings", "chat", "push", "echo");
+
+    private static DemoServer server;
+    private static Path jmeterHome;
+    private static Path projectRoot;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        jmeterHome = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
+        projectRoot = Path.of(System.getProperty("project.root", ".")).toAbsolutePath();
+        assertThat(jmeterHome.resolve("bin/jmeter")).as("JMeter home (scripts/jmeter-home.sh)").isExecutable();
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ the plan files themselves
+
+    @Test
+    void everyPlanTargetsTheLocalDemoServerByDefaultAndHasNoListeners() throws IOException {
+        for (String plan : PLANS) {
+            String xml = Files.readString(planFile(plan), StandardCharsets.UTF_8);
+            assertThat(xml).as(plan).contains("jmeter=\"5.6.3\"")
+                    .contains("<stringProp name=\"Argument.value\">${__P(host,127.0.0.1)}</stringProp>")
+                    .contains("<stringProp name=\"Argument.value\">${__P(port,8080)}</stringProp>")
+                    .doesNotContain("ResultCollector").doesNotContain("<stringProp name=\"TestPlan.comments\"></stringProp>")
+                    .contains("<stringProp name=\"TestPlan.comments\">");
+            // Every JavaSampler carries one of our three samplers.
+            Matcher classnames = Pattern.compile("<stringProp name=\"classname\">([^<]*)</stringProp>").matcher(xml);
+            List<String> found = new ArrayList<>();
+            while (classnames.find()) {
+                found.add(classnames.group(1));
+            }
+            assertThat(found).as(plan).isNotEmpty().allMatch(c -> c.startsWith("io.github.sockjsstomp.sampler.Stomp"));
+        }
+    }
+
+    /** Open + Save in JMeter's GUI changes nothing (see {@link PlanRoundTrip}). */
+    @Test
+    void plansLoadAndSaveCleanlyThroughTheGuiComponents() throws Exception {
+        Path testClasses = Path.of(PlanRoundTrip.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String classpath = String.join(File.pathSeparator, jmeterHome.resolve("lib") + "/*",
+                jmeterHome.resolve("lib/ext") + "/*", testClasses.toString());
+        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Djava.awt.headless=true",
+                "-Djmeter.home=" + jmeterHome, "-cp", classpath, PlanRoundTrip.class.getName(), jmeterHome.toString(),
+                dir.resolve("round-trip").toString()));
+        PLANS.forEach(plan -> command.add(planFile(plan).toString()));
+        Path output = dir.resolve("round-trip.out");
+        int exit = run(command, output, Map.of());
+        String printed = Files.readString(output, StandardCharsets.UTF_8);
+        assertThat(printed).as(printed).contains(PLANS.stream().map(p -> "SAME " + planFile(p)).toList());
+        assertThat(exit).as(printed).isZero();
+    }
+
+    // ------------------------------------------------------------------ runs
+
+    @Test
+    void echoAwaitsEveryReplyAndBuildsTheDashboard() throws Exception {
+        Run run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
+                "replyTimeoutMillis=2000");
+        long echoes = run.count("echo");
+        assertThat(run.labels()).containsOnlyKeys("echo");
+        assertThat(echoes).isGreaterThanOrEqualTo(3);
+        assertThat(run.threads("echo")).hasSize(3);
+
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        assertThat(timing).hasSize((int) echoes); // books: sent = answered
+        assertThat(distinct(timing, 2)).hasSize((int) echoes);
+        assertThat(timing).allSatisfy(r -> {
+            assertThat(r[4]).matches(".+-[123]").isEqualTo(r[5]); // echo: sender = receiver
+            assertThat(r[6]).isEqualTo("/app/echo");
+        });
+        assertThat(distinct(timing, 4)).hasSize(3);
+
+        assertThat(run.dir.resolve("report/index.html")).isNotEmptyFile();
+    }
+
+    @ParameterizedTest(name = "pacing {0}")
+    @ValueSource(strings = {"ctt", "fixed", "unthrottled"})
+    void sendIsPacedAndEverySendIsAnswered(String pacing) throws Exception {
+        int threads = 3;
+        int duration = 8;
+        List<String> props = new ArrayList<>(List.of("threads=" + threads, "rampUp=0", "duration=" + duration,
+                "replyTimeoutMillis=3000"));
+        switch (pacing) {
+            case "ctt" -> props.addAll(List.of("pacing=ctt", "throughput=600"));
+            case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
+            default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
+        }
+        Run run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
+        assertThat(run.labels()).containsOnlyKeys("send");
+        long sends = run.count("send");
+        Map<String, Long> perThread = run.threads("send");
+        // Every thread sends: a Constant Throughput Timer at 0 would stall threads until the end.
+        assertThat(perThread).hasSize(threads);
+        switch (pacing) {
+            // 600 per minute shared by all threads, at most duration s of sending (+1 unpaced first send)
+            case "ctt" -> assertThat(sends).isBetween(2L, duration * 10L + threads);
+            // one send per 500 ms per thread at most
+            case "fixed" -> assertThat(sends).isBetween((long) threads, threads * (duration * 2L + 1));
+            // unthrottled (throughput=0 is mapped to no delay): every thread keeps sending
+            default -> assertThat(perThread.values()).allSatisfy(n -> assertThat(n).isGreaterThan(1L));
+        }
+
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        assertThat(timing).hasSize((int) sends);
+        assertThat(distinct(timing, 2)).hasSize((int) sends);
+        assertThat(timing).allSatisfy(r -> assertThat(r[4]).isEqualTo(r[5]));
+    }
+
+    @Test
+    void greetingsAreBroadcastToEverySubscriber() throws Exception {
+        int threads = 3;
+        int messages = 3;
+        Run run = jmeter("greetings", false, "threads=" + threads, "rampUp=0", "messages=" + messages,
+                "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000");
+        assertThat(run.labels()).containsExactly(Map.entry("hello", (long) threads * messages));
+        assertThat(run.threads("hello").values()).containsOnly((long) messages);
+
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        assertThat(distinct(timing, 2)).hasSize(threads * messages);
+        // Each greeting reaches at least its own sender, at most every user once.
+        Map<String, List<String[]>> byMessage = timing.stream().collect(Collectors.groupingBy(r -> r[2]));
+        assertThat(byMessage.values()).allSatisfy(copies -> {
+            assertThat(copies).anySatisfy(r -> assertThat(r[5]).isEqualTo(r[4]));
+            assertThat(copies.stream().map(r -> r[5]).distinct().count()).isEqualTo(copies.size()).isLessThanOrEqualTo(threads);
+            assertThat(copies).allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/hello"));
+        });
+    }
+
+    @Test
+    void chatMessagesAreCountedAndTimedAtTheReceivers() throws Exception {
+        int senders = 2;
+        int receivers = 3;
+        int messages = 4;
+        // Receivers subscribe inside their first sample, with nothing to wait on: senderDelay is a time margin,
+        // and a cold JVM on a busy machine needs more than the default 2 s to be safe.
+        Run run = jmeter("chat", false, "senders=" + senders, "receivers=" + receivers, "messages=" + messages,
+                "pauseMillis=200", "senderDelay=4", "replyTimeoutMillis=3000");
+        // round robin over all senders*messages = 8 messages: receivers 1,2,3,1,2,3,1,2
+        assertThat(run.labels()).containsOnly(Map.entry("chat send", 8L), Map.entry("chat receive", 8L));
+        assertThat(run.threads("chat send")).containsOnly(Map.entry("senders 2-1", 4L), Map.entry("senders 2-2", 4L));
+        assertThat(run.threads("chat receive")).containsOnly(Map.entry("receivers 1-1", 3L),
+                Map.entry("receivers 1-2", 3L), Map.entry("receivers 1-3", 2L));
+
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        assertThat(timing).hasSize(8);
+        assertThat(distinct(timing, 2)).hasSize(8);
+        Map<String, Long> routes = timing.stream()
+                .collect(Collectors.groupingBy(r -> r[4] + ">" + r[5], TreeMap::new, Collectors.counting()));
+        assertThat(routes).containsExactly(Map.entry("sender-1>receiver-1", 2L), Map.entry("sender-1>receiver-2", 1L),
+                Map.entry("sender-1>receiver-3", 1L), Map.entry("sender-2>receiver-1", 1L),
+                Map.entry("sender-2>receiver-2", 2L), Map.entry("sender-2>receiver-3", 1L));
+        assertThat(timing).allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/chat"));
+    }
+
+    @Test
+    void pushDeliversEveryRequestedMessage() throws Exception {
+        Run run = jmeter("push", false, "threads=2", "rampUp=0", "duration=8", "pushCount=5", "pushBytes=2000");
+        assertThat(run.labels()).containsOnlyKeys("push");
+        assertThat(run.count("push")).isGreaterThanOrEqualTo(2);
+        assertThat(run.threads("push")).hasSize(2);
+        // 5 messages of 2000 bytes each per sample
+        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("bytes")).isEqualTo("10000"));
+        assertThat(run.timingLog).doesNotExist(); // nothing timed: receivers only
+    }
+
+    @Test
+    void connectOpensOneSessionPerUserAndKeepsItAlive() throws Exception {
+        int threads = 3;
+        Run run = jmeter("connect", false, "threads=" + threads, "rampUp=0", "duration=10", "aliveMillis=1000");
+        // the connect sample and its steps (sub-results are rows of their own)
+        assertThat(run.count("session")).isEqualTo(threads);
+        assertThat(run.count("index")).isEqualTo(threads);
+        assertThat(run.count("clientPull")).isEqualTo(threads);
+        assertThat(run.count("connect")).isEqualTo(threads);
+        assertThat(run.labels()).containsOnlyKeys("session", "index", "clientPull", "connect", "session alive");
+        assertThat(run.threads("session alive")).hasSize(threads);
+        assertThat(run.timingLog).doesNotExist();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void assertOnlyAnswered(List<String[]> timing) {
+        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+    }
+
+    private static Set<String> distinct(List<String[]> records, int column) {
+        return records.stream().map(r -> r[column]).collect(Collectors.toSet());
+    }
+
+    private static Path planFile(String plan) {
+        return projectRoot.resolve("jmx").resolve(plan + ".jmx");
+    }
+
+    /** One headless JMeter run of jmx/{plan}.jmx; fails unless it exits 0 with every sample successful. */
+    private static Run jmeter(String name, boolean report, String... properties) throws Exception {
+        String plan = name.contains("-") ? name.substring(0, name.indexOf('-')) : name;
+        Path runDir = Files.createDirectories(dir.resolve(name));
+        Path jtl = runDir.resolve(plan + ".jtl");
+        Path timingLog = runDir.resolve(plan + "-timing.csv");
+        List<String> command = new ArrayList<>(List.of(jmeterHome.resolve("bin/jmeter").toString(), "-n",
+                "-t", planFile(plan).toString(), "-l", jtl.toString(), "-j", runDir.resolve("jmeter.log").toString(),
+                "-Jport=" + server.port(), "-JtimingLog=" + timingLog));
+        Arrays.stream(properties).map(p -> "-J" + p).forEach(command::add);
+        if (report) {
+            command.addAll(List.of("-e", "-o", runDir.resolve("report").toString()));
+        }
+        Map<String, String> env = Map.of(
+                // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
+                "HEAP", "-Xms256m -Xmx768m",
+                "JVM_ARGS", "-Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
+        Path console = runDir.resolve("console.txt");
+        int exit = run(command, console, env);
+        assertThat(exit).as("jmeter exit status; console: %s", Files.readString(console)).isZero();
+        Run run = new Run(runDir, readCsv(jtl), timingLog);
+        assertThat(run.rows).as("samples in " + jtl).isNotEmpty();
+        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("success"))
+                .as("%s %s %s (%s)", r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"))
+                .isEqualTo("true"));
+        return run;
+    }
+
+    private static int run(List<String> command, Path output, Map<String, String> env) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(projectRoot.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        if (!process.waitFor(JMETER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            fail("%s still running after %d s; output: %s", command, JMETER_TIMEOUT_SECONDS, Files.readString(output));
+        }
+        return process.exitValue();
+    }
+
+    private static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** A results file, and the timing log the run may have written. */
+    private record Run(Path dir, List<Map<String, String>> rows, Path timingLog) {
+
+        Map<String, Long> labels() {
+            return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new, Collectors.counting()));
+        }
+
+        long count(String label) {
+            return labels().getOrDefault(label, 0L);
+        }
+
+        /** Samples per thread name, for one label. */
+        Map<String, Long> threads(String label) {
+            return rows.stream().filter(r -> r.get("label").equals(label))
+                    .collect(Collectors.groupingBy(r -> r.get("threadName"), TreeMap::new, Collectors.counting()));
+        }
+
+        List<String[]> timing() throws IOException {
+            assertThat(timingLog).exists();
+            List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+            assertThat(lines).isNotEmpty();
+            assertThat(lines.get(0)).isEqualTo(TIMING_HEADER);
+            return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+        }
+    }
+
+    /** RFC 4180 CSV with a header line, as JMeter writes it (quoted fields may hold commas, quotes, newlines). */
+    static List<Map<String, String>> readCsv(Path file) throws IOException {
+        List<List<String>> records = parseCsv(Files.readString(file, StandardCharsets.UTF_8));
+        assertThat(records).as("header of " + file).isNotEmpty();
+        List<String> header = records.get(0);
+        assertThat(header).contains("label", "success", "threadName", "responseCode");
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (List<String> record : records.subList(1, records.size())) {
+            assertThat(record).as("fields of %s", record).hasSameSizeAs(header);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), record.get(i));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    static List<List<String>> parseCsv(String text) {
+        List<List<String>> records = new ArrayList<>();
+        List<String> record = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        boolean any = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            any = true;
+            if (quoted) {
+                if (c == '"') {
+                    if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                        field.append('"');
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    field.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                record.add(field.toString());
+                field.setLength(0);
+            } else if (c == '\n' || c == '\r') {
+                if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                record.add(field.toString());
+                field.setLength(0);
+                records.add(record);
+                record = new ArrayList<>();
+                any = false;
+            } else {
+                field.append(c);
+            }
+        }
+        if (any) {
+            record.add(field.toString());
+            records.add(record);
+        }
+        return records;
+    }
+}
