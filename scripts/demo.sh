@@ -51,7 +51,7 @@ echo "demo: aggregating"
 .venv/bin/python analysis/aggregate.py "$out/timing.csv" --jtl "$out/results.jtl" \
   --label "${threads} users @ ${throughput}/min" --target-rate "$throughput" --out "$out/analysis"
 echo
-grep -h "STOMP timing books" "$out/jmeter.log" | sed 's/^.*INFO/books:/' || true
+grep -h "STOMP timing books" "$out/jmeter.log" | head -1 | sed 's/^.*INFO/books:/' || true
 echo "demo: results in $root/$out"
 echo "  JMeter dashboard: $out/dashboard/index.html"
 echo "  timing log:       $out/timing.csv"

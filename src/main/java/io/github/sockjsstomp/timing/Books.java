@@ -6,10 +6,11 @@ package io.github.sockjsstomp.timing;
  *
  * @param answerRecords ANSWERED records written (a broadcast answered by N receivers gives N)
  * @param lateReplies replies carrying one of our ids after that message had ended (LOST or expired)
- * @param unmatched messages received in which no id could be found (pushes, other clients' traffic)
+ * @param untimed messages received that carry no id of a timed message (pushes, other clients' traffic):
+ *     not an error, just not part of the books
  */
 public record Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
-        long lateReplies, long unmatched) {
+        long lateReplies, long untimed) {
 
     public boolean balanced() {
         return sent == answered + lost + failed + pending;
@@ -18,7 +19,7 @@ public record Books(long sent, long answered, long lost, long failed, long pendi
     @Override
     public String toString() {
         return "sent=" + sent + " answered=" + answered + " lost=" + lost + " failed=" + failed + " pending="
-                + pending + " (answer records=" + answerRecords + ", late replies=" + lateReplies + ", unmatched="
-                + unmatched + ")" + (balanced() ? "" : " UNBALANCED");
+                + pending + " (answer records=" + answerRecords + ", late replies=" + lateReplies + ", untimed="
+                + untimed + ")" + (balanced() ? "" : " UNBALANCED");
     }
 }

@@ -34,7 +34,7 @@ public final class ReplyTracker {
     private final LongAdder failed = new LongAdder();
     private final LongAdder answerRecords = new LongAdder();
     private final LongAdder lateReplies = new LongAdder();
-    private final LongAdder unmatched = new LongAdder();
+    private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
     private final ScheduledExecutorService sweeper;
@@ -97,7 +97,7 @@ public final class ReplyTracker {
     /** Records a reply found to carry {@code msgId} (null when no id was found). */
     public void reply(String msgId, IncomingMessage message) {
         if (msgId == null) {
-            unmatched.increment();
+            untimed.increment();
             return;
         }
         PendingMessage entry = pending.get(msgId);
@@ -106,7 +106,8 @@ public final class ReplyTracker {
             if (ids.isOurs(msgId)) {
                 lateReplies.increment();
             } else {
-                unmatched.increment();
+                // An id another generator issued, or a header that only looks like one.
+                untimed.increment();
             }
             return;
         }
@@ -194,7 +195,7 @@ public final class ReplyTracker {
         long l = lost.sum();
         long f = failed.sum();
         return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), lateReplies.sum(),
-                unmatched.sum());
+                untimed.sum());
     }
 
     /** A copy of the latency histogram (microseconds) since the last reset. */
@@ -211,7 +212,7 @@ public final class ReplyTracker {
         failed.reset();
         answerRecords.reset();
         lateReplies.reset();
-        unmatched.reset();
+        untimed.reset();
         latencies.reset();
     }
 

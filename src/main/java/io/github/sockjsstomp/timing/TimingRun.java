@@ -17,6 +17,7 @@ public final class TimingRun {
     private static final Object LOCK = new Object();
     private static int active;
     private static boolean drained;
+    private static boolean finished;
     private static boolean hookInstalled;
 
     private TimingRun() {
@@ -27,6 +28,7 @@ public final class TimingRun {
         synchronized (LOCK) {
             if (active == 0) {
                 drained = false;
+                finished = false;
                 ReplyTracker.shared().reset();
             }
             active++;
@@ -65,13 +67,19 @@ public final class TimingRun {
         }
     }
 
-    /** Marks what is still outstanding LOST, logs the books and closes every timing log. Idempotent. */
+    /** Marks what is still outstanding LOST, logs the books and closes every timing log, once per run. */
     public static void finish() {
+        synchronized (LOCK) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+        }
         ReplyTracker tracker = ReplyTracker.shared();
         tracker.abandonAll("test-ended");
         TimingLog.closeAll();
         Books books = tracker.books();
-        if (books.sent() > 0 || books.unmatched() > 0) {
+        if (books.sent() > 0 || books.untimed() > 0) {
             Histogram latency = tracker.latencySnapshot();
             log.info("STOMP timing books: {}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
                     latency.getValueAtPercentile(50), latency.getValueAtPercentile(90),

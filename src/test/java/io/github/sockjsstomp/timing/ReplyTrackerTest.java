@@ -133,10 +133,10 @@ class ReplyTrackerTest {
     }
 
     @Test
-    void repliesWithoutIdOrWithForeignIdsAreUnmatched() {
+    void repliesWithoutIdOrWithForeignIdsAreUntimed() {
         tracker.reply(null, reply("bob", 1));
         tracker.reply("mother0-1", reply("bob", 1));
-        assertThat(tracker.books().unmatched()).isEqualTo(2);
+        assertThat(tracker.books().untimed()).isEqualTo(2);
         assertThat(records).isEmpty();
     }
 
