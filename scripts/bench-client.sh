@@ -25,30 +25,13 @@ out="results/bench-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 summary="$out/summary.md"
 
-server_pid=
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=
-}
-trap stop_server EXIT INT TERM
-
-start_server() {
-  rm -f "$out/demo.port"
-  DEMO_SERVER_JAVA_OPTS="-Xms2g -Xmx2g -XX:+UseG1GC" bash scripts/demo-server.sh --port 0 \
-    --port-file "$out/demo.port" > "$out/demo-server-$1.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 600); do [ -s "$out/demo.port" ] && break; sleep 0.2; done
-  [ -s "$out/demo.port" ] || { echo "bench: demo server did not start" >&2; exit 1; }
-  cat "$out/demo.port"
-}
+# shellcheck source=scripts/demo-server-lib.sh
+. scripts/demo-server-lib.sh
+trap stop_demo_server EXIT INT TERM
 
 server_cpu_seconds() {
   local ticks
-  ticks=$(awk '{print $14 + $15}' "/proc/$server_pid/stat")
+  ticks=$(awk '{print $14 + $15}' "/proc/$DEMO_SERVER_PID/stat")
   awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }'
 }
 
@@ -56,7 +39,7 @@ server_cpu_seconds() {
 books() {
   awk -F, 'NR > 1 { if ($2 == "ANSWERED") { if (!($3 in a)) { a[$3] = 1; answered++ } } else if ($2 == "LOST") lost++;
     else if ($2 == "FAILED") failed++ }
-    END { printf "%d %d %d %d", answered + lost + failed, answered, lost, failed }' "$1"
+    END { printf "%d %d %d %d\n", answered + lost + failed, answered, lost, failed }' "$1"
 }
 
 run_jmeter() { # name plan args...
@@ -77,7 +60,8 @@ run_jmeter() { # name plan args...
 } > "$summary"
 
 for scenario in "${scenarios[@]}"; do
-  port=$(start_server "$scenario")
+  DEMO_SERVER_JAVA_OPTS="-Xms2g -Xmx2g -XX:+UseG1GC" start_demo_server "$out" "$out/demo-server-$scenario.log"
+  port=$DEMO_SERVER_PORT
   echo "bench: $scenario (server port $port)"
   case "$scenario" in
     paced)
@@ -92,11 +76,11 @@ for scenario in "${scenarios[@]}"; do
     *) echo "bench: unknown scenario $scenario" >&2; exit 2 ;;
   esac
   server_cpu=$(server_cpu_seconds)
-  stop_server
+  stop_demo_server
   read -r user sys rss_kb wall < "$out/$scenario.time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
   read -r samples errors < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "success") c = i; next }
-    { n++; if ($c != "true") e++ } END { printf "%d %d", n, e }' "$out/$scenario.jtl")
+    { n++; if ($c != "true") e++ } END { printf "%d %d\n", n, e }' "$out/$scenario.jtl")
   if [ -f "$out/$scenario-timing.csv" ]; then
     read -r sent answered lost failed < <(books "$out/$scenario-timing.csv")
     rate=$(awk -v a="$answered" -v d="$duration" 'BEGIN { printf "%.0f", a / d }')

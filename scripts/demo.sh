@@ -17,33 +17,20 @@ mkdir -p "$out"
 [ -x target/jmeter/bin/jmeter ] || { echo "demo: no target/jmeter; run 'make demo' (it builds it)" >&2; exit 1; }
 [ -x .venv/bin/python ] || { echo "demo: no .venv; run 'make demo' (it installs it)" >&2; exit 1; }
 
-server_pid=
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$server_pid" 2>/dev/null || true
-  fi
-}
-trap stop_server EXIT INT TERM
+# shellcheck source=scripts/demo-server-lib.sh
+. scripts/demo-server-lib.sh
+trap stop_demo_server EXIT INT TERM
 
 echo "demo: starting the demo server (log: $out/demo-server.log)"
-bash scripts/demo-server.sh --port 0 --port-file "$out/demo.port" > "$out/demo-server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 600); do
-  [ -s "$out/demo.port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { echo "demo: the demo server died:" >&2; tail -20 "$out/demo-server.log" >&2; exit 1; }
-  sleep 0.2
-done
-[ -s "$out/demo.port" ] || { echo "demo: the demo server did not start within 120 s" >&2; exit 1; }
-port=$(cat "$out/demo.port")
+start_demo_server "$out" "$out/demo-server.log"
+port=$DEMO_SERVER_PORT
 echo "demo: server on http://127.0.0.1:$port; JMeter: $threads users, $throughput messages/min, ${duration}s, $transport"
 
 HEAP=${HEAP:--Xms1g -Xmx1g} timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -l "$out/results.jtl" -j "$out/jmeter.log" -e -o "$out/dashboard" \
   -Jhost=127.0.0.1 -Jport="$port" -Jtransport="$transport" -Jthreads="$threads" -JrampUp=5 \
   -Jduration="$duration" -Jthroughput="$throughput" -JtimingLog="$out/timing.csv"
-stop_server
+stop_demo_server
 trap - EXIT INT TERM
 
 echo
