@@ -7,6 +7,7 @@
 #     paced        send.jmx, BENCH_THREADS (20) users at BENCH_THROUGHPUT (120000) messages/min
 #     unthrottled  send.jmx, BENCH_THREADS users, throughput=0
 #     connect      connect.jmx, BENCH_SESSIONS (2000) sessions ramped over BENCH_RAMP (20) s, held
+#     connect-at-once  the same sessions all started at once
 #   BENCH_DURATION seconds per scenario (60). Results: results/bench-<time>/summary.md
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -55,8 +56,8 @@ run_jmeter() { # name plan args...
   echo
   echo "$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; JMeter 5.6.3 and the demo server on the same machine, loopback."
   echo
-  echo "| scenario | sent | answered | lost | failed | answered/s | JMeter CPU s | JMeter CPU ms per 1000 msgs | JMeter peak RSS MB | server CPU s | jtl samples | jtl errors |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| scenario | sent | answered | lost | failed | answered/s | JMeter CPU s | JMeter CPU ms per 1000 msgs | JMeter peak RSS MB | server CPU s | jtl samples | jtl errors | sessions connected (span s) |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } > "$summary"
 
 for scenario in "${scenarios[@]}"; do
@@ -73,14 +74,30 @@ for scenario in "${scenarios[@]}"; do
     connect)
       run_jmeter "$scenario" connect.jmx -Jthreads="$sessions" -JrampUp="$ramp" -Jduration="$duration" \
         -JaliveMillis=5000 ;;
+    connect-at-once)
+      run_jmeter "$scenario" connect.jmx -Jthreads="$sessions" -JrampUp=0 -Jduration="$duration" \
+        -JaliveMillis=5000 ;;
     *) echo "bench: unknown scenario $scenario" >&2; exit 2 ;;
   esac
   server_cpu=$(server_cpu_seconds)
   stop_demo_server
   read -r user sys rss_kb wall < "$out/$scenario.time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
-  read -r samples errors < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "success") c = i; next }
-    { n++; if ($c != "true") e++ } END { printf "%d %d\n", n, e }' "$out/$scenario.jtl")
+  # Response messages hold commas inside quotes: read the .jtl as CSV, not with awk.
+  read -r samples errors connects span < <(python3 - "$out/$scenario.jtl" <<'PY'
+import csv, sys
+samples = errors = 0
+connects = []
+with open(sys.argv[1], newline="") as f:
+    for row in csv.DictReader(f):
+        samples += 1
+        errors += row["success"] != "true"
+        if row["label"] == "connect" and row["success"] == "true":
+            connects.append(int(row["timeStamp"]) + int(row["elapsed"]))
+span = (max(connects) - min(connects)) / 1000 if connects else 0
+print(samples, errors, len(connects), f"{span:.1f}")
+PY
+)
   if [ -f "$out/$scenario-timing.csv" ]; then
     read -r sent answered lost failed < <(books "$out/$scenario-timing.csv")
     rate=$(awk -v a="$answered" -v d="$duration" 'BEGIN { printf "%.0f", a / d }')
@@ -88,8 +105,9 @@ for scenario in "${scenarios[@]}"; do
   else
     sent=- answered=- lost=- failed=- rate=- per1000=-
   fi
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n' "$scenario" "$sent" "$answered" \
-    "$lost" "$failed" "$rate" "$cpu" "$per1000" $((rss_kb / 1024)) "$server_cpu" "$samples" "$errors" >> "$summary"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s (%s) |\n' "$scenario" "$sent" \
+    "$answered" "$lost" "$failed" "$rate" "$cpu" "$per1000" $((rss_kb / 1024)) "$server_cpu" "$samples" "$errors" \
+    "$connects" "$span" >> "$summary"
 done
 
 echo >> "$summary"

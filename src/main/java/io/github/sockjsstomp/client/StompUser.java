@@ -41,6 +41,8 @@ public class StompUser implements AutoCloseable {
     private final List<String> subscriptions = new ArrayList<>();
     private volatile StompSession session;
     private volatile String lastError;
+    /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
+    private volatile boolean closing;
 
     public StompUser(SharedStompClients shared, UserSettings settings) {
         this.shared = shared;
@@ -78,6 +80,7 @@ public class StompUser implements AutoCloseable {
         long startNanos = System.nanoTime();
         closeSession();
         lastError = null;
+        closing = false;
         URI uri = settings.stompUri();
         WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
         String cookie = http.cookieHeader(uri);
@@ -254,6 +257,7 @@ public class StompUser implements AutoCloseable {
         StompSession current = session;
         session = null;
         subscriptions.clear();
+        closing = true;
         if (current != null && current.isConnected()) {
             try {
                 current.disconnect();
@@ -290,9 +294,14 @@ public class StompUser implements AutoCloseable {
         @Override
         public void handleFrame(StompHeaders headers, Object payload) {
             String message = headers.getFirst("message");
-            lastError = "ERROR frame: " + (message == null ? new String((byte[]) payload, StandardCharsets.UTF_8)
+            String error = "ERROR frame: " + (message == null ? new String((byte[]) payload, StandardCharsets.UTF_8)
                     : message);
-            log.warn("{} got {}", StompUser.this, lastError);
+            if (closing) {
+                log.debug("{} got {} while closing", StompUser.this, error);
+                return;
+            }
+            lastError = error;
+            log.warn("{} got {}", StompUser.this, error);
         }
 
         @Override
