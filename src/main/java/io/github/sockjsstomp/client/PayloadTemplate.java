@@ -52,15 +52,6 @@ public final class PayloadTemplate {
         return source;
     }
 
-    public boolean uses(String placeholder) {
-        for (int i = 1; i < parts.length; i += 2) {
-            if (parts[i].equals(placeholder)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     public String render(String msgId, long seq, int thread, String user, long sentAtMillis) {
         if (parts.length == 1) {
             return parts[0];

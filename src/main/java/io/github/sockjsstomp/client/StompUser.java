@@ -198,10 +198,6 @@ public class StompUser implements AutoCloseable {
         return error == null ? "Not connected" : "Not connected: " + error;
     }
 
-    public String lastError() {
-        return lastError;
-    }
-
     public long messagesReceived() {
         return messagesReceived.sum();
     }

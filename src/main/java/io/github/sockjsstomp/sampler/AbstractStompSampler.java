@@ -230,10 +230,6 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         wasConnected = false;
     }
 
-    protected final List<String> subscriptions() {
-        return subscribeTo;
-    }
-
     static String label(JavaSamplerContext context) {
         String name = context.getParameter(TestElement.NAME, "");
         return name == null || name.isEmpty() ? "STOMP" : name;

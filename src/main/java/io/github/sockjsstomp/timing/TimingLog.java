@@ -98,10 +98,6 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         queue.add(record);
     }
 
-    public Path path() {
-        return path;
-    }
-
     public long written() {
         return written.get();
     }

@@ -60,8 +60,4 @@ public class TimingStompUser extends StompUser {
     public PendingMessage lastSent() {
         return lastSent;
     }
-
-    public TimingOptions options() {
-        return options;
-    }
 }

@@ -34,12 +34,6 @@ class PayloadTemplateTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"{{msgId}}|true", "{{seq}}|false", "plain|false"})
-    void usesTellsWhetherThePlaceholderAppears(String source, boolean usesMsgId) {
-        assertThat(PayloadTemplate.compile(source).uses("msgId")).isEqualTo(usesMsgId);
-    }
-
-    @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"{{msgId}}|''"})
     void renderWithoutAnIdLeavesItEmpty(String source, String expected) {
         assertThat(PayloadTemplate.compile(source).render(null, 1, 1, "u", 0)).isEqualTo(expected);
