@@ -17,6 +17,8 @@ import io.github.sockjsstomp.timing.TimingStompUser;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -228,6 +230,25 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
 
     protected final void forgetConnection() {
         wasConnected = false;
+    }
+
+    /** The {@code replyIdPattern} parameter: a regex with a group around the id, or null when empty. */
+    static Pattern readPattern(ParameterReader params) {
+        String regex = params.string(REPLY_ID_PATTERN, "");
+        if (regex.isEmpty()) {
+            return null;
+        }
+        try {
+            Pattern pattern = Pattern.compile(regex);
+            if (pattern.matcher("").groupCount() < 1) {
+                params.error(REPLY_ID_PATTERN, regex, "needs a capturing group (...) around the id");
+                return null;
+            }
+            return pattern;
+        } catch (PatternSyntaxException e) {
+            params.error(REPLY_ID_PATTERN, regex, "not a regular expression: " + e.getDescription());
+            return null;
+        }
     }
 
     static String label(JavaSamplerContext context) {

@@ -64,7 +64,7 @@ public class StompReceiveSampler extends AbstractStompSampler {
         windowMillis = params.number(WINDOW_MILLIS, 0, 0, Integer.MAX_VALUE);
         triggerDestination = params.string(TRIGGER_DESTINATION, "").trim();
         triggerPayload = params.string(TRIGGER_PAYLOAD, "").getBytes(StandardCharsets.UTF_8);
-        var pattern = StompSendSampler.readPattern(params);
+        var pattern = readPattern(params);
         if (params.hasErrors()) {
             return null;
         }

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
@@ -74,24 +73,6 @@ public class StompSendSampler extends AbstractStompSampler {
         }
         return new TimingOptions(replyTimeoutMillis, replies, awaitReply, params.string(ID_HEADER, ID_HEADER_DEFAULT),
                 pattern);
-    }
-
-    static Pattern readPattern(ParameterReader params) {
-        String regex = params.string(REPLY_ID_PATTERN, "");
-        if (regex.isEmpty()) {
-            return null;
-        }
-        try {
-            Pattern pattern = Pattern.compile(regex);
-            if (pattern.matcher("").groupCount() < 1) {
-                params.error(REPLY_ID_PATTERN, regex, "needs a capturing group (...) around the id");
-                return null;
-            }
-            return pattern;
-        } catch (PatternSyntaxException e) {
-            params.error(REPLY_ID_PATTERN, regex, "not a regular expression: " + e.getDescription());
-            return null;
-        }
     }
 
     @Override
