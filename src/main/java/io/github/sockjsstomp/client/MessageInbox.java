@@ -12,8 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MessageInbox {
 
+    /** Ends a wait early without being a message: see {@link #wake}. */
+    private static final IncomingMessage WAKE = new IncomingMessage("", "", null, new byte[0], 0);
+
     private final LinkedBlockingQueue<IncomingMessage> queue;
     private final AtomicLong overflow = new AtomicLong();
+    private volatile String wakeReason;
 
     public MessageInbox(int capacity) {
         this.queue = new LinkedBlockingQueue<>(capacity);
@@ -26,12 +30,34 @@ public final class MessageInbox {
         }
     }
 
-    /** Takes up to {@code count} messages, waiting until they are there or the time is up. */
+    /**
+     * Ends the current or next wait now (an ERROR frame: nothing more will come); {@link #takeWakeReason} says
+     * why. Never blocks: the wake-up bypasses the capacity.
+     */
+    public void wake(String reason) {
+        wakeReason = reason;
+        if (!queue.offer(WAKE)) {
+            queue.clear();
+            queue.offer(WAKE);
+        }
+    }
+
+    /** Why the last wait ended early, once; null if it did not. */
+    public String takeWakeReason() {
+        String reason = wakeReason;
+        wakeReason = null;
+        return reason;
+    }
+
+    /** Takes up to {@code count} messages, waiting until they are there or the time is up or a wake-up. */
     public List<IncomingMessage> awaitCount(int count, long timeoutMillis) throws InterruptedException {
         List<IncomingMessage> taken = new ArrayList<>(Math.min(count, 1024));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (taken.size() < count) {
             queue.drainTo(taken, count - taken.size());
+            if (taken.remove(WAKE)) {
+                break;
+            }
             if (taken.size() >= count) {
                 break;
             }
@@ -40,6 +66,9 @@ public final class MessageInbox {
                 break;
             }
             IncomingMessage next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next == WAKE) {
+                break;
+            }
             if (next != null) {
                 taken.add(next);
             }
@@ -53,11 +82,17 @@ public final class MessageInbox {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(windowMillis);
         while (true) {
             queue.drainTo(taken);
+            if (taken.remove(WAKE)) {
+                return taken;
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return taken;
             }
             IncomingMessage next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next == WAKE) {
+                return taken;
+            }
             if (next != null) {
                 taken.add(next);
             }

@@ -7,12 +7,12 @@ import java.util.Set;
 /**
  * A message body with placeholders, compiled once and rendered per message: {@code {{msgId}}},
  * {@code {{seq}}} (the user's message sequence number, from 1), {@code {{thread}}} (the JMeter thread
- * number), {@code {{user}}} and {@code {{sentAt}}} (wall-clock milliseconds). Double braces keep clear of
+ * number), {@code {{session}}} (the virtual user's number, see {@link SessionNames}), {@code {{user}}} and {@code {{sentAt}}} (wall-clock milliseconds). Double braces keep clear of
  * JMeter's own {@code ${...}}, which JMeter has already replaced by the time the template arrives here.
  */
 public final class PayloadTemplate {
 
-    public static final Set<String> PLACEHOLDERS = Set.of("msgId", "seq", "thread", "user", "sentAt");
+    public static final Set<String> PLACEHOLDERS = Set.of("msgId", "seq", "thread", "session", "user", "sentAt");
 
     private final String source;
     /** Alternating literal text and placeholder names; even indexes are literals. */
@@ -52,7 +52,7 @@ public final class PayloadTemplate {
         return source;
     }
 
-    public String render(String msgId, long seq, int thread, String user, long sentAtMillis) {
+    public String render(String msgId, long seq, int thread, int session, String user, long sentAtMillis) {
         if (parts.length == 1) {
             return parts[0];
         }
@@ -66,6 +66,7 @@ public final class PayloadTemplate {
                 case "msgId" -> out.append(msgId == null ? "" : msgId);
                 case "seq" -> out.append(seq);
                 case "thread" -> out.append(thread);
+                case "session" -> out.append(session);
                 case "user" -> out.append(user);
                 case "sentAt" -> out.append(sentAtMillis);
                 default -> throw new IllegalStateException("compiled an unknown placeholder " + parts[i]);

@@ -2,6 +2,8 @@ package io.github.sockjsstomp.client;
 
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.WebSocketHttpHeaders;
@@ -19,6 +21,13 @@ import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
  * decorator lets one writer through and queues the other, which the first flushes, so no thread blocks.
  */
 final class SerializingWebSocketClient implements WebSocketClient {
+
+    /**
+     * Who wants the transport session of the connect being started on this thread. STOMP's connect future only
+     * completes on CONNECTED; a user that gives up before (timeout, ERROR, Stop) needs the transport session
+     * itself to close it. Spring's STOMP and SockJS clients call {@link #execute} on the caller's thread.
+     */
+    private static final ThreadLocal<Consumer<WebSocketSession>> ESTABLISHED = new ThreadLocal<>();
 
     private final WebSocketClient delegate;
     private final int sendTimeLimitMillis;
@@ -39,7 +48,18 @@ final class SerializingWebSocketClient implements WebSocketClient {
     @Override
     public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, WebSocketHttpHeaders headers,
             URI uri) {
-        return delegate.execute(new SerializingHandler(handler), headers, uri);
+        Consumer<WebSocketSession> established = ESTABLISHED.get();
+        return delegate.execute(new SerializingHandler(handler, established), headers, uri);
+    }
+
+    /** Runs {@code connect} on this thread; the transport session it opens is handed to {@code established}. */
+    static <T> T withEstablishedListener(Consumer<WebSocketSession> established, Supplier<T> connect) {
+        ESTABLISHED.set(established);
+        try {
+            return connect.get();
+        } finally {
+            ESTABLISHED.remove();
+        }
     }
 
     @Override
@@ -49,10 +69,12 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
     private final class SerializingHandler extends WebSocketHandlerDecorator {
 
+        private final Consumer<WebSocketSession> established;
         private volatile WebSocketSession serialized;
 
-        SerializingHandler(WebSocketHandler delegate) {
+        SerializingHandler(WebSocketHandler delegate, Consumer<WebSocketSession> established) {
             super(delegate);
+            this.established = established;
         }
 
         private WebSocketSession serialized(WebSocketSession session) {
@@ -66,6 +88,9 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
         @Override
         public void afterConnectionEstablished(WebSocketSession session) throws Exception {
+            if (established != null) {
+                established.accept(session);
+            }
             super.afterConnectionEstablished(serialized(session));
         }
 

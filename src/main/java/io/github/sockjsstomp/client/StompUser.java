@@ -19,7 +19,9 @@ import org.springframework.messaging.simp.stomp.StompFrameHandler;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
+import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHttpHeaders;
+import org.springframework.web.socket.WebSocketSession;
 
 /**
  * One virtual user: its cookie store, HTTP login steps, and one STOMP session over SockJS or a raw WebSocket.
@@ -31,6 +33,7 @@ import org.springframework.web.socket.WebSocketHttpHeaders;
 public class StompUser implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StompUser.class);
+    private static final byte[] EMPTY = new byte[0];
 
     protected final UserSettings settings;
     private final SharedStompClients shared;
@@ -41,6 +44,11 @@ public class StompUser implements AutoCloseable {
     private final List<String> subscriptions = new ArrayList<>();
     private volatile StompSession session;
     private volatile String lastError;
+    /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
+    private volatile String stompError;
+    private volatile ConnectAttempt attempt;
+    private volatile boolean everConnected;
+    private volatile boolean lossReported;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
 
@@ -73,13 +81,16 @@ public class StompUser implements AutoCloseable {
 
     /**
      * Opens the transport and sends CONNECT with the user's cookies, login, headers and heart-beat; waits up
-     * to the connect timeout for CONNECTED. An ERROR frame's message becomes the step's message.
+     * to the connect timeout for CONNECTED. An ERROR frame ends the wait at once, with the server's message
+     * and body as the step's message. A connect given up on (timeout, ERROR, interrupt) is closed, now or as
+     * soon as its transport opens, so no socket or XHR thread outlives it.
      */
     public StepResult connect() throws InterruptedException {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         closeSession();
         lastError = null;
+        stompError = null;
         closing = false;
         URI uri = settings.stompUri();
         WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
@@ -87,24 +98,46 @@ public class StompUser implements AutoCloseable {
         if (!cookie.isEmpty()) {
             handshakeHeaders.add("Cookie", cookie);
         }
-        CompletableFuture<StompSession> future = shared.stompClient(settings.transport()).connectAsync(uri,
-                handshakeHeaders, connectHeaders(), sessionHandler);
+        ConnectAttempt current = new ConnectAttempt();
+        attempt = current;
+        CompletableFuture<StompSession> future;
         try {
-            StompSession connected = future.get(settings.connectTimeoutMillis(), TimeUnit.MILLISECONDS);
-            session = connected;
+            future = SerializingWebSocketClient.withEstablishedListener(current::established,
+                    () -> shared.stompClient(settings.transport()).connectAsync(uri, handshakeHeaders,
+                            connectHeaders(), sessionHandler));
+        } catch (RuntimeException e) {
+            // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
+            current.abandon();
+            Failure failure = Failure.of(e);
+            return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over "
+                    + settings.transport() + " failed: " + failure.message(), startMillis, startNanos);
+        }
+        try {
+            CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(),
+                    TimeUnit.MILLISECONDS);
+            String error = current.error.getNow(null);
+            if (error != null) {
+                current.abandon(future);
+                return StepResult.failure("connect", Failure.STOMP_ERROR, error, startMillis, startNanos);
+            }
+            session = future.getNow(null);
+            attempt = null;
+            everConnected = true;
+            lossReported = false;
             return StepResult.success("connect", "200", "CONNECTED over " + settings.transport() + " to " + uri,
                     startMillis, startNanos, 0, "");
         } catch (TimeoutException e) {
-            abandon(future);
+            current.abandon(future);
             return StepResult.failure("connect", Failure.CONNECT_TIMEOUT, "No CONNECTED from " + uri + " within "
                     + settings.connectTimeoutMillis() + " ms", startMillis, startNanos);
         } catch (InterruptedException e) {
-            abandon(future);
+            current.abandon(future);
             throw e;
         } catch (ExecutionException e) {
-            String stompError = lastError;
-            if (stompError != null && stompError.startsWith("ERROR")) {
-                return StepResult.failure("connect", Failure.STOMP_ERROR, stompError, startMillis, startNanos);
+            current.abandon(future);
+            String error = stompError;
+            if (error != null) {
+                return StepResult.failure("connect", Failure.STOMP_ERROR, error, startMillis, startNanos);
             }
             Failure failure = Failure.of(e);
             return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over "
@@ -112,23 +145,26 @@ public class StompUser implements AutoCloseable {
         }
     }
 
-    /** Subscribes the current session; messages arrive at {@link #onMessage}. */
+    /**
+     * Subscribes the current session; messages arrive at {@link #onMessage}. The step is labelled
+     * {@code subscribe} whatever the destination, so thousands of users make one label, not thousands.
+     */
     public StepResult subscribe(String destination) {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         StompSession current = session;
         if (current == null || !current.isConnected()) {
-            return StepResult.failure("subscribe " + destination, "NotConnected", notConnectedReason(),
-                    startMillis, startNanos);
+            return StepResult.failure("subscribe", "NotConnected", "SUBSCRIBE " + destination + ": "
+                    + notConnectedReason(), startMillis, startNanos);
         }
         try {
             current.subscribe(destination, new SubscriptionHandler(destination));
             subscriptions.add(destination);
-            return StepResult.success("subscribe " + destination, "200", "SUBSCRIBE " + destination, startMillis,
-                    startNanos, 0, "");
+            return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0,
+                    "");
         } catch (RuntimeException e) {
-            return StepResult.failure("subscribe " + destination, Failure.IO_ERROR, Failure.describe(e),
-                    startMillis, startNanos);
+            return StepResult.failure("subscribe", Failure.IO_ERROR, "SUBSCRIBE " + destination + ": "
+                    + Failure.describe(e), startMillis, startNanos);
         }
     }
 
@@ -146,8 +182,8 @@ public class StompUser implements AutoCloseable {
         StompHeaders stompHeaders = new StompHeaders();
         stompHeaders.setDestination(destination);
         headers.forEach(stompHeaders::add);
-        byte[] payload = template.render(msgId, seq, settings.threadNumber(), settings.name(), sentAtMillis)
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] payload = template.render(msgId, seq, settings.threadNumber(), settings.session(), settings.name(),
+                sentAtMillis).getBytes(StandardCharsets.UTF_8);
         OutgoingMessage outgoing = new OutgoingMessage(settings.name(), destination, stompHeaders, seq, msgId,
                 payload, sentAtMillis);
         beforeSend(outgoing);
@@ -192,6 +228,25 @@ public class StompUser implements AutoCloseable {
         return current != null && current.isConnected();
     }
 
+    /** The last ERROR frame since the last connect ("message: body"), or null. */
+    public String stompError() {
+        return stompError;
+    }
+
+    /** Whether a connect of this user ever succeeded: a session lost since then is reported as lost. */
+    public boolean everConnected() {
+        return everConnected;
+    }
+
+    /** Whether the loss of the last session was reported already; a successful connect clears it. */
+    public boolean lossReported() {
+        return lossReported;
+    }
+
+    public void markLossReported() {
+        lossReported = true;
+    }
+
     /** Why the session is not usable: the last ERROR frame or transport error, if any. */
     public String notConnectedReason() {
         String error = lastError;
@@ -206,14 +261,18 @@ public class StompUser implements AutoCloseable {
         return http.cookies().stream().map(c -> c.getName() + "=" + c.getValue()).toList();
     }
 
-    /** Sends DISCONNECT and closes the session; the cookie store stays for a later login. */
+    /** Sends DISCONNECT and closes the session, or gives up a connect under way; the cookies stay. */
     public void disconnect() {
         closeSession();
+        ConnectAttempt current = attempt;
+        if (current != null) {
+            current.abandon();
+        }
     }
 
     @Override
     public void close() {
-        closeSession();
+        disconnect();
         http.clearCookies();
     }
 
@@ -234,6 +293,10 @@ public class StompUser implements AutoCloseable {
 
     /** Called for every MESSAGE on any subscription of this user, on an I/O thread: never block here. */
     protected void onMessage(IncomingMessage message) {
+    }
+
+    /** Called when an ERROR frame arrives (not one answering our own DISCONNECT), on an I/O thread. */
+    protected void onStompError(String error) {
     }
 
     private StompHeaders connectHeaders() {
@@ -263,19 +326,20 @@ public class StompUser implements AutoCloseable {
         }
     }
 
-    /** A connect we stopped waiting for may still succeed: close it then, so no session leaks. */
-    private static void abandon(CompletableFuture<StompSession> future) {
-        future.whenComplete((late, error) -> {
-            if (late != null && late.isConnected()) {
-                late.disconnect();
-            }
-        });
+    /** An ERROR frame as users read it: the message header, then the body; either may be missing. */
+    static String describeError(StompHeaders headers, byte[] body) {
+        String message = headers.getFirst("message");
+        String text = body == null ? "" : new String(body, StandardCharsets.UTF_8).strip();
+        if (message == null || message.isBlank()) {
+            return text.isEmpty() ? "ERROR frame without message or body" : text;
+        }
+        return text.isEmpty() || text.equals(message) ? message : message + ": " + text;
     }
 
     @Override
     public String toString() {
         StompSession current = session;
-        return getClass().getSimpleName() + "[" + settings.name() + ", " + settings.transport() + ", "
+        return "StompUser[" + settings.name() + ", " + settings.transport() + ", "
                 + (current == null ? "no session" : "session " + current.getSessionId()
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }
@@ -289,15 +353,24 @@ public class StompUser implements AutoCloseable {
 
         @Override
         public void handleFrame(StompHeaders headers, Object payload) {
-            String message = headers.getFirst("message");
-            String error = "ERROR frame: " + (message == null ? new String((byte[]) payload, StandardCharsets.UTF_8)
-                    : message);
+            // Spring hands an empty body over as null.
+            String error = describeError(headers, (byte[]) payload);
             if (closing) {
-                log.debug("{} got {} while closing", StompUser.this, error);
+                log.debug("{} got ERROR while closing: {}", StompUser.this, error);
                 return;
             }
-            lastError = error;
-            log.warn("{} got {}", StompUser.this, error);
+            stompError = error;
+            lastError = "ERROR frame: " + error;
+            log.warn("{} got ERROR frame: {}", StompUser.this, error);
+            ConnectAttempt current = attempt;
+            if (current != null) {
+                current.error.complete(error);
+            }
+            try {
+                onStompError(error);
+            } catch (RuntimeException e) {
+                log.warn("{}: onStompError failed", StompUser.this, e);
+            }
         }
 
         @Override
@@ -333,10 +406,57 @@ public class StompUser implements AutoCloseable {
             long receivedNanos = System.nanoTime();
             messagesReceived.increment();
             try {
-                onMessage(new IncomingMessage(settings.name(), destination, headers, (byte[]) payload,
-                        receivedNanos));
+                // Spring hands an empty body over as null.
+                byte[] body = payload == null ? EMPTY : (byte[]) payload;
+                onMessage(new IncomingMessage(settings.name(), destination, headers, body, receivedNanos));
             } catch (RuntimeException e) {
                 log.warn("{}: onMessage failed for a message on {}", StompUser.this, destination, e);
+            }
+        }
+    }
+
+    /** One connect under way: its transport session once open, and the ERROR that may end it early. */
+    private static final class ConnectAttempt {
+
+        final CompletableFuture<String> error = new CompletableFuture<>();
+        private WebSocketSession transport;
+        private boolean abandoned;
+
+        synchronized void established(WebSocketSession opened) {
+            transport = opened;
+            if (abandoned) {
+                closeQuietly(opened);
+            }
+        }
+
+        /** Closes the transport now, or as soon as it opens; a STOMP session that still connects is closed. */
+        void abandon(CompletableFuture<StompSession> future) {
+            abandon();
+            future.whenComplete((late, failure) -> {
+                if (late != null && late.isConnected()) {
+                    late.disconnect();
+                }
+            });
+        }
+
+        void abandon() {
+            WebSocketSession opened;
+            synchronized (this) {
+                abandoned = true;
+                opened = transport;
+            }
+            if (opened != null) {
+                closeQuietly(opened);
+            }
+        }
+
+        private static void closeQuietly(WebSocketSession opened) {
+            try {
+                if (opened.isOpen()) {
+                    opened.close(CloseStatus.GOING_AWAY);
+                }
+            } catch (Exception e) {
+                log.debug("Closing an abandoned transport session failed: {}", e.toString());
             }
         }
     }

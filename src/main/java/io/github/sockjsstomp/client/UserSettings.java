@@ -9,10 +9,12 @@ import java.util.Objects;
  *
  * @param name the virtual user: it appears as sender and receiver in timing records
  * @param threadNumber the JMeter thread number, for payload templates
+ * @param session the virtual user's number in its thread group, from 1: with several sessions per thread,
+ *     thread n's session k of s is (n - 1) * s + k
  * @param connectHeaders extra STOMP CONNECT headers, in order
  * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
  */
-public record UserSettings(String name, int threadNumber, String scheme, String host, int port, String endpoint,
+public record UserSettings(String name, int threadNumber, int session, String scheme, String host, int port, String endpoint,
         Transport transport, String indexPath, String pullPath, String login, String passcode,
         Map<String, String> connectHeaders, long heartbeatMillis, long connectTimeoutMillis) {
 
@@ -31,6 +33,18 @@ public record UserSettings(String name, int threadNumber, String scheme, String 
         login = login == null ? "" : login;
         passcode = passcode == null ? "" : passcode;
         connectHeaders = Map.copyOf(connectHeaders);
+    }
+
+    @Override
+    public String toString() {
+        // Never the passcode: settings end up in log lines.
+        return "UserSettings[" + name + ", session " + session + ", " + transport + " " + stompUri() + "]";
+    }
+
+    /** The same server and options for another virtual user of the same thread. */
+    public UserSettings forUser(String userName, int userSession, String userLogin, String userPasscode) {
+        return new UserSettings(userName, threadNumber, userSession, scheme, host, port, endpoint, transport, indexPath,
+                pullPath, userLogin, userPasscode, connectHeaders, heartbeatMillis, connectTimeoutMillis);
     }
 
     public URI httpUri(String path) {

@@ -5,18 +5,24 @@ import static io.github.sockjsstomp.sampler.StompParameters.*;
 import io.github.sockjsstomp.client.ClientSettings;
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.HeaderList;
+import io.github.sockjsstomp.client.SessionNames;
 import io.github.sockjsstomp.client.SharedStompClients;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.UsersFile;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingRun;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.TimingStompUser;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.jmeter.config.Arguments;
@@ -37,21 +43,30 @@ import org.slf4j.LoggerFactory;
  * thread once all threads have stopped. Parameters are read and checked in setupTest; a problem turns every
  * sample into a ConfigError naming the parameter and value. Nothing escapes runTest.
  *
+ * <p>A thread owns {@code sessionsPerThread} virtual users, each with its own login, cookies and STOMP
+ * session, so a generator holds far more sessions than it has threads; samples use them in turn.
+ *
  * <p>The constructor and static state stay free of Spring: JMeter's GUI instantiates samplers to list them.
  */
 public abstract class AbstractStompSampler extends AbstractJavaSamplerClient implements Interruptible {
 
     private static final Logger log = LoggerFactory.getLogger(AbstractStompSampler.class);
+    static final int MAX_SESSIONS_PER_THREAD = 100_000;
 
-    /** The user of this thread, or null when the configuration was refused. */
-    protected TimingStompUser user;
+    /** The virtual users of this thread; empty when the configuration was refused. */
+    private List<TimingStompUser> sessions = List.of();
+    private int nextSession;
     private List<String> configErrors = List.of();
     private List<String> subscribeTo = List.of();
     private boolean inRun;
-    private boolean wasConnected;
     private long drainMillis;
-    /** The outcome of a connect made in setupTest, reported by the first sample if it failed. */
+    private long connectIntervalNanos;
+    private long nextConnectNanos;
+    /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
     private SampleResult setupFailure;
+    private final Object interruptLock = new Object();
+    private Thread samplingThread;
+    private boolean interruptRequested;
 
     @Override
     public Arguments getDefaultParameters() {
@@ -61,13 +76,17 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         args.addArgument(PORT, PORT_DEFAULT);
         args.addArgument(ENDPOINT, ENDPOINT_DEFAULT, null, "SockJS endpoint path, or WebSocket path for raw");
         args.addArgument(TRANSPORT, TRANSPORT_DEFAULT, null, Transport.allowedValues());
-        args.addArgument(INDEX_PATH, INDEX_PATH_DEFAULT, null, "GET before connecting; empty skips it");
-        args.addArgument(PULL_PATH, PULL_PATH_DEFAULT, null, "GET after the index; empty skips it");
-        args.addArgument(LOGIN, "", null, "STOMP login; also the user's name (else the thread name)");
+        args.addArgument(INDEX_PATH, INDEX_PATH_DEFAULT, null, "GET before connecting; empty or none skips it");
+        args.addArgument(PULL_PATH, PULL_PATH_DEFAULT, null, "GET after the index; empty or none skips it");
+        args.addArgument(LOGIN, "", null, "STOMP login, e.g. guest (every user) or user-{{session}} (unique)");
         args.addArgument(PASSCODE, "");
+        args.addArgument(USERS, "", null, "CSV file of login,passcode lines, one per user; overrides login");
         args.addArgument(CONNECT_HEADERS, "", null, "extra CONNECT headers: name:value;name2:value2");
         args.addArgument(HEARTBEAT_MILLIS, HEARTBEAT_MILLIS_DEFAULT, null, "STOMP heart-beat both ways; 0 = off");
         args.addArgument(CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS_DEFAULT);
+        args.addArgument(SESSIONS_PER_THREAD, SESSIONS_PER_THREAD_DEFAULT, null, "virtual users this thread owns");
+        args.addArgument(CONNECTS_PER_SECOND, CONNECTS_PER_SECOND_DEFAULT, null,
+                "this thread's connect rate; 0 = as fast as they complete");
         args.addArgument(SUBSCRIBE_TO, defaultSubscribeTo(), null, "destinations, comma-separated");
         addParameters(args);
         return args;
@@ -98,37 +117,63 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         return new TimingStompUser(shared, settings, ReplyTracker.shared(), timing, sink);
     }
 
-    /** One sample; the user is set up. May throw InterruptedException; other failures become results. */
+    /** One sample; the sessions are set up. May throw InterruptedException; other failures become results. */
     protected abstract SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException;
 
     @Override
     public final void setupTest(JavaSamplerContext context) {
         String label = label(context);
         ParameterReader params = new ParameterReader(context);
-        UserSettings settings = readUserSettings(params);
-        subscribeTo = splitDestinations(params.string(SUBSCRIBE_TO, defaultSubscribeTo()));
+        List<UserSettings> users = readUsers(params);
+        subscribeTo = splitDestinations(params.optional(SUBSCRIBE_TO, defaultSubscribeTo()));
+        subscribeTo.forEach(d -> checkPlaceholders(params, SUBSCRIBE_TO, d, SessionNames.DESTINATION_PLACEHOLDERS));
+        double connectsPerSecond = params.decimal(CONNECTS_PER_SECOND, 0, 0, 1_000_000);
         TimingOptions timing = readParameters(params);
         ClientSettings clientSettings = clientSettings(params);
         TimingSink sink = params.hasErrors() ? TimingSink.NONE : openTimingSink(params);
-        if (params.hasErrors() || settings == null || timing == null) {
+        if (params.hasErrors() || users == null || timing == null) {
             configErrors = params.hasErrors() ? params.errors() : List.of("Invalid configuration");
             log.error("{}: configuration refused: {}", label, configErrors);
             return;
         }
-        user = createUser(SharedStompClients.get(clientSettings), settings, timing, sink);
+        SharedStompClients shared = SharedStompClients.get(clientSettings);
+        List<TimingStompUser> created = new ArrayList<>(users.size());
+        for (UserSettings settings : users) {
+            created.add(createUser(shared, settings, timing, sink));
+        }
+        sessions = List.copyOf(created);
+        connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
+        nextConnectNanos = System.nanoTime();
         drainMillis = timing.replyTimeoutMillis() + 1000;
         TimingRun.enter();
         inRun = true;
         if (connectsInSetup()) {
-            try {
-                SampleResult connected = connectSample(label + " connect");
-                setupFailure = connected.isSuccessful() ? null : connected;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                setupFailure = SampleResults.immediateFailure(label, SampleResults.INTERRUPTED,
-                        "Interrupted while connecting");
-            }
+            connectAllInSetup(label);
         }
+    }
+
+    private void connectAllInSetup(String label) {
+        int failures = 0;
+        SampleResult firstFailure = null;
+        try {
+            for (TimingStompUser user : sessions) {
+                SampleResult connected = connectSample(user, label + " connect");
+                if (!connected.isSuccessful()) {
+                    failures++;
+                    firstFailure = firstFailure == null ? connected : firstFailure;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            setupFailure = SampleResults.immediateFailure(label, SampleResults.INTERRUPTED,
+                    "Interrupted while connecting");
+            return;
+        }
+        if (firstFailure != null && sessions.size() > 1) {
+            firstFailure.setResponseMessage(failures + " of " + sessions.size() + " sessions failed to connect; "
+                    + "first: " + firstFailure.getResponseMessage());
+        }
+        setupFailure = firstFailure;
     }
 
     @Override
@@ -137,14 +182,32 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         if (!configErrors.isEmpty()) {
             return SampleResults.immediateFailure(label, SampleResults.CONFIG_ERROR, String.join("; ", configErrors));
         }
+        synchronized (interruptLock) {
+            samplingThread = Thread.currentThread();
+        }
         try {
             return sample(context, label);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return SampleResults.immediateFailure(label, SampleResults.INTERRUPTED, "Interrupted: " + user);
+            return SampleResults.immediateFailure(label, SampleResults.INTERRUPTED, "Interrupted: " + this);
         } catch (RuntimeException e) {
-            log.warn("{}: sample failed in {}", label, user, e);
+            log.warn("{}: sample failed in {}", label, this, e);
             return SampleResults.immediateFailure(label, SampleResults.SAMPLER_ERROR, Failure.describe(e));
+        } finally {
+            endSampling();
+        }
+    }
+
+    /**
+     * An interrupt we asked for (JMeter's Stop, Shutdown, Sample Timeout) ended this sample: clear it, so the
+     * next sample does not fail at once. Any other interrupt stays set for JMeter to see.
+     */
+    private void endSampling() {
+        synchronized (interruptLock) {
+            samplingThread = null;
+            if (interruptRequested) {
+                interruptRequested = false;
+                Thread.interrupted();
+            }
         }
     }
 
@@ -155,26 +218,46 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
             // The first teardown waits here for replies in flight while every other session is still open.
             TimingRun.exit(drainMillis);
         }
-        if (user != null) {
+        for (TimingStompUser user : sessions) {
             user.close();
         }
     }
 
-    /** Stop/Shutdown from JMeter: close the session so a waiting sample ends now. */
+    /**
+     * Stop, Shutdown or Sample Timeout from JMeter: whatever this thread waits for (a connect, a reply,
+     * messages) ends now as an Interrupted sample, and the sessions close. The next sample reconnects.
+     */
     @Override
     public boolean interrupt() {
-        TimingStompUser current = user;
-        if (current != null) {
-            current.disconnect();
+        synchronized (interruptLock) {
+            if (samplingThread != null) {
+                interruptRequested = true;
+                samplingThread.interrupt();
+            }
+        }
+        for (TimingStompUser user : sessions) {
+            user.disconnect();
         }
         return true;
+    }
+
+    /** The sessions of this thread, in order. */
+    protected final List<TimingStompUser> sessions() {
+        return sessions;
+    }
+
+    /** The session the next message goes out on: round-robin over the thread's sessions. */
+    protected final TimingStompUser nextSession() {
+        TimingStompUser user = sessions.get(nextSession);
+        nextSession = nextSession + 1 == sessions.size() ? 0 : nextSession + 1;
+        return user;
     }
 
     /**
      * Null when the session is up; otherwise the failed (re)connect sample to report. A connect that failed
      * in setupTest is reported by the first sample without a second attempt.
      */
-    protected final SampleResult ensureConnected(String label) throws InterruptedException {
+    protected final SampleResult ensureConnected(TimingStompUser user, String label) throws InterruptedException {
         SampleResult failure = setupFailure;
         if (failure != null) {
             setupFailure = null;
@@ -183,12 +266,13 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         if (user.isConnected()) {
             return null;
         }
-        SampleResult reconnect = connectSample(label + (wasConnected ? " reconnect" : " connect"));
+        SampleResult reconnect = connectSample(user, label + (user.everConnected() ? " reconnect" : " connect"));
         return reconnect.isSuccessful() ? null : reconnect;
     }
 
     /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step. */
-    protected final SampleResult connectSample(String label) throws InterruptedException {
+    protected final SampleResult connectSample(TimingStompUser user, String label) throws InterruptedException {
+        paceConnect();
         SampleResult result = SampleResults.newResult(label);
         result.sampleStart();
         try {
@@ -207,7 +291,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                 SampleResults.fail(result, connect.code(), connect.message());
                 return result;
             }
-            for (String destination : subscribeTo) {
+            List<String> destinations = subscriptionsOf(user);
+            for (String destination : destinations) {
                 StepResult subscribe = user.subscribe(destination);
                 SampleResults.addStep(result, subscribe);
                 if (!subscribe.ok()) {
@@ -215,26 +300,38 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                     return result;
                 }
             }
-            wasConnected = true;
-            SampleResults.ok(result, "Connected " + user + (subscribeTo.isEmpty() ? "" : ", subscribed to "
-                    + subscribeTo));
+            SampleResults.ok(result, "Connected " + user + (destinations.isEmpty() ? "" : ", subscribed to "
+                    + destinations));
             return result;
         } finally {
             result.sampleEnd();
         }
     }
 
-    protected final boolean wasConnected() {
-        return wasConnected;
+    private List<String> subscriptionsOf(TimingStompUser user) {
+        if (subscribeTo.isEmpty()) {
+            return subscribeTo;
+        }
+        UserSettings settings = user.settings();
+        return subscribeTo.stream().map(d -> SessionNames.expand(d, settings.session(), settings.threadNumber(),
+                settings.name())).toList();
     }
 
-    protected final void forgetConnection() {
-        wasConnected = false;
+    /** Holds connects to {@code connectsPerSecond}; the wait is outside any sample's time. */
+    private void paceConnect() throws InterruptedException {
+        if (connectIntervalNanos == 0) {
+            return;
+        }
+        long wait = nextConnectNanos - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        nextConnectNanos = Math.max(nextConnectNanos, System.nanoTime() - connectIntervalNanos) + connectIntervalNanos;
     }
 
     /** The {@code replyIdPattern} parameter: a regex with a group around the id, or null when empty. */
     static Pattern readPattern(ParameterReader params) {
-        String regex = params.string(REPLY_ID_PATTERN, "");
+        String regex = params.optional(REPLY_ID_PATTERN, "");
         if (regex.isEmpty()) {
             return null;
         }
@@ -251,12 +348,24 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         }
     }
 
+    static void checkPlaceholders(ParameterReader params, String name, String value, Set<String> known) {
+        try {
+            SessionNames.check(value, known);
+        } catch (IllegalArgumentException e) {
+            params.error(name, value, e.getMessage());
+        }
+    }
+
     static String label(JavaSamplerContext context) {
         String name = context.getParameter(TestElement.NAME, "");
         return name == null || name.isEmpty() ? "STOMP" : name;
     }
 
-    private static UserSettings readUserSettings(ParameterReader params) {
+    /**
+     * The thread's virtual users. Credentials three ways: one {@code login} for every user; a login with
+     * {@code {{session}}} for unique generated names; or a {@code users} file with a line per user.
+     */
+    private static List<UserSettings> readUsers(ParameterReader params) {
         String scheme = params.string(SCHEME, SCHEME_DEFAULT).trim().toLowerCase();
         if (!scheme.equals("http") && !scheme.equals("https")) {
             params.error(SCHEME, scheme, "expected http or https");
@@ -270,16 +379,42 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                 Integer.MAX_VALUE);
         long connectTimeout = params.number(CONNECT_TIMEOUT_MILLIS, Long.parseLong(CONNECT_TIMEOUT_MILLIS_DEFAULT),
                 1, Integer.MAX_VALUE);
-        String login = params.string(LOGIN, "").trim();
+        int perThread = params.integer(SESSIONS_PER_THREAD, 1, 1, MAX_SESSIONS_PER_THREAD);
+        String login = params.optional(LOGIN, "").trim();
+        checkPlaceholders(params, LOGIN, login, SessionNames.LOGIN_PLACEHOLDERS);
+        String passcode = params.optional(PASSCODE, "");
+        String usersPath = params.optional(USERS, "").trim();
+        UsersFile usersFile = null;
+        if (!usersPath.isEmpty()) {
+            try {
+                usersFile = UsersFile.load(Path.of(usersPath));
+            } catch (IllegalArgumentException e) {
+                params.error(USERS, usersPath, e.getMessage());
+            }
+        }
+        String indexPath = params.optional(INDEX_PATH, INDEX_PATH_DEFAULT);
+        String pullPath = params.optional(PULL_PATH, PULL_PATH_DEFAULT);
         if (params.hasErrors() || transport == null) {
             return null;
         }
         JMeterContext jmeter = JMeterContextService.getContext();
-        String name = !login.isEmpty() ? login
-                : jmeter.getThread() != null ? jmeter.getThread().getThreadName() : Thread.currentThread().getName();
-        return new UserSettings(name, jmeter.getThreadNum() + 1, scheme, host, port, endpoint, transport,
-                params.string(INDEX_PATH, INDEX_PATH_DEFAULT), params.string(PULL_PATH, PULL_PATH_DEFAULT), login,
-                params.string(PASSCODE, ""), connectHeaders, heartbeat, connectTimeout);
+        int thread = jmeter.getThreadNum() + 1;
+        String threadName = jmeter.getThread() != null ? jmeter.getThread().getThreadName()
+                : Thread.currentThread().getName();
+        UserSettings base = new UserSettings(threadName, thread, thread, scheme, host, port, endpoint, transport,
+                indexPath, pullPath, "", "", connectHeaders, heartbeat, connectTimeout);
+        List<UserSettings> users = new ArrayList<>(perThread);
+        for (int k = 1; k <= perThread; k++) {
+            int session = (thread - 1) * perThread + k;
+            String userLogin = usersFile != null ? usersFile.user(session).login()
+                    : SessionNames.expand(login, session, thread, "");
+            String userPasscode = usersFile != null && !usersFile.user(session).passcode().isEmpty()
+                    ? usersFile.user(session).passcode() : passcode;
+            // Timing logs and {{user}} name a user by its login, else by its thread (and place in it).
+            String name = !userLogin.isEmpty() ? userLogin : perThread == 1 ? threadName : threadName + "#" + k;
+            users.add(base.forUser(name, session, userLogin, userPasscode));
+        }
+        return users;
     }
 
     static List<String> splitDestinations(String text) {
@@ -323,6 +458,7 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + user + "]";
+        return getClass().getSimpleName() + "[" + (sessions.size() == 1 ? sessions.get(0) : sessions.size()
+                + " sessions") + "]";
     }
 }

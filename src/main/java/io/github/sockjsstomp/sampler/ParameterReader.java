@@ -11,6 +11,12 @@ import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
  */
 final class ParameterReader {
 
+    /**
+     * Stands for an empty value. JMeter drops a {@code -Jname=} (or {@code -G}) property whose value is empty,
+     * so the plan's default comes back; {@code -Jname=none} gets through and means "empty" here.
+     */
+    static final String NONE = "none";
+
     private final JavaSamplerContext context;
     private final List<String> errors = new ArrayList<>();
 
@@ -21,6 +27,16 @@ final class ParameterReader {
     String string(String name, String defaultValue) {
         String value = context.getParameter(name, defaultValue);
         return value == null ? "" : value;
+    }
+
+    /** A value whose useful setting may be empty ("skip it", "send none"): {@value #NONE} means empty. */
+    String optional(String name, String defaultValue) {
+        return orEmpty(string(name, defaultValue));
+    }
+
+    /** The value, or "" when it is {@value #NONE} (any case, surrounding blanks ignored). */
+    static String orEmpty(String value) {
+        return value == null || value.strip().equalsIgnoreCase(NONE) ? "" : value;
     }
 
     /** A value that must not be blank. */
@@ -51,13 +67,31 @@ final class ParameterReader {
         }
     }
 
+    /** A blank value means the default. */
+    double decimal(String name, double defaultValue, double min, double max) {
+        String value = string(name, Double.toString(defaultValue)).trim();
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            double parsed = Double.parseDouble(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        errors.add(describe(name, value, "expected a number from " + min + " to " + max));
+        return defaultValue;
+    }
+
     int integer(String name, int defaultValue, int min, int max) {
         return (int) number(name, defaultValue, min, max);
     }
 
     /** Parses with a function whose IllegalArgumentException says what is wrong. */
     <T> T parsed(String name, String defaultValue, Function<String, T> parser, T fallback) {
-        String value = string(name, defaultValue);
+        String value = optional(name, defaultValue);
         try {
             return parser.apply(value);
         } catch (IllegalArgumentException e) {

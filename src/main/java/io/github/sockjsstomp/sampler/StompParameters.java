@@ -20,6 +20,11 @@ final class StompParameters {
     static final String PULL_PATH = "pullPath";
     static final String PULL_PATH_DEFAULT = "/clientPull";
     static final String LOGIN = "login";
+    static final String USERS = "users";
+    static final String SESSIONS_PER_THREAD = "sessionsPerThread";
+    static final String SESSIONS_PER_THREAD_DEFAULT = "1";
+    static final String CONNECTS_PER_SECOND = "connectsPerSecond";
+    static final String CONNECTS_PER_SECOND_DEFAULT = "0";
     static final String PASSCODE = "passcode";
     static final String CONNECT_HEADERS = "connectHeaders";
     static final String HEARTBEAT_MILLIS = "heartbeatMillis";
@@ -57,6 +62,9 @@ final class StompParameters {
 
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";
+
+    /** Set by the connect sampler after each sample: sessions of the thread not connected yet (plans skip the hold). */
+    static final String SESSIONS_TO_CONNECT_VARIABLE = "stompSessionsToConnect";
 
     private StompParameters() {
     }

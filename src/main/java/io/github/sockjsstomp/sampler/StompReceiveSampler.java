@@ -2,6 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import static io.github.sockjsstomp.sampler.StompParameters.*;
 
+import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.MessageInbox;
 import io.github.sockjsstomp.client.SendFailedException;
@@ -62,15 +63,15 @@ public class StompReceiveSampler extends AbstractStompSampler {
         receiveTimeoutMillis = params.number(RECEIVE_TIMEOUT_MILLIS, Long.parseLong(RECEIVE_TIMEOUT_MILLIS_DEFAULT),
                 1, Integer.MAX_VALUE);
         windowMillis = params.number(WINDOW_MILLIS, 0, 0, Integer.MAX_VALUE);
-        triggerDestination = params.string(TRIGGER_DESTINATION, "").trim();
-        triggerPayload = params.string(TRIGGER_PAYLOAD, "").getBytes(StandardCharsets.UTF_8);
+        triggerDestination = params.optional(TRIGGER_DESTINATION, "").trim();
+        triggerPayload = params.optional(TRIGGER_PAYLOAD, "").getBytes(StandardCharsets.UTF_8);
         var pattern = readPattern(params);
         if (params.hasErrors()) {
             return null;
         }
         // A listener sends no timed messages: the timeout only satisfies the options' contract.
         return new TimingOptions(Long.parseLong(REPLY_TIMEOUT_MILLIS_DEFAULT), 1, false,
-                params.string(ID_HEADER, ID_HEADER_DEFAULT), pattern);
+                params.optional(ID_HEADER, ID_HEADER_DEFAULT), pattern);
     }
 
     @Override
@@ -82,15 +83,25 @@ public class StompReceiveSampler extends AbstractStompSampler {
                 super.onMessage(message);
                 inbox.add(message);
             }
+
+            @Override
+            protected void onStompError(String error) {
+                super.onStompError(error);
+                inbox.wake(error);
+            }
         };
     }
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        SampleResult connectFailure = ensureConnected(label);
-        if (connectFailure != null) {
-            return connectFailure;
+        // Every session of the thread listens; a lost one is reconnected before the wait.
+        for (TimingStompUser user : sessions()) {
+            SampleResult connectFailure = ensureConnected(user, label);
+            if (connectFailure != null) {
+                return connectFailure;
+            }
         }
+        TimingStompUser user = nextSession();
         SampleResult result = SampleResults.newResult(label);
         result.sampleStart();
         long startNanos = System.nanoTime();
@@ -106,9 +117,11 @@ public class StompReceiveSampler extends AbstractStompSampler {
                 return result;
             }
         }
+        // An ERROR that came since the last sample (a refused SUBSCRIBE, say) ends this wait at once.
         List<IncomingMessage> messages = windowMillis > 0 ? inbox.collect(windowMillis)
                 : inbox.awaitCount(expectMessages, receiveTimeoutMillis);
         result.sampleEnd();
+        String error = inbox.takeWakeReason();
         if (!messages.isEmpty()) {
             result.setLatency(Math.max(0, (messages.get(0).receivedNanos() - startNanos) / 1_000_000));
         }
@@ -116,14 +129,25 @@ public class StompReceiveSampler extends AbstractStompSampler {
         long overflow = inbox.takeOverflow();
         String summary = "Received " + messages.size() + " of " + expectMessages + " messages"
                 + (overflow == 0 ? "" : "; " + overflow + " more arrived while the inbox was full (not shown)")
-                + (user.isConnected() ? "" : "; " + user.notConnectedReason());
-        if (messages.size() >= expectMessages) {
+                + disconnected();
+        if (error != null && messages.size() < expectMessages) {
+            SampleResults.fail(result, Failure.STOMP_ERROR, error + "; " + summary);
+        } else if (messages.size() >= expectMessages) {
             SampleResults.ok(result, summary);
         } else {
             SampleResults.fail(result, SampleResults.RECEIVE_TIMEOUT, summary + " within "
                     + (windowMillis > 0 ? windowMillis : receiveTimeoutMillis) + " ms");
         }
         return result;
+    }
+
+    private String disconnected() {
+        for (TimingStompUser user : sessions()) {
+            if (!user.isConnected()) {
+                return "; " + user.notConnectedReason();
+            }
+        }
+        return "";
     }
 
     private static void describeResponse(SampleResult result, List<IncomingMessage> messages) {

@@ -2,14 +2,18 @@ package io.github.sockjsstomp.sampler;
 
 import static io.github.sockjsstomp.sampler.StompParameters.*;
 
+import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.client.PayloadTemplate;
 import io.github.sockjsstomp.client.SendFailedException;
+import io.github.sockjsstomp.client.SessionNames;
+import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.timing.TimingLog;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
+import io.github.sockjsstomp.timing.TimingStompUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -38,8 +42,8 @@ public class StompSendSampler extends AbstractStompSampler {
 
     @Override
     protected void addParameters(Arguments args) {
-        args.addArgument(DESTINATION, DESTINATION_DEFAULT);
-        args.addArgument(PAYLOAD, PAYLOAD_DEFAULT, null, "placeholders: {{msgId}} {{seq}} {{thread}} {{user}} {{sentAt}}");
+        args.addArgument(DESTINATION, DESTINATION_DEFAULT, null, "may use {{session}} {{thread}} {{user}}");
+        args.addArgument(PAYLOAD, PAYLOAD_DEFAULT, null, "placeholders: {{msgId}} {{seq}} {{thread}} {{session}} {{user}} {{sentAt}}");
         args.addArgument(SEND_HEADERS, "", null, "SEND headers: name:value;name2:value2");
         args.addArgument(MODE, MODE_FIRE_AND_FORGET, null, MODE_FIRE_AND_FORGET + " | " + MODE_AWAIT_REPLY);
         args.addArgument(REPLY_TIMEOUT_MILLIS, REPLY_TIMEOUT_MILLIS_DEFAULT, null, "after this a message is LOST");
@@ -61,7 +65,8 @@ public class StompSendSampler extends AbstractStompSampler {
             params.error(MODE, mode, "expected " + MODE_FIRE_AND_FORGET + " or " + MODE_AWAIT_REPLY);
         }
         awaitReply = mode.equals(MODE_AWAIT_REPLY);
-        params.required(DESTINATION, DESTINATION_DEFAULT);
+        String destination = params.required(DESTINATION, DESTINATION_DEFAULT);
+        checkPlaceholders(params, DESTINATION, destination, SessionNames.DESTINATION_PLACEHOLDERS);
         params.parsed(PAYLOAD, PAYLOAD_DEFAULT, PayloadTemplate::compile, null);
         params.parsed(SEND_HEADERS, "", HeaderList::parse, Map.of());
         replyTimeoutMillis = params.number(REPLY_TIMEOUT_MILLIS, Long.parseLong(REPLY_TIMEOUT_MILLIS_DEFAULT), 1,
@@ -71,13 +76,13 @@ public class StompSendSampler extends AbstractStompSampler {
         if (params.hasErrors()) {
             return null;
         }
-        return new TimingOptions(replyTimeoutMillis, replies, awaitReply, params.string(ID_HEADER, ID_HEADER_DEFAULT),
+        return new TimingOptions(replyTimeoutMillis, replies, awaitReply, params.optional(ID_HEADER, ID_HEADER_DEFAULT),
                 pattern);
     }
 
     @Override
     protected TimingSink openTimingSink(ParameterReader params) {
-        String file = params.string(TIMING_LOG, TIMING_LOG_DEFAULT).trim();
+        String file = params.optional(TIMING_LOG, TIMING_LOG_DEFAULT).trim();
         if (file.isEmpty()) {
             return TimingSink.NONE;
         }
@@ -91,18 +96,25 @@ public class StompSendSampler extends AbstractStompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
+        TimingStompUser user = nextSession();
         String destination = context.getParameter(DESTINATION, DESTINATION_DEFAULT).trim();
         PayloadTemplate payload;
         Map<String, String> sendHeaders;
         try {
             payload = template(context.getParameter(PAYLOAD, PAYLOAD_DEFAULT));
-            sendHeaders = headers(context.getParameter(SEND_HEADERS, ""));
+            sendHeaders = headers(ParameterReader.orEmpty(context.getParameter(SEND_HEADERS, "")));
+            if (SessionNames.hasPlaceholder(destination)) {
+                SessionNames.check(destination, SessionNames.DESTINATION_PLACEHOLDERS);
+                UserSettings settings = user.settings();
+                destination = SessionNames.expand(destination, settings.session(), settings.threadNumber(),
+                        settings.name());
+            }
         } catch (IllegalArgumentException e) {
             return SampleResults.immediateFailure(label, SampleResults.CONFIG_ERROR, ParameterReader.describe(
-                    PAYLOAD + "/" + SEND_HEADERS, context.getParameter(PAYLOAD) + " / "
-                            + context.getParameter(SEND_HEADERS), e.getMessage()));
+                    DESTINATION + "/" + PAYLOAD + "/" + SEND_HEADERS, destination + " / " + context.getParameter(PAYLOAD)
+                            + " / " + context.getParameter(SEND_HEADERS), e.getMessage()));
         }
-        SampleResult connectFailure = ensureConnected(label);
+        SampleResult connectFailure = ensureConnected(user, label);
         if (connectFailure != null) {
             try {
                 // Not connected: the message is attempted anyway so the books count it as FAILED.
@@ -131,6 +143,11 @@ public class StompSendSampler extends AbstractStompSampler {
         IncomingMessage reply = user.lastSent().awaitFirstReply(replyTimeoutMillis);
         if (reply == null) {
             result.sampleEnd();
+            String error = user.stompError();
+            if (error != null) {
+                SampleResults.fail(result, Failure.STOMP_ERROR, error);
+                return result;
+            }
             SampleResults.fail(result, SampleResults.REPLY_TIMEOUT, "No reply to " + sent.msgId() + " within "
                     + replyTimeoutMillis + " ms" + (user.isConnected() ? "" : "; " + user.notConnectedReason()));
             return result;

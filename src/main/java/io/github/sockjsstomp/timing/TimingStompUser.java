@@ -17,8 +17,8 @@ public class TimingStompUser extends StompUser {
     private final TimingOptions options;
     private final TimingSink sink;
     private final ReplyIdFinder idFinder;
-    /** Written and read by the owning JMeter thread only. */
-    private PendingMessage lastSent;
+    /** Written by the owning JMeter thread; read by it and, on an ERROR frame, by an I/O thread. */
+    private volatile PendingMessage lastSent;
 
     public TimingStompUser(SharedStompClients shared, UserSettings settings, ReplyTracker tracker,
             TimingOptions options, TimingSink sink) {
@@ -54,6 +54,18 @@ public class TimingStompUser extends StompUser {
     @Override
     protected void onMessage(IncomingMessage message) {
         tracker.reply(idFinder.find(message), message);
+    }
+
+    /**
+     * A sender waiting for its reply learns of an ERROR frame at once: the server closes the session after
+     * one, so the reply will not come. The message is FAILED with the server's words.
+     */
+    @Override
+    protected void onStompError(String error) {
+        PendingMessage waiting = lastSent;
+        if (waiting != null && options.awaitReply()) {
+            tracker.fail(waiting, "StompError: " + error);
+        }
     }
 
     /** The message this user sent last, for await-reply. */

@@ -17,7 +17,7 @@ class UserSettingsTest {
         "https, raw, /stomp, wss://h:8080/stomp",
     })
     void stompUriFollowsSchemeAndTransport(String scheme, String transport, String endpoint, String expected) {
-        UserSettings settings = new UserSettings("u", 1, scheme, "h", 8080, endpoint,
+        UserSettings settings = new UserSettings("u", 1, 1, scheme, "h", 8080, endpoint,
                 Transport.fromParameter(transport), "/index", "", "", "", Map.of(), 0, 1000);
         assertThat(settings.stompUri()).hasToString(expected);
         assertThat(settings.httpUri("index")).hasToString(scheme + "://h:8080/index");
@@ -26,7 +26,7 @@ class UserSettingsTest {
     @ParameterizedTest
     @CsvSource({"ftp, 80, scheme", "http, 0, port", "http, 70000, port"})
     void constructorRejectsBadValuesNamingThem(String scheme, int port, String name) {
-        assertThatThrownBy(() -> new UserSettings("u", 1, scheme, "h", port, "/ws", Transport.WEBSOCKET, "", "", "",
+        assertThatThrownBy(() -> new UserSettings("u", 1, 1, scheme, "h", port, "/ws", Transport.WEBSOCKET, "", "", "",
                 "", Map.of(), 0, 1000)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name);
     }
 

@@ -33,7 +33,8 @@ import org.springframework.web.servlet.DispatcherServlet;
  * <li>{@code GET /clientPull}: 401 without a valid cookie, else {@code {"session":"…","status":"ok"}}.</li>
  * <li>{@code GET /stats}: JSON counters.</li>
  * <li>SockJS endpoint {@code /ws} (all transports; handshake 403 without the cookie) and raw WebSocket STOMP
- * endpoint {@code /stomp-ws} (no cookie).</li>
+ * endpoint {@code /stomp-ws} (no cookie); {@code /stomp-strict}, a strict broker that answers refusals with
+ * ERROR frames and keeps the connection open ({@link DemoStrictBroker}).</li>
  * <li>STOMP: {@code /app/hello}, {@code /app/echo}, {@code /app/chat}, {@code /app/push}; simple broker on
  * {@code /topic} and {@code /queue}, user prefix {@code /user}; login header = Principal; passcode
  * {@code reject} = ERROR frame.</li>
@@ -99,7 +100,7 @@ public final class DemoServer implements AutoCloseable {
 
         AnnotationConfigWebApplicationContext context = new AnnotationConfigWebApplicationContext();
         context.setDisplayName("sockjs-stomp demo server");
-        context.register(DemoWebSocketConfig.class);
+        context.register(DemoWebSocketConfig.class, DemoStrictBroker.class);
 
         Context servletContext = tomcat.addContext("", baseDir.toString());
         if (servletContext instanceof StandardContext standardContext) {

@@ -70,4 +70,19 @@ class ParameterReaderTest {
         assertThat(AbstractStompSampler.splitDestinations(text)).hasSize(count).allSatisfy(d -> assertThat(d)
                 .startsWith("/").doesNotContain(" "));
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"none|''", "NONE|''", "' None '|''", "/index|/index", "''|''",
+        "nonempty|nonempty"})
+    void noneStandsForEmptyBecauseJMeterDropsEmptyProperties(String value, String expected) {
+        assertThat(reader("indexPath", value).optional("indexPath", "/index")).isEqualTo(expected);
+    }
+
+    @Test
+    void noneParsesAsEmptyForStructuredValues() {
+        ParameterReader reader = reader("connectHeaders", "none");
+        assertThat(reader.parsed("connectHeaders", "", io.github.sockjsstomp.client.HeaderList::parse,
+                java.util.Map.of("x", "y"))).isEmpty();
+        assertThat(reader.errors()).isEmpty();
+    }
 }

@@ -13,6 +13,8 @@ import java.util.function.Supplier;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
 
 /**
  * Drives samplers the way JMeter's JavaSampler does: one instance per thread, setupTest inside the thread's
@@ -48,7 +50,13 @@ final class SamplerHarness implements AutoCloseable {
             S sampler = factory.get();
             JavaSamplerContext context = context(sampler, overrides.apply(i));
             running.add(new Running(sampler, context));
+            int threadNum = i;
             futures.add(threads.submit(() -> {
+                // As JMeter numbers the threads of a group: {{session}} and {{thread}} come from it.
+                JMeterContextService.getContext().setThreadNum(threadNum);
+                if (JMeterContextService.getContext().getVariables() == null) {
+                    JMeterContextService.getContext().setVariables(new JMeterVariables());
+                }
                 sampler.setupTest(context);
                 List<SampleResult> results = new ArrayList<>();
                 for (int n = 0; n < samples; n++) {
@@ -67,7 +75,15 @@ final class SamplerHarness implements AutoCloseable {
     /** One more sample on an already started sampler, on a pool thread. */
     SampleResult sampleAgain(int index) throws Exception {
         Running r = running.get(index);
-        return threads.submit(() -> r.sampler.runTest(r.context)).get(120, TimeUnit.SECONDS);
+        return threads.submit(() -> {
+            JMeterContextService.getContext().setThreadNum(index);
+            return r.sampler.runTest(r.context);
+        }).get(120, TimeUnit.SECONDS);
+    }
+
+    /** Runs on a pool thread: with one thread, the thread of every sample, so its JMeter variables too. */
+    <T> T onThread(java.util.concurrent.Callable<T> task) throws Exception {
+        return threads.submit(task).get(120, TimeUnit.SECONDS);
     }
 
     AbstractStompSampler sampler(int index) {

@@ -290,7 +290,7 @@ class SamplersIT {
             assertAllSuccessful(results);
             Set<String> cookies = new java.util.HashSet<>();
             for (int i = 0; i < users; i++) {
-                List<String> own = harness.sampler(i).user.cookieNames();
+                List<String> own = harness.sampler(i).sessions().get(0).cookieNames();
                 assertThat(own).singleElement().asString().startsWith("DEMOSESSION=");
                 cookies.addAll(own);
             }

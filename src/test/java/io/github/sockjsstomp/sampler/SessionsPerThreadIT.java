@@ -1,0 +1,178 @@
+package io.github.sockjsstomp.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.timing.Books;
+import io.github.sockjsstomp.timing.ReplyTracker;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Threads that own several sessions each, and the three ways users get their credentials. */
+class SessionsPerThreadIT {
+
+    private static DemoServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private static Map<String, String> base() {
+        Map<String, String> params = new HashMap<>();
+        params.put("host", "127.0.0.1");
+        params.put("port", Integer.toString(server.port()));
+        params.put("heartbeatMillis", "0");
+        return params;
+    }
+
+    private static List<String[]> records(Path timingLog) throws Exception {
+        List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+    }
+
+    @Test
+    void threadsSendRoundRobinOverTheirSessionsWithExactBooks() throws Exception {
+        Path timingLog = dir.resolve("echo.csv");
+        int threads = 3;
+        int perThread = 20;
+        List<List<SampleResult>> results;
+        try (SamplerHarness harness = new SamplerHarness(threads)) {
+            Map<String, String> p = base();
+            p.put("login", "user-{{session}}");
+            p.put("sessionsPerThread", Integer.toString(perThread));
+            p.put("mode", "await-reply");
+            p.put("timingLog", timingLog.toString());
+            results = harness.run(threads, StompSendSampler::new, i -> p, 2 * perThread);
+            harness.endTest();
+        }
+        assertThat(results.stream().flatMap(List::stream)).hasSize(threads * 2 * perThread).allSatisfy(r ->
+                assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue());
+        Books books = ReplyTracker.shared().books();
+        assertThat(books.sent()).isEqualTo(threads * 2 * perThread);
+        assertThat(books.answered()).isEqualTo(books.sent());
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(threads * 2 * perThread).allSatisfy(r -> assertThat(r[4]).isEqualTo(r[5]));
+        // Every session sent twice, under its own login: user-1 .. user-60.
+        Map<String, Long> perSender = records.stream().collect(Collectors.groupingBy(r -> r[4],
+                Collectors.counting()));
+        assertThat(perSender).hasSize(threads * perThread).allSatisfy((sender, count) -> assertThat(count)
+                .isEqualTo(2));
+        assertThat(perSender.keySet()).contains("user-1", "user-20", "user-21", "user-60");
+    }
+
+    @Test
+    void connectSamplerConnectsEachSessionAsASampleThenReportsAllAlive() throws Exception {
+        int perThread = 5;
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("login", "holder-{{session}}");
+            p.put("sessionsPerThread", Integer.toString(perThread));
+            p.put("subscribeTo", "/topic/idle-{{session}}");
+            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> p, perThread + 2).get(0);
+            assertThat(results).allSatisfy(r -> assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue());
+            assertThat(results.subList(0, perThread)).allSatisfy(r -> {
+                assertThat(r.getSampleLabel()).isEqualTo("StompConnectSampler");
+                assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
+                        .containsExactly("index", "clientPull", "connect", "subscribe");
+            });
+            // One label for every destination: the destination is in the sub-result's message.
+            assertThat(results.subList(0, perThread).stream().map(r -> r.getSubResults()[3].getResponseMessage()))
+                    .containsExactly("SUBSCRIBE /topic/idle-1", "SUBSCRIBE /topic/idle-2", "SUBSCRIBE /topic/idle-3",
+                            "SUBSCRIBE /topic/idle-4", "SUBSCRIBE /topic/idle-5");
+            assertThat(results.subList(perThread, perThread + 2)).allSatisfy(r -> {
+                assertThat(r.getSampleLabel()).isEqualTo("StompConnectSampler alive");
+                assertThat(r.getResponseMessage()).startsWith(perThread + " sessions alive");
+            });
+            assertThat(harness.sampler(0).sessions()).hasSize(perThread).allSatisfy(u -> assertThat(u.isConnected())
+                    .isTrue());
+            assertThat(harness.sampler(0).sessions().stream().map(u -> u.settings().login()).collect(Collectors
+                    .toSet())).containsExactlyInAnyOrder("holder-1", "holder-2", "holder-3", "holder-4", "holder-5");
+        }
+    }
+
+    @Test
+    void oneLoginForEveryUserIsSentAsItIs() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(3)) {
+            Map<String, String> p = base();
+            p.put("login", "guest");
+            p.put("passcode", "guest");
+            List<List<SampleResult>> results = harness.run(3, StompConnectSampler::new, i -> p, 1);
+            assertThat(results.stream().flatMap(List::stream)).allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
+            for (int i = 0; i < 3; i++) {
+                assertThat(harness.sampler(i).sessions().get(0).settings().login()).isEqualTo("guest");
+            }
+        }
+    }
+
+    @Test
+    void usersFileGivesEachSessionItsOwnCredentials() throws Exception {
+        Path users = dir.resolve("users.csv");
+        Files.writeString(users, "login,passcode\nalice,a-pass\nbob,b-pass\ncarol,c-pass\n", StandardCharsets.UTF_8);
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("users", users.toString());
+            p.put("login", "ignored");
+            p.put("sessionsPerThread", "3");
+            harness.run(1, StompConnectSampler::new, i -> p, 3);
+            assertThat(harness.sampler(0).sessions()).extracting(u -> u.settings().login() + "/"
+                    + u.settings().passcode()).containsExactly("alice/a-pass", "bob/b-pass", "carol/c-pass");
+            assertThat(harness.sampler(0).sessions()).allSatisfy(u -> assertThat(u.isConnected()).isTrue());
+        }
+    }
+
+    @Test
+    void badSessionSettingsAreConfigErrorsNamingParameterAndValue() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("sessionsPerThread", "0");
+            p.put("connectsPerSecond", "fast");
+            p.put("users", dir.resolve("missing.csv").toString());
+            p.put("login", "user-{{msgId}}");
+            p.put("destination", "/queue/{{nope}}");
+            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            assertThat(r.getResponseCode()).isEqualTo("ConfigError");
+            assertThat(r.getResponseMessage()).contains("Parameter 'sessionsPerThread' has value '0'")
+                    .contains("Parameter 'connectsPerSecond' has value 'fast'")
+                    .contains("Parameter 'users' has value '" + dir.resolve("missing.csv") + "': cannot be read")
+                    .contains("Parameter 'login' has value 'user-{{msgId}}': unknown placeholder {{msgId}}")
+                    .contains("Parameter 'destination' has value '/queue/{{nope}}'");
+        }
+    }
+
+    @Test
+    void theConnectSamplerTellsThePlanHowManySessionsAreLeftToConnect() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("sessionsPerThread", "2");
+            harness.run(1, StompConnectSampler::new, i -> p, 1);
+            assertThat(harness.onThread(SessionsPerThreadIT::sessionsToConnect)).isEqualTo("1");
+            assertThat(harness.sampleAgain(0).getSampleLabel()).isEqualTo("StompConnectSampler");
+            assertThat(harness.onThread(SessionsPerThreadIT::sessionsToConnect)).isEqualTo("0");
+            assertThat(harness.sampleAgain(0).getSampleLabel()).isEqualTo("StompConnectSampler alive");
+        }
+    }
+
+    private static String sessionsToConnect() {
+        return JMeterContextService.getContext().getVariables().get(StompParameters.SESSIONS_TO_CONNECT_VARIABLE);
+    }
+}

@@ -1,0 +1,138 @@
+package io.github.sockjsstomp.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.timing.Books;
+import io.github.sockjsstomp.timing.ReplyTracker;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.jmeter.samplers.SampleResult;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ERROR frames from a broker that keeps the connection open afterwards (the demo server's strict broker
+ * endpoint). The timeouts are far longer than the test: a sampler that waited for them instead of ending at
+ * the ERROR would report ConnectTimeout, ReplyTimeout or ReceiveTimeout, not StompError.
+ */
+class StrictBrokerIT {
+
+    private static final String LONG_TIMEOUT_MILLIS = "120000";
+    private static DemoServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private static Map<String, String> strict(String login, String passcode) {
+        Map<String, String> params = new HashMap<>();
+        params.put("host", "127.0.0.1");
+        params.put("port", Integer.toString(server.port()));
+        params.put("transport", "raw");
+        params.put("endpoint", "/stomp-strict");
+        params.put("indexPath", "none");
+        params.put("pullPath", "none");
+        params.put("login", login);
+        params.put("passcode", passcode);
+        params.put("heartbeatMillis", "0");
+        params.put("connectTimeoutMillis", LONG_TIMEOUT_MILLIS);
+        return params;
+    }
+
+    private static SampleResult only(List<List<SampleResult>> results) {
+        assertThat(results).singleElement().asList().hasSize(1);
+        return results.get(0).get(0);
+    }
+
+    @Test
+    void errorAnsweringConnectEndsTheConnectAtOnceWithTheServersMessageAndBody() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            SampleResult r = only(harness.run(1, StompConnectSampler::new, i -> strict("guest", "reject-open"), 1));
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("StompError");
+            assertThat(r.getResponseMessage()).isEqualTo("Bad CONNECT: Access refused for user 'guest'");
+            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("connect");
+        }
+    }
+
+    @Test
+    void errorWithoutMessageOrBodyStillEndsTheConnect() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            SampleResult r = only(harness.run(1, StompConnectSampler::new, i -> strict("guest", "reject-bare"), 1));
+            assertThat(r.getResponseCode()).isEqualTo("StompError");
+            assertThat(r.getResponseMessage()).isEqualTo("ERROR frame without message or body");
+        }
+    }
+
+    @Test
+    void errorAnsweringSendEndsTheAwaitedReplyAndTheMessageIsFailed() throws Exception {
+        Path timingLog = dir.resolve("send-error.csv");
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "guest");
+            p.put("subscribeTo", "/queue/echo");
+            p.put("destination", "/app/fail");
+            p.put("payload", "order {{seq}}");
+            p.put("mode", "await-reply");
+            p.put("replyTimeoutMillis", LONG_TIMEOUT_MILLIS);
+            p.put("timingLog", timingLog.toString());
+            SampleResult r = only(harness.run(1, StompSendSampler::new, i -> p, 1));
+            assertThat(r.getResponseCode()).isEqualTo("StompError");
+            assertThat(r.getResponseMessage()).isEqualTo("Bad SEND: Refused: order 1");
+            harness.endTest();
+        }
+        Books books = ReplyTracker.shared().books();
+        assertThat(books.sent()).isEqualTo(1);
+        assertThat(books.failed()).isEqualTo(1);
+        List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).contains(",FAILED,").contains("StompError: Bad SEND: Refused: order 1");
+    }
+
+    @Test
+    void errorAnsweringSubscribeEndsTheReceiversWait() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "guest");
+            p.put("subscribeTo", "/queue/forbidden");
+            p.put("receiveTimeoutMillis", LONG_TIMEOUT_MILLIS);
+            SampleResult r = only(harness.run(1, StompReceiveSampler::new, i -> p, 1));
+            assertThat(r.getResponseCode()).isEqualTo("StompError");
+            assertThat(r.getResponseMessage()).startsWith("Access denied: Subscription to /queue/forbidden refused");
+        }
+    }
+
+    @Test
+    void messagesWithEmptyBodiesArriveAndAreTimed() throws Exception {
+        Path timingLog = dir.resolve("empty.csv");
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "guest");
+            p.put("subscribeTo", "/queue/echo");
+            p.put("destination", "/queue/echo");
+            p.put("payload", "");
+            p.put("mode", "await-reply");
+            p.put("timingLog", timingLog.toString());
+            List<SampleResult> results = harness.run(1, StompSendSampler::new, i -> p, 3).get(0);
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue();
+                assertThat(r.getResponseData()).isEmpty();
+            });
+            harness.endTest();
+        }
+        assertThat(ReplyTracker.shared().books().answered()).isEqualTo(3);
+    }
+}
