@@ -235,6 +235,9 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                 samplingThread.interrupt();
             }
         }
+        if (inRun) {
+            TimingRun.stop();
+        }
         for (TimingStompUser user : sessions) {
             user.disconnect();
         }

@@ -19,6 +19,8 @@ public final class TimingRun {
     private static boolean drained;
     private static boolean finished;
     private static boolean hookInstalled;
+    /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
+    private static volatile boolean stopped;
 
     private TimingRun() {
     }
@@ -29,6 +31,7 @@ public final class TimingRun {
             if (active == 0) {
                 drained = false;
                 finished = false;
+                stopped = false;
                 ReplyTracker.shared().reset();
             }
             active++;
@@ -37,6 +40,11 @@ public final class TimingRun {
                 hookInstalled = true;
             }
         }
+    }
+
+    /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
+    public static void stop() {
+        stopped = true;
     }
 
     /**
@@ -49,7 +57,7 @@ public final class TimingRun {
             first = !drained;
             drained = true;
         }
-        if (first) {
+        if (first && !stopped) {
             try {
                 boolean quiet = ReplyTracker.shared().awaitQuiet(drainMillis, 250);
                 if (!quiet) {

@@ -143,6 +143,11 @@ public final class DemoServer implements AutoCloseable {
     }
 
     /** Current number of STOMP-connected sessions (as in {@code /stats}). */
+    /** Connections open on the strict broker endpoint, across the JVM's demo servers. */
+    public static int strictBrokerOpenSessions() {
+        return DemoStrictBroker.OPEN_SESSIONS.get();
+    }
+
     public int connectedSessions() {
         return this.context.getBean(DemoStats.class).connectedSessionCount();
     }

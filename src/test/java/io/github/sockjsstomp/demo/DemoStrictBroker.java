@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -19,6 +20,7 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
  * the case where a client that only learns of the ERROR from the closing socket waits for its timeout.
  *
  * <ul>
+ * <li>CONNECT with passcode {@value #SILENT_PASSCODE}: no answer at all (a stalled broker).</li>
  * <li>CONNECT with passcode {@value #REJECT_PASSCODE}: ERROR {@code message:Bad CONNECT}, body "Access refused
  * for user '&lt;login&gt;'"; with {@value #REJECT_BARE_PASSCODE}: an ERROR with neither message nor body.</li>
  * <li>SUBSCRIBE to {@value #FORBIDDEN_DESTINATION}: ERROR {@code message:Access denied}.</li>
@@ -38,6 +40,10 @@ class DemoStrictBroker implements WebSocketConfigurer {
     static final String FORBIDDEN_DESTINATION = "/queue/forbidden";
     static final String FAIL_DESTINATION = "/app/fail";
     static final String FAIL_BARE_DESTINATION = "/app/fail-bare";
+    static final String SILENT_PASSCODE = "no-answer";
+
+    /** Connections open on this endpoint, across the JVM's demo servers. */
+    static final AtomicInteger OPEN_SESSIONS = new AtomicInteger();
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
@@ -84,6 +90,9 @@ class DemoStrictBroker implements WebSocketConfigurer {
             switch (command) {
                 case "CONNECT", "STOMP" -> {
                     String passcode = headers.getOrDefault("passcode", "");
+                    if (SILENT_PASSCODE.equals(passcode)) {
+                        return;
+                    }
                     if (REJECT_PASSCODE.equals(passcode)) {
                         send(session, "ERROR\nmessage:Bad CONNECT\ncontent-type:text/plain\n\nAccess refused for user '"
                                 + headers.getOrDefault("login", "") + "'");
@@ -136,7 +145,13 @@ class DemoStrictBroker implements WebSocketConfigurer {
         }
 
         @Override
+        public void afterConnectionEstablished(WebSocketSession session) {
+            OPEN_SESSIONS.incrementAndGet();
+        }
+
+        @Override
         public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
+            OPEN_SESSIONS.decrementAndGet();
             subscriptions.remove(session.getId());
         }
     }

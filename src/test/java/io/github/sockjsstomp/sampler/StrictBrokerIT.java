@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,5 +136,60 @@ class StrictBrokerIT {
             harness.endTest();
         }
         assertThat(ReplyTracker.shared().books().answered()).isEqualTo(3);
+    }
+
+    @Test
+    void aConnectGivenUpOnClosesItsConnection() throws Exception {
+        int before = DemoServer.strictBrokerOpenSessions();
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "no-answer");
+            p.put("connectTimeoutMillis", "300");
+            SampleResult r = only(harness.run(1, StompConnectSampler::new, i -> p, 1));
+            assertThat(r.getResponseCode()).isEqualTo("ConnectTimeout");
+            // The session is still held by the sampler: only the abandoned connect may close it.
+            assertThat(awaitOpenSessions(before)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void interruptEndsAnAwaitedReplyAtOnce() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "guest");
+            p.put("subscribeTo", "/queue/echo");
+            p.put("destination", "/queue/nobody-listens");
+            p.put("mode", "await-reply");
+            p.put("replyTimeoutMillis", LONG_TIMEOUT_MILLIS);
+            p.put("timingLog", "none");
+            harness.run(1, StompSendSampler::new, i -> p, 0);
+            long sentBefore = ReplyTracker.shared().books().sent();
+            CompletableFuture<SampleResult> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return harness.sampleAgain(0);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            awaitSent(sentBefore + 1);
+            harness.sampler(0).interrupt();
+            SampleResult r = waiting.get(60, TimeUnit.SECONDS);
+            assertThat(r.getResponseCode()).isEqualTo("Interrupted");
+            // The interrupt was ours: the thread goes on sampling, and the next sample reconnects.
+            assertThat(harness.onThread(() -> Thread.currentThread().isInterrupted())).isFalse();
+        }
+    }
+
+    /** Polls (bounded) until the strict broker's open connections fall to {@code expected}; returns the last count. */
+    private static int awaitOpenSessions(int expected) throws InterruptedException {
+        for (int i = 0; i < 200 && DemoServer.strictBrokerOpenSessions() != expected; i++) {
+            Thread.sleep(50);
+        }
+        return DemoServer.strictBrokerOpenSessions();
+    }
+
+    private static void awaitSent(long count) throws InterruptedException {
+        for (int i = 0; i < 400 && ReplyTracker.shared().books().sent() < count; i++) {
+            Thread.sleep(25);
+        }
+        assertThat(ReplyTracker.shared().books().sent()).isGreaterThanOrEqualTo(count);
     }
 }
