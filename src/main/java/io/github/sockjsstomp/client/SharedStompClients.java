@@ -35,7 +35,7 @@ import org.springframework.web.socket.sockjs.frame.SockJsMessageCodec;
  *
  * <p>Why shared: JMeter's class loader takes one lock for every class lookup, and Spring's default codec and
  * RestTemplate probe for optional Jackson modules each time they are built. Built per thread, that stalls a
- * few hundred threads on the loader (seed 003). Built once here, lazily, on the first connect: never in a
+ * few hundred threads on the loader. Built once here, lazily, on the first connect: never in a
  * sampler's constructor, which JMeter's GUI calls just to list the samplers.
  */
 public final class SharedStompClients {

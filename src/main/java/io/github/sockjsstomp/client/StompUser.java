@@ -27,7 +27,7 @@ import org.springframework.web.socket.WebSocketSession;
  * One virtual user: its cookie store, HTTP login steps, and one STOMP session over SockJS or a raw WebSocket.
  * Owned by one JMeter thread; message callbacks arrive on I/O threads.
  *
- * <p>Subclasses hook in where the seed's ChatWebsocketClient did: {@link #beforeSend} just before a SEND is
+ * <p>Subclasses hook in at three points: {@link #beforeSend} just before a SEND is
  * written, {@link #onMessage} when a MESSAGE arrives. Hooks run on hot paths: keep them short, never block.
  */
 public class StompUser implements AutoCloseable {
@@ -276,7 +276,7 @@ public class StompUser implements AutoCloseable {
         http.clearCookies();
     }
 
-    // Hooks for subclasses (the seed's beforeSendMessage and subscribeCallback).
+    // Hooks for subclasses: the timing layer stamps and registers messages here, and matches replies.
 
     /** The id to stamp into the next message ({@code {{msgId}}}), or null: the timing layer supplies one. */
     protected String newMessageId() {

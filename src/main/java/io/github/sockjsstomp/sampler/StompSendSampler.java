@@ -24,7 +24,7 @@ import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 
 /**
- * Sends one timed message per sample (seed 003's SendMessageTest). In fire-and-forget mode the sample is
+ * Sends one timed message per sample (the send-message test). In fire-and-forget mode the sample is
  * the send and the reply's latency goes to the timing log; in await-reply mode the sample waits for the
  * first correlated reply and shows it as response data.
  *

@@ -7,7 +7,7 @@ import io.github.sockjsstomp.client.StompUser;
 import io.github.sockjsstomp.client.UserSettings;
 
 /**
- * A user whose messages are timed from send to reply (the seed's TimeLoggingChatWebsocketClient): every
+ * A user whose messages are timed from send to reply: every
  * SEND gets a unique id, in the {@code idHeader} header and wherever the payload says {@code {{msgId}}};
  * every MESSAGE this user receives is matched, by that id, against all messages sent in the JVM.
  */
