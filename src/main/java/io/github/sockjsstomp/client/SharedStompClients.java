@@ -180,8 +180,11 @@ public final class SharedStompClients {
         connections.setDefaultMaxPerRoute(2000);
         RequestConfig requestConfig = RequestConfig.custom().setCookieSpec(CookieSpecs.STANDARD).build();
         // Cookies live in each user's own store, passed per request; the client's default store stays unused.
+        // Idle connections are closed after a while: a server or load balancer that drops them silently would
+        // otherwise fail the next user's login step on a dead connection.
         return HttpClients.custom().setConnectionManager(connections).setDefaultRequestConfig(requestConfig)
-                .disableAutomaticRetries().build();
+                .disableAutomaticRetries().evictExpiredConnections().evictIdleConnections(30, TimeUnit.SECONDS)
+                .build();
     }
 
     @Override

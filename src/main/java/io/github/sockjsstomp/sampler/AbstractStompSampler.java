@@ -406,6 +406,16 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                 : Thread.currentThread().getName();
         UserSettings base = new UserSettings(threadName, thread, thread, scheme, host, port, endpoint, transport,
                 indexPath, pullPath, "", "", connectHeaders, heartbeat, connectTimeout);
+        try {
+            // A host or path that makes no URL fails here, once, not as an exception in every connect.
+            base.stompUri();
+            base.httpUri(indexPath.isEmpty() ? "/" : indexPath);
+            base.httpUri(pullPath.isEmpty() ? "/" : pullPath);
+        } catch (IllegalArgumentException e) {
+            params.error(HOST + "/" + ENDPOINT + "/" + INDEX_PATH + "/" + PULL_PATH, host + " " + endpoint + " "
+                    + indexPath + " " + pullPath, "do not make a URL: " + e.getMessage());
+            return null;
+        }
         List<UserSettings> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
             int session = (thread - 1) * perThread + k;

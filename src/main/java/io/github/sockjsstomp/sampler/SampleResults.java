@@ -2,7 +2,9 @@ package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.StepResult;
 import java.nio.charset.StandardCharsets;
+import org.apache.jmeter.JMeter;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.samplers.SampleSaveConfiguration;
 
 /** Small helpers that keep every sample self-describing: label, success, code, message, bytes. */
 final class SampleResults {
@@ -18,6 +20,14 @@ final class SampleResults {
     static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
 
     private SampleResults() {
+    }
+
+    /**
+     * Whether a sample's request text (its sampler data) can be seen by anyone: always in the GUI (View
+     * Results Tree); headless only when the results file saves it. Building it costs a copy per message.
+     */
+    static boolean requestTextWanted() {
+        return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveSamplerData();
     }
 
     static SampleResult newResult(String label) {

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static io.github.sockjsstomp.sampler.StompParameters.*;
 
 import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.MessageInbox;
 import io.github.sockjsstomp.client.SendFailedException;
@@ -164,7 +165,7 @@ public class StompReceiveSampler extends AbstractStompSampler {
         // What arrived, not what is shown: the shown data is capped and has separators.
         result.setBodySize(bytes);
         if (!messages.isEmpty()) {
-            result.setResponseHeaders(messages.get(0).headers().toString());
+            result.setResponseHeaders(HeaderList.describe(messages.get(0).headers()));
         }
     }
 }

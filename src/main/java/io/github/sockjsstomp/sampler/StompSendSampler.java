@@ -39,6 +39,8 @@ public class StompSendSampler extends AbstractStompSampler {
     private PayloadTemplate template;
     private String headersSource;
     private Map<String, String> headers;
+    /** Whether anything will show the request text: the GUI, or a results file that saves it. */
+    private boolean describeRequests;
 
     @Override
     protected void addParameters(Arguments args) {
@@ -65,6 +67,7 @@ public class StompSendSampler extends AbstractStompSampler {
             params.error(MODE, mode, "expected " + MODE_FIRE_AND_FORGET + " or " + MODE_AWAIT_REPLY);
         }
         awaitReply = mode.equals(MODE_AWAIT_REPLY);
+        describeRequests = SampleResults.requestTextWanted();
         String destination = params.required(DESTINATION, DESTINATION_DEFAULT);
         checkPlaceholders(params, DESTINATION, destination, SessionNames.DESTINATION_PLACEHOLDERS);
         params.parsed(PAYLOAD, PAYLOAD_DEFAULT, PayloadTemplate::compile, null);
@@ -156,15 +159,17 @@ public class StompSendSampler extends AbstractStompSampler {
         result.sampleEnd();
         SampleResults.ok(result, "Reply to " + sent.msgId() + " received by " + reply.receiver());
         result.setResponseData(reply.payload());
-        result.setResponseHeaders(reply.headers().toString());
+        result.setResponseHeaders(HeaderList.describe(reply.headers()));
         result.setBodySize((long) reply.payload().length);
         return result;
     }
 
-    private static void describeRequest(SampleResult result, OutgoingMessage sent) {
+    private void describeRequest(SampleResult result, OutgoingMessage sent) {
         result.setSentBytes(sent.payload().length);
-        result.setSamplerData("SEND " + sent.destination() + "\n" + sent.headers() + "\n\n"
-                + new String(sent.payload(), StandardCharsets.UTF_8));
+        if (describeRequests) {
+            result.setSamplerData("SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
+                    + new String(sent.payload(), StandardCharsets.UTF_8));
+        }
     }
 
     private PayloadTemplate template(String source) {

@@ -29,4 +29,21 @@ class HeaderListTest {
         assertThatThrownBy(() -> HeaderList.parse(text)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + text.trim() + "'");
     }
+
+    @Test
+    void aPartWithoutColonContinuesThePreviousValue() {
+        assertThat(HeaderList.parse("content-type:text/plain;charset=UTF-8;to:bob")).containsExactly(
+                Map.entry("content-type", "text/plain;charset=UTF-8"), Map.entry("to", "bob"));
+        assertThat(HeaderList.parse("a:1;;b:2")).containsExactly(Map.entry("a", "1"), Map.entry("b", "2"));
+    }
+
+    @Test
+    void describeHidesSecretValues() {
+        Map<String, java.util.List<String>> headers = new java.util.LinkedHashMap<>();
+        headers.put("destination", java.util.List.of("/app/echo"));
+        headers.put("Authorization", java.util.List.of("Bearer s3cret"));
+        headers.put("passcode", java.util.List.of("hunter2"));
+        assertThat(HeaderList.describe(headers)).isEqualTo("destination:/app/echo\nAuthorization:***\npasscode:***\n")
+                .doesNotContain("s3cret").doesNotContain("hunter2");
+    }
 }

@@ -246,12 +246,22 @@ class JMeterPlansIT {
     void oneLoginForEveryUserAndAQueuePerUserOnAStrictBroker() throws Exception {
         Run run = jmeter("echo-guest", false, "threads=3", "rampUp=0", "duration=6", "pauseMillis=200",
                 "transport=raw", "endpoint=/stomp-strict", "indexPath=none", "pullPath=none", "login=guest",
-                "passcode=guest", "destination=/queue/echo.{{session}}", "subscribeTo=/queue/echo.{{session}}",
+                "passcode=s3cret-pass", "connectHeaders=Authorization:Bearer s3cret-token",
+                "sendHeaders=Authorization:Bearer s3cret-token",
+                "destination=/queue/echo.{{session}}", "subscribeTo=/queue/echo.{{session}}",
                 "replyTimeoutMillis=3000");
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         assertThat(distinct(timing, 4)).containsExactly("guest");
         assertThat(distinct(timing, 6)).containsExactlyInAnyOrder("/queue/echo.1", "/queue/echo.2", "/queue/echo.3");
+        // Secrets stay out of everything the plugin writes. JMeter itself logs each -J property it sets.
+        for (Path written : List.of(run.timingLog, run.dir.resolve("echo.jtl"), run.dir.resolve("sockjs-stomp.log"))) {
+            if (Files.exists(written)) {
+                assertThat(Files.readString(written)).as(written.toString()).doesNotContain("s3cret");
+            }
+        }
+        assertThat(Files.readAllLines(run.dir.resolve("jmeter.log")).stream()
+                .filter(line -> !line.contains("Setting JMeter property"))).noneMatch(line -> line.contains("s3cret"));
     }
 
     @Test

@@ -172,6 +172,30 @@ class SessionsPerThreadIT {
         }
     }
 
+    @Test
+    void aHostThatMakesNoUrlIsAConfigErrorNotAnException() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("host", "bad host");
+            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            assertThat(r.getResponseCode()).isEqualTo("ConfigError");
+            assertThat(r.getResponseMessage()).contains("'bad host /ws /index /clientPull': do not make a URL");
+        }
+    }
+
+    @Test
+    void anUnknownHostIsAFailedConnectSample() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base();
+            p.put("host", "no-such-host.invalid");
+            p.put("indexPath", "none");
+            p.put("pullPath", "none");
+            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("UnknownHost");
+        }
+    }
+
     private static String sessionsToConnect() {
         return JMeterContextService.getContext().getVariables().get(StompParameters.SESSIONS_TO_CONNECT_VARIABLE);
     }
