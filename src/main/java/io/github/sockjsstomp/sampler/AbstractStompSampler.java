@@ -59,7 +59,6 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
     private List<String> configErrors = List.of();
     private List<String> subscribeTo = List.of();
     private boolean inRun;
-    private long drainMillis;
     private long connectIntervalNanos;
     private long nextConnectNanos;
     /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
@@ -107,6 +106,11 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         return TimingSink.NONE;
     }
 
+    /** Whether this sampler sends messages whose replies are timed (its replies may be in flight at the end). */
+    protected boolean sendsTimedMessages() {
+        return false;
+    }
+
     /** Send and receive samplers connect in setupTest; the connect sampler makes connecting its sample. */
     protected boolean connectsInSetup() {
         return true;
@@ -144,8 +148,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         sessions = List.copyOf(created);
         connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
         nextConnectNanos = System.nanoTime();
-        drainMillis = timing.replyTimeoutMillis() + 1000;
-        TimingRun.enter();
+        // Only senders have replies in flight at the end; listeners and connections need no drain of their own.
+        TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0);
         inRun = true;
         if (connectsInSetup()) {
             connectAllInSetup(label);
@@ -216,7 +220,7 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         if (inRun) {
             inRun = false;
             // The first teardown waits here for replies in flight while every other session is still open.
-            TimingRun.exit(drainMillis);
+            TimingRun.exit();
         }
         for (TimingStompUser user : sessions) {
             user.close();

@@ -61,6 +61,11 @@ public class StompSendSampler extends AbstractStompSampler {
     }
 
     @Override
+    protected boolean sendsTimedMessages() {
+        return true;
+    }
+
+    @Override
     protected TimingOptions readParameters(ParameterReader params) {
         String mode = params.string(MODE, MODE_FIRE_AND_FORGET).trim();
         if (!mode.equals(MODE_FIRE_AND_FORGET) && !mode.equals(MODE_AWAIT_REPLY)) {

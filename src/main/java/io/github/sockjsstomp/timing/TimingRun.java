@@ -21,20 +21,26 @@ public final class TimingRun {
     private static boolean hookInstalled;
     /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
     private static volatile boolean stopped;
+    private static long longestDrainMillis;
 
     private TimingRun() {
     }
 
-    /** A sampler joins the run (its setupTest). The first one of a run starts new books. */
-    public static void enter() {
+    /**
+     * A sampler joins the run (its setupTest). The first one of a run starts new books. The end of the run
+     * waits for replies as long as the longest {@code drainMillis} of all samplers, whichever tears down first.
+     */
+    public static void enter(long drainMillis) {
         synchronized (LOCK) {
             if (active == 0) {
                 drained = false;
                 finished = false;
                 stopped = false;
+                longestDrainMillis = 0;
                 ReplyTracker.shared().reset();
             }
             active++;
+            longestDrainMillis = Math.max(longestDrainMillis, drainMillis);
             if (!hookInstalled) {
                 Runtime.getRuntime().addShutdownHook(new Thread(TimingRun::finish, "stomp-timing-shutdown"));
                 hookInstalled = true;
@@ -48,14 +54,16 @@ public final class TimingRun {
     }
 
     /**
-     * A sampler leaves the run (its teardownTest). The first to leave waits up to {@code drainMillis} for
-     * outstanding replies; the last ends the run.
+     * A sampler leaves the run (its teardownTest). The first to leave waits up to the longest drain of the run
+     * for outstanding replies; the last ends the run.
      */
-    public static void exit(long drainMillis) {
+    public static void exit() {
         boolean first;
+        long drainMillis;
         synchronized (LOCK) {
             first = !drained;
             drained = true;
+            drainMillis = longestDrainMillis;
         }
         if (first && !stopped) {
             try {
