@@ -12,6 +12,7 @@ import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.client.WebSocketClient;
 import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
 import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
+import org.springframework.web.socket.sockjs.client.SockJsClient;
 
 /**
  * Hands every session to its handler wrapped in Spring's {@link ConcurrentWebSocketSessionDecorator}.
@@ -81,6 +82,9 @@ final class SerializingWebSocketClient implements WebSocketClient {
             WebSocketSession current = serialized;
             if (current == null) {
                 current = new ConcurrentWebSocketSessionDecorator(session, sendTimeLimitMillis, sendBufferBytes);
+                if (SerializingWebSocketClient.this.delegate instanceof SockJsClient) {
+                    current = new TextOnlySession(current);
+                }
                 serialized = current;
             }
             return current;

@@ -30,6 +30,11 @@ final class SampleResults {
         return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveSamplerData();
     }
 
+    /** Whether the headers of a reply can be seen by anyone: in the GUI, or in a results file that saves them. */
+    static boolean responseHeadersWanted() {
+        return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveResponseHeaders();
+    }
+
     static SampleResult newResult(String label) {
         SampleResult result = new SampleResult();
         result.setSampleLabel(label);

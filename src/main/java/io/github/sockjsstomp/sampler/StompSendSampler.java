@@ -41,6 +41,7 @@ public class StompSendSampler extends AbstractStompSampler {
     private Map<String, String> headers;
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
     private boolean describeRequests;
+    private boolean describeReplyHeaders;
 
     @Override
     protected void addParameters(Arguments args) {
@@ -73,6 +74,7 @@ public class StompSendSampler extends AbstractStompSampler {
         }
         awaitReply = mode.equals(MODE_AWAIT_REPLY);
         describeRequests = SampleResults.requestTextWanted();
+        describeReplyHeaders = SampleResults.responseHeadersWanted();
         String destination = params.required(DESTINATION, DESTINATION_DEFAULT);
         checkPlaceholders(params, DESTINATION, destination, SessionNames.DESTINATION_PLACEHOLDERS);
         params.parsed(PAYLOAD, PAYLOAD_DEFAULT, PayloadTemplate::compile, null);
@@ -164,7 +166,9 @@ public class StompSendSampler extends AbstractStompSampler {
         result.sampleEnd();
         SampleResults.ok(result, "Reply to " + sent.msgId() + " received by " + reply.receiver());
         result.setResponseData(reply.payload());
-        result.setResponseHeaders(HeaderList.describe(reply.headers()));
+        if (describeReplyHeaders) {
+            result.setResponseHeaders(HeaderList.describe(reply.headers()));
+        }
         result.setBodySize((long) reply.payload().length);
         return result;
     }

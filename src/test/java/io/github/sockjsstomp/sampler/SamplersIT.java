@@ -181,6 +181,34 @@ class SamplersIT {
         assertThat(records(timingLog)).hasSize(10).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
     }
 
+    /**
+     * SockJS carries text only: a SEND declared binary goes out as a text frame and is answered. The reply is
+     * the greeting (JSON): Spring's own server, asked to echo application/octet-stream, answers with a binary
+     * message its SockJS session then refuses (server side, not ours).
+     */
+    @ParameterizedTest
+    @CsvSource({"websocket, /ws", "xhr-streaming, /ws", "raw, /stomp-ws"})
+    void aBinarySendIsAnsweredOnEveryTransport(String transport, String endpoint) throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = sender("binary-" + transport, dir.resolve("binary-" + transport + ".csv"));
+            p.put("transport", transport);
+            p.put("endpoint", endpoint);
+            p.put("mode", "await-reply");
+            p.put("destination", "/app/hello");
+            p.put("subscribeTo", "/topic/greetings");
+            p.put("payload", "{\"name\":\"{{msgId}}\"}");
+            p.put("sendHeaders", "content-type:application/octet-stream");
+            if (transport.equals("raw")) {
+                p.put("indexPath", "none");
+                p.put("pullPath", "none");
+            }
+            List<List<SampleResult>> results = harness.run(1, StompSendSampler::new, i -> p, 3);
+            harness.endTest();
+            assertAllSuccessful(results);
+            assertThat(results.get(0).get(0).getResponseDataAsString()).startsWith("{\"content\":\"Hello, ");
+        }
+    }
+
     @Test
     void unansweredMessagesAreLostAfterTheReplyTimeout() throws Exception {
         Path timingLog = dir.resolve("lost.csv");
