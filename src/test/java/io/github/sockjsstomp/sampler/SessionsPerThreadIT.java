@@ -42,6 +42,7 @@ class SessionsPerThreadIT {
         params.put("host", "127.0.0.1");
         params.put("port", Integer.toString(server.port()));
         params.put("heartbeatMillis", "0");
+        params.put("timingLog", "none");
         return params;
     }
 
