@@ -10,16 +10,12 @@ import org.springframework.web.socket.WebSocketHttpHeaders;
 import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.client.WebSocketClient;
-import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
 import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
 import org.springframework.web.socket.sockjs.client.SockJsClient;
 
 /**
- * Hands every session to its handler wrapped in Spring's {@link ConcurrentWebSocketSessionDecorator}.
- *
- * <p>Why: Spring's STOMP session writes heart-beats from the scheduler thread and SENDs from the JMeter
- * thread, with no lock between them; Tomcat then fails the second write with TEXT_FULL_WRITING. The
- * decorator lets one writer through and queues the other, which the first flushes, so no thread blocks.
+ * Hands every session to its handler wrapped in a {@link SerializedSession} (one writer at a time, each
+ * learning the fate of its own message) and, over SockJS, in a {@link TextOnlySession}.
  */
 final class SerializingWebSocketClient implements WebSocketClient {
 
@@ -32,12 +28,10 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
     private final WebSocketClient delegate;
     private final int sendTimeLimitMillis;
-    private final int sendBufferBytes;
 
     SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis, int sendBufferBytes) {
         this.delegate = delegate;
         this.sendTimeLimitMillis = sendTimeLimitMillis;
-        this.sendBufferBytes = sendBufferBytes;
     }
 
     @Override
@@ -81,7 +75,7 @@ final class SerializingWebSocketClient implements WebSocketClient {
         private WebSocketSession serialized(WebSocketSession session) {
             WebSocketSession current = serialized;
             if (current == null) {
-                current = new ConcurrentWebSocketSessionDecorator(session, sendTimeLimitMillis, sendBufferBytes);
+                current = new SerializedSession(session, sendTimeLimitMillis);
                 if (SerializingWebSocketClient.this.delegate instanceof SockJsClient) {
                     current = new TextOnlySession(current);
                 }
