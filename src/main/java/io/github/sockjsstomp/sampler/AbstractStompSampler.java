@@ -149,7 +149,9 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
         nextConnectNanos = System.nanoTime();
         // Only senders have replies in flight at the end; listeners and connections need no drain of their own.
-        TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0);
+        if (TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0)) {
+            ReplySummaries.start();
+        }
         inRun = true;
         if (connectsInSetup()) {
             connectAllInSetup(label);

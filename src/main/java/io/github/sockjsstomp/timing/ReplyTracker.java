@@ -38,6 +38,7 @@ public final class ReplyTracker {
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
     private final ScheduledExecutorService sweeper;
+    private volatile ReplySummary summary;
 
     ReplyTracker(MessageIds ids, boolean sweep) {
         this.ids = ids;
@@ -117,6 +118,10 @@ public final class ReplyTracker {
         long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
         answerRecords.increment();
         latencies.recordValue(latencyMicros);
+        ReplySummary live = summary;
+        if (live != null) {
+            live.record(latencyMicros);
+        }
         if (entry.complete()) {
             pending.remove(msgId, entry);
         }
@@ -196,6 +201,36 @@ public final class ReplyTracker {
         long f = failed.sum();
         return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), lateReplies.sum(),
                 untimed.sum());
+    }
+
+    /**
+     * Starts the live summary lines of this run (one pair per interval to {@code out}); any earlier summary
+     * stops. Null or a non-positive interval stops it.
+     */
+    public synchronized void summarizeEvery(long intervalSeconds, java.util.function.Consumer<String> out) {
+        ReplySummary previous = summary;
+        summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, intervalSeconds, out) : null;
+        if (previous != null) {
+            previous.close();
+        }
+    }
+
+    /** Writes the summary lines for the time since the last ones now, as the interval timer does. */
+    synchronized void reportSummary() {
+        ReplySummary live = summary;
+        if (live != null) {
+            live.report();
+        }
+    }
+
+    /** Writes the summary lines for the time since the last ones, then stops the summary. */
+    public synchronized void endSummary() {
+        ReplySummary last = summary;
+        summary = null;
+        if (last != null) {
+            last.close();
+            last.report();
+        }
     }
 
     /** A copy of the latency histogram (microseconds) since the last reset. */

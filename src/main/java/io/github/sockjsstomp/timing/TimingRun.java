@@ -29,10 +29,13 @@ public final class TimingRun {
     /**
      * A sampler joins the run (its setupTest). The first one of a run starts new books. The end of the run
      * waits for replies as long as the longest {@code drainMillis} of all samplers, whichever tears down first.
+     *
+     * @return whether this sampler started a new run
      */
-    public static void enter(long drainMillis) {
+    public static boolean enter(long drainMillis) {
         synchronized (LOCK) {
-            if (active == 0) {
+            boolean newRun = active == 0;
+            if (newRun) {
                 drained = false;
                 finished = false;
                 stopped = false;
@@ -45,6 +48,7 @@ public final class TimingRun {
                 Runtime.getRuntime().addShutdownHook(new Thread(TimingRun::finish, "stomp-timing-shutdown"));
                 hookInstalled = true;
             }
+            return newRun;
         }
     }
 
@@ -93,6 +97,7 @@ public final class TimingRun {
         }
         ReplyTracker tracker = ReplyTracker.shared();
         tracker.abandonAll("test-ended");
+        tracker.endSummary();
         TimingLog.closeAll();
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {

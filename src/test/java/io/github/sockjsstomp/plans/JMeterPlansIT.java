@@ -104,7 +104,7 @@ class JMeterPlansIT {
     @Test
     void echoAwaitsEveryReplyAndBuildsTheDashboard() throws Exception {
         Run run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
-                "replyTimeoutMillis=2000");
+                "replyTimeoutMillis=2000", "summariser.interval=3");
         long echoes = run.count("echo");
         assertThat(run.labels()).containsOnlyKeys("echo");
         assertThat(echoes).isGreaterThanOrEqualTo(3);
@@ -121,6 +121,12 @@ class JMeterPlansIT {
         assertThat(distinct(timing, 4)).hasSize(3);
 
         assertThat(run.dir.resolve("report/index.html")).isNotEmptyFile();
+        // The live reply summary on the console, next to JMeter's own; its last line has the final books.
+        List<String> totals = Files.readAllLines(run.dir.resolve("console.txt")).stream()
+                .filter(line -> line.startsWith("stomp replies =")).toList();
+        assertThat(totals).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(totals.get(totals.size() - 1)).contains(" " + echoes + " sent")
+                .contains("answered " + echoes + ", lost 0, failed 0, pending 0; reply ms p50");
     }
 
     @ParameterizedTest(name = "pacing {0}")

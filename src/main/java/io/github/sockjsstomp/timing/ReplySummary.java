@@ -1,0 +1,77 @@
+package io.github.sockjsstomp.timing;
+
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The replies of a run as JMeter's summariser shows samples, live: every interval one line for the interval
+ * ({@code +}) and one for the run so far ({@code =}) with answered, lost and failed messages and reply-latency
+ * percentiles. JMeter's own summary counts samples; in fire-and-forget a sample is only the send, so without
+ * this line a run shows no reply at all until it ends.
+ */
+public final class ReplySummary implements AutoCloseable {
+
+    private final ReplyTracker tracker;
+    private final Recorder interval = new Recorder(3);
+    private final Histogram total = new Histogram(3);
+    private final Consumer<String> out;
+    private final ScheduledExecutorService timer;
+    private final long startNanos = System.nanoTime();
+    private Books last = new Books(0, 0, 0, 0, 0, 0, 0, 0);
+    private long lastNanos = startNanos;
+    private Histogram recycled;
+
+    ReplySummary(ReplyTracker tracker, long intervalSeconds, Consumer<String> out) {
+        this.tracker = tracker;
+        this.out = out;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "stomp-reply-summary");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleAtFixedRate(this::report, intervalSeconds, intervalSeconds, TimeUnit.SECONDS);
+    }
+
+    /** Called for every answer, on I/O threads: wait-free. */
+    void record(long latencyMicros) {
+        interval.recordValue(latencyMicros);
+    }
+
+    /** The lines for the time since the last report; one set of lines per call. */
+    synchronized void report() {
+        long now = System.nanoTime();
+        Histogram recent = interval.getIntervalHistogram(recycled);
+        total.add(recent);
+        Books books = tracker.books();
+        out.accept(line("+", delta(books, last), recent, now - lastNanos));
+        out.accept(line("=", books, total, now - startNanos));
+        recycled = recent;
+        last = books;
+        lastNanos = now;
+    }
+
+    private static Books delta(Books now, Books before) {
+        return new Books(now.sent() - before.sent(), now.answered() - before.answered(), now.lost() - before.lost(),
+                now.failed() - before.failed(), now.pending(), 0, 0, 0);
+    }
+
+    static String line(String kind, Books books, Histogram latency, long elapsedNanos) {
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
+        String latencyText = latency.getTotalCount() == 0 ? "no replies" : String.format(Locale.ROOT,
+                "reply ms p50 %.2f p99 %.2f max %.2f", latency.getValueAtPercentile(50) / 1000.0,
+                latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0);
+        return String.format(Locale.ROOT, "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d, "
+                + "failed %d, pending %d; %s", kind, books.sent(), seconds / 3600, seconds / 60 % 60, seconds % 60,
+                books.answered(), books.lost(), books.failed(), books.pending(), latencyText);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,57 @@
+package io.github.sockjsstomp.timing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+
+class ReplySummaryTest {
+
+    private final MessageIds ids = new MessageIds("msum000-");
+    private final ReplyTracker tracker = new ReplyTracker(ids, false);
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+
+    private PendingMessage send() {
+        OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1, ids.next(),
+                new byte[1], System.currentTimeMillis());
+        return tracker.register(message, 60_000, 1, r -> { }, false);
+    }
+
+    private void answer(PendingMessage sent) {
+        tracker.reply(sent.msgId(), new IncomingMessage("alice", "/user/queue/echo", new StompHeaders(), new byte[1],
+                System.nanoTime()));
+    }
+
+    @Test
+    void eachIntervalHasALineForItselfAndOneForTheRunSoFar() {
+        tracker.summarizeEvery(3600, lines::add);
+        answer(send());
+        answer(send());
+        tracker.fail(send(), "SendFailed");
+        tracker.reportSummary();
+        answer(send());
+        send();
+        tracker.endSummary();
+
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).startsWith("stomp replies +         3 sent in")
+                .contains("answered 2, lost 0, failed 1, pending 0; reply ms p50");
+        assertThat(lines.get(1)).startsWith("stomp replies =         3 sent");
+        assertThat(lines.get(2)).startsWith("stomp replies +         2 sent").contains("answered 1, lost 0, failed 0, "
+                + "pending 1;");
+        assertThat(lines.get(3)).startsWith("stomp replies =         5 sent").contains("answered 3, lost 0, failed 1, "
+                + "pending 1;");
+    }
+
+    @Test
+    void anIntervalWithoutRepliesSaysSo() {
+        tracker.summarizeEvery(3600, lines::add);
+        send();
+        tracker.endSummary();
+        assertThat(lines.get(0)).endsWith("pending 1; no replies");
+    }
+}
