@@ -15,9 +15,11 @@ import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.cookie.Cookie;
 import org.apache.http.cookie.CookieOrigin;
 import org.apache.http.cookie.CookieSpec;
+import org.apache.http.cookie.MalformedCookieException;
 import org.apache.http.impl.client.BasicCookieStore;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.cookie.RFC6265CookieSpecProvider;
+import org.apache.http.message.BasicHeader;
 import org.apache.http.protocol.BasicHttpContext;
 import org.apache.http.util.EntityUtils;
 
@@ -74,10 +76,7 @@ final class HttpLogin {
 
     /** The Cookie header value the user's store holds for this URI (RFC 6265 matching), or "" if none. */
     String cookieHeader(URI uri) {
-        String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
-        int port = uri.getPort() > 0 ? uri.getPort() : ("https".equals(uri.getScheme()) ? 443 : 80);
-        CookieOrigin origin = new CookieOrigin(uri.getHost(), port, path,
-                "https".equals(uri.getScheme()) || "wss".equals(uri.getScheme()));
+        CookieOrigin origin = origin(uri);
         Date now = new Date();
         List<Cookie> matching = new ArrayList<>();
         for (Cookie cookie : cookies.getCookies()) {
@@ -92,8 +91,29 @@ final class HttpLogin {
         return headers.isEmpty() ? "" : headers.get(0).getValue();
     }
 
+    /** Stores cookies a response to {@code uri} set outside the login steps (SockJS's /info, say). */
+    void addSetCookies(URI uri, List<String> setCookieHeaders) {
+        CookieOrigin origin = origin(uri);
+        for (String header : setCookieHeaders) {
+            try {
+                for (Cookie cookie : cookieSpec.parse(new BasicHeader("Set-Cookie", header), origin)) {
+                    cookies.addCookie(cookie);
+                }
+            } catch (MalformedCookieException e) {
+                // As a browser does: a cookie it cannot parse is ignored.
+            }
+        }
+    }
+
     List<Cookie> cookies() {
         return cookies.getCookies();
+    }
+
+    private static CookieOrigin origin(URI uri) {
+        String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
+        boolean secure = "https".equals(uri.getScheme()) || "wss".equals(uri.getScheme());
+        int port = uri.getPort() > 0 ? uri.getPort() : (secure ? 443 : 80);
+        return new CookieOrigin(uri.getHost(), port, path, secure);
     }
 
     BasicCookieStore cookieStore() {

@@ -52,6 +52,7 @@ public final class SharedStompClients {
     private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> stompClients =
             new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
     private final CloseableHttpClient httpClient;
+    private final List<SockJsClient> sockJsClients = new java.util.ArrayList<>();
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
@@ -106,6 +107,17 @@ public final class SharedStompClients {
         return stompClients.get(transport);
     }
 
+    /**
+     * Makes the next SockJS connect ask {@code /info} again, as a browser does for every session: Spring caches
+     * it per URL for the whole JVM, so only the first user would see what /info sets (a load balancer's
+     * sticky cookie) and the server would see one /info request per run instead of one per session.
+     */
+    public void forgetSockJsInfo(io.github.sockjsstomp.client.Transport transport) {
+        if (transport.isSockJs()) {
+            sockJsClients.forEach(SockJsClient::clearServerInfoCache);
+        }
+    }
+
     public CloseableHttpClient httpClient() {
         return httpClient;
     }
@@ -124,8 +136,9 @@ public final class SharedStompClients {
         return stompClient;
     }
 
-    private static SockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
+    private SockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
         SockJsClient client = new SockJsClient(List.of(transport));
+        sockJsClients.add(client);
         // The /info request goes through our RestTemplate, not a default one built with Jackson probing.
         client.setInfoReceiver(new RestTemplateXhrTransport(restTemplate));
         client.setMessageCodec(codec);
@@ -149,6 +162,7 @@ public final class SharedStompClients {
         factory.setReadTimeout(XHR_READ_TIMEOUT_MILLIS);
         RestTemplate restTemplate = new RestTemplate(List.of(new StringHttpMessageConverter()));
         restTemplate.setRequestFactory(factory);
+        restTemplate.getInterceptors().add(new SockJsCookies());
         return restTemplate;
     }
 

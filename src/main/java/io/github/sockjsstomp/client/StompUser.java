@@ -100,11 +100,15 @@ public class StompUser implements AutoCloseable {
         }
         ConnectAttempt current = new ConnectAttempt();
         attempt = current;
+        shared.forgetSockJsInfo(settings.transport());
         CompletableFuture<StompSession> future;
         try {
-            future = SerializingWebSocketClient.withEstablishedListener(current::established,
+            future = SockJsCookies.during((responseUri, setCookies) -> {
+                http.addSetCookies(responseUri, setCookies);
+                handshakeHeaders.set("Cookie", http.cookieHeader(uri));
+            }, () -> SerializingWebSocketClient.withEstablishedListener(current::established,
                     () -> shared.stompClient(settings.transport()).connectAsync(uri, handshakeHeaders,
-                            connectHeaders(), sessionHandler));
+                            connectHeaders(), sessionHandler)));
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.apache.catalina.Context;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Wrapper;
@@ -113,6 +115,15 @@ public final class DemoServer implements AutoCloseable {
         wrapper.setAsyncSupported(true); // SockJS HTTP streaming/polling transports
         wrapper.setLoadOnStartup(1); // refresh the Spring context during start(), not on the first request
         servletContext.addServletMapping("/", "dispatcherServlet");
+        FilterDef sticky = new FilterDef();
+        sticky.setFilterName("sticky");
+        sticky.setFilter(new DemoStickyCookieFilter());
+        sticky.setAsyncSupported("true");
+        servletContext.addFilterDef(sticky);
+        FilterMap stickyMap = new FilterMap();
+        stickyMap.setFilterName("sticky");
+        stickyMap.addURLPattern("/ws/*");
+        servletContext.addFilterMap(stickyMap);
 
         DemoServer server = null;
         try {
@@ -143,6 +154,11 @@ public final class DemoServer implements AutoCloseable {
     }
 
     /** Current number of STOMP-connected sessions (as in {@code /stats}). */
+    /** SockJS session requests that carried / lacked the sticky cookie set on /info (JVM-wide counts). */
+    public static long[] stickyAndUnstickyRequests() {
+        return new long[] {DemoStickyCookieFilter.STICKY_REQUESTS.get(), DemoStickyCookieFilter.UNSTICKY_REQUESTS.get()};
+    }
+
     /** Connections open on the strict broker endpoint, across the JVM's demo servers. */
     public static int strictBrokerOpenSessions() {
         return DemoStrictBroker.OPEN_SESSIONS.get();
