@@ -14,12 +14,18 @@ import org.apache.jmeter.threads.JMeterVariables;
  * then stay open with their heart-beats. Once all are up, a sample checks they are still alive: a session the
  * server dropped is reported once as ConnectionLost, and a later sample connects it again.
  *
- * <p>After each sample the variable {@value StompParameters#SESSIONS_TO_CONNECT_VARIABLE} holds how many
- * sessions are still to connect, so a plan can skip its hold time while a thread connects its sessions.
+ * <p>After each sample the variable {@value StompParameters#ALL_CONNECTED_VARIABLE} says whether all of the
+ * thread's sessions are up ({@code true} after an alive check), so a plan holds only then and connects the
+ * sessions of a thread back to back. The sessions are connected in order first; only after that does a
+ * sample look over all of them for one to reconnect, so connecting N sessions costs N samples, not N².
  */
 public class StompConnectSampler extends AbstractStompSampler {
 
+    private static final String ALIVE = " alive";
+
     private int cursor;
+    /** Sessions connected in order so far: the first pass. */
+    private int firstPass;
 
     @Override
     protected void addParameters(Arguments args) {
@@ -39,18 +45,20 @@ public class StompConnectSampler extends AbstractStompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        try {
-            return sampleNext(label);
-        } finally {
-            JMeterVariables variables = JMeterContextService.getContext().getVariables();
-            if (variables != null) {
-                variables.putObject(StompParameters.SESSIONS_TO_CONNECT_VARIABLE, Integer.toString(toConnect()));
-            }
+        SampleResult result = sampleNext(label);
+        JMeterVariables variables = JMeterContextService.getContext().getVariables();
+        if (variables != null) {
+            variables.put(StompParameters.ALL_CONNECTED_VARIABLE, Boolean.toString(result.getSampleLabel()
+                    .equals(label + ALIVE)));
         }
+        return result;
     }
 
     private SampleResult sampleNext(String label) throws InterruptedException {
         int count = sessions().size();
+        if (firstPass < count) {
+            return connectSample(sessions().get(firstPass++), label);
+        }
         for (int i = 0; i < count; i++) {
             TimingStompUser user = sessions().get((cursor + i) % count);
             if (user.isConnected()) {
@@ -68,7 +76,7 @@ public class StompConnectSampler extends AbstractStompSampler {
     }
 
     private SampleResult alive(String label) {
-        SampleResult alive = SampleResults.newResult(label + " alive");
+        SampleResult alive = SampleResults.newResult(label + ALIVE);
         alive.sampleStart();
         long received = 0;
         for (TimingStompUser user : sessions()) {
@@ -81,13 +89,4 @@ public class StompConnectSampler extends AbstractStompSampler {
         return alive;
     }
 
-    private int toConnect() {
-        int pending = 0;
-        for (TimingStompUser user : sessions()) {
-            if (!user.isConnected()) {
-                pending++;
-            }
-        }
-        return pending;
-    }
 }

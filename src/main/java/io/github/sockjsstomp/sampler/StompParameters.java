@@ -63,8 +63,8 @@ final class StompParameters {
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";
 
-    /** Set by the connect sampler after each sample: sessions of the thread not connected yet (plans skip the hold). */
-    static final String SESSIONS_TO_CONNECT_VARIABLE = "stompSessionsToConnect";
+    /** Set by the connect sampler after each sample: true once all of the thread's sessions are up. */
+    static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 
     private StompParameters() {
     }

@@ -161,15 +161,16 @@ class SessionsPerThreadIT {
     }
 
     @Test
-    void theConnectSamplerTellsThePlanHowManySessionsAreLeftToConnect() throws Exception {
+    void theConnectSamplerTellsThePlanWhenAllSessionsAreUp() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base();
             p.put("sessionsPerThread", "2");
             harness.run(1, StompConnectSampler::new, i -> p, 1);
-            assertThat(harness.onThread(SessionsPerThreadIT::sessionsToConnect)).isEqualTo("1");
+            assertThat(harness.onThread(SessionsPerThreadIT::allConnected)).isEqualTo("false");
             assertThat(harness.sampleAgain(0).getSampleLabel()).isEqualTo("StompConnectSampler");
-            assertThat(harness.onThread(SessionsPerThreadIT::sessionsToConnect)).isEqualTo("0");
+            assertThat(harness.onThread(SessionsPerThreadIT::allConnected)).isEqualTo("false");
             assertThat(harness.sampleAgain(0).getSampleLabel()).isEqualTo("StompConnectSampler alive");
+            assertThat(harness.onThread(SessionsPerThreadIT::allConnected)).isEqualTo("true");
         }
     }
 
@@ -197,7 +198,7 @@ class SessionsPerThreadIT {
         }
     }
 
-    private static String sessionsToConnect() {
-        return JMeterContextService.getContext().getVariables().get(StompParameters.SESSIONS_TO_CONNECT_VARIABLE);
+    private static String allConnected() {
+        return JMeterContextService.getContext().getVariables().get(StompParameters.ALL_CONNECTED_VARIABLE);
     }
 }
