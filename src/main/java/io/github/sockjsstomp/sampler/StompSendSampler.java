@@ -97,7 +97,7 @@ public class StompSendSampler extends AbstractStompSampler {
             return TimingSink.NONE;
         }
         try {
-            return TimingLog.open(Path.of(file));
+            return TimingLog.open(EngineName.timingLogFor(Path.of(file), EngineName.current()));
         } catch (IOException | RuntimeException e) {
             params.error(TIMING_LOG, file, "cannot be written: " + e.getMessage());
             return TimingSink.NONE;
