@@ -1,0 +1,131 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * JMeter's distributed mode as users run it: two engines ({@code jmeter -s}) on loopback ports, RMI over
+ * plain sockets (server.rmi.ssl.disable, for the test only), and a controller that runs jmx/send.jmx on both
+ * with -G properties. Each engine must write its own timing log, with its own message ids, and the books of
+ * both must balance.
+ */
+class RemoteEnginesIT {
+
+    private static final long TIMEOUT_SECONDS = 180;
+    private static DemoServer server;
+    private static Path jmeterHome;
+    private static Path projectRoot;
+    private static final List<Process> engines = new ArrayList<>();
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void start() {
+        jmeterHome = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
+        projectRoot = Path.of(System.getProperty("project.root", ".")).toAbsolutePath();
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stop() {
+        engines.forEach(p -> {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        });
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void twoEnginesWriteOneTimingLogEachWithBalancedBooks() throws Exception {
+        List<String> names = new ArrayList<>();
+        for (int n = 1; n <= 2; n++) {
+            int port = freePort();
+            names.add("127.0.0.1:" + port);
+            engines.add(startEngine(n, port, freePort()));
+        }
+        Path timingLog = dir.resolve("timing.csv");
+        List<String> command = new ArrayList<>(List.of(jmeterHome.resolve("bin/jmeter").toString(), "-n", "-t",
+                projectRoot.resolve("jmx/send.jmx").toString(), "-R", String.join(",", names),
+                "-Jserver.rmi.ssl.disable=true", "-l", dir.resolve("results.jtl").toString(), "-j",
+                dir.resolve("controller.log").toString(), "-Gport=" + server.port(), "-GtimingLog=" + timingLog,
+                "-Gthreads=2", "-GrampUp=0", "-Gduration=6", "-Gthroughput=600", "-GreplyTimeoutMillis=3000", "-X"));
+        Path console = dir.resolve("controller.txt");
+        Process controller = new ProcessBuilder(command).directory(projectRoot.toFile()).redirectErrorStream(true)
+                .redirectOutput(console.toFile()).start();
+        controller.getOutputStream().close();
+        if (!controller.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            controller.destroyForcibly();
+            fail("controller still running; output: %s", Files.readString(console));
+        }
+        assertThat(controller.exitValue()).as(Files.readString(console)).isZero();
+
+        assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
+        Set<String> prefixes = new java.util.HashSet<>();
+        for (String name : names) {
+            Path own = dir.resolve("timing-" + name.replace(':', '_') + ".csv");
+            assertThat(own).as(own.toString()).exists();
+            List<String[]> records = Files.readAllLines(own, StandardCharsets.UTF_8).stream().skip(1)
+                    .map(line -> line.split(",", -1)).toList();
+            assertThat(records).as(own.toString()).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+            Set<String> ownPrefixes = records.stream().map(r -> r[2].substring(0, r[2].indexOf('-')))
+                    .collect(Collectors.toSet());
+            assertThat(ownPrefixes).as("one generator per log").hasSize(1);
+            prefixes.addAll(ownPrefixes);
+            // Each engine keeps its own books, in its own log.
+            Path engineLog = dir.resolve("engine-" + (names.indexOf(name) + 1)).resolve("jmeter-server.log");
+            assertThat(Files.readString(engineLog)).contains("STOMP timing books: sent=" + records.size() + " answered="
+                    + records.size() + " lost=0 failed=0 pending=0");
+        }
+        assertThat(prefixes).as("the two engines' message ids").hasSize(2);
+    }
+
+    private static Process startEngine(int n, int port, int rmiPort) throws Exception {
+        Path engineDir = Files.createDirectories(dir.resolve("engine-" + n));
+        Path console = engineDir.resolve("console.txt");
+        ProcessBuilder builder = new ProcessBuilder(jmeterHome.resolve("bin/jmeter").toString(), "-s",
+                "-Jserver.rmi.ssl.disable=true", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + rmiPort,
+                "-j", engineDir.resolve("jmeter-server.log").toString()).directory(engineDir.toFile())
+                .redirectErrorStream(true).redirectOutput(console.toFile());
+        builder.environment().putAll(Map.of("HEAP", "-Xms256m -Xmx512m", "JVM_ARGS",
+                "-Djava.rmi.server.hostname=127.0.0.1 -Dsockjsstomp.logfile=" + engineDir.resolve("sockjs-stomp.log")));
+        Process engine = builder.start();
+        for (int i = 0; i < 600; i++) {
+            if (Files.exists(console) && Files.readString(console).contains("Created remote object")) {
+                return engine;
+            }
+            if (!engine.isAlive()) {
+                fail("engine %d exited: %s", n, Files.readString(console));
+            }
+            Thread.sleep(100);
+        }
+        fail("engine %d not ready: %s", n, Files.readString(console));
+        return engine;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
