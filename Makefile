@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python demo server bench-client bench-analysis gui-check clean
+.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-analysis gui-check clean
 
 all: build
 
@@ -40,6 +40,10 @@ test-python: venv
 ## demo: the main job: a real load test of the embedded demo server, ending in the aggregated report
 demo: jmeter venv
 	bash scripts/demo.sh
+
+## demo-distributed: two JMeter engines on loopback run send.jmx, then the per-engine and merged report
+demo-distributed: jmeter venv
+	bash scripts/demo-distributed.sh
 
 ## server: the demo server alone, on port 8080 (PORT=0 for a random one)
 server:
