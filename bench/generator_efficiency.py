@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""What it costs to make load: our samplers next to the incumbent JMeter WebSocket Samplers plugin, one run.
+
+Both sides run in a real JMeter 5.6.3 (same JVM settings) against the demo server's plain WebSocket STOMP
+endpoint on loopback; ours also over SockJS. Runs alternate (ours raw, incumbent, ours websocket, ...) and
+each figure is the median of the rounds, so the machine's drift hits both sides alike.
+
+  echo      JMeter CPU (user+system, all threads) per echo round trip in a steady window, round trips/s,
+            context switches per round trip. Unthrottled, await-reply, heart-beats off on both sides.
+  fire      ours in fire-and-forget with the timing log on: CPU per message answered.
+  held      live heap (after full GCs), RSS and JVM threads per held session: N_SMALL vs N_BIG sessions, one
+            per JMeter thread, heart-beats on for ours (the incumbent cannot send them between samples).
+  many      ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
+
+Usage: bench/generator_efficiency.py [echo] [fire] [held] [many]   (default: all)
+Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
+             THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours-raw echo run.
+Needs target/jmeter (make jmeter). The incumbent's jar comes from Maven Central into target/jmeter-incumbent,
+a copy of target/jmeter without our jar; it is never bundled.
+"""
+
+import csv
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OURS_HOME = ROOT / "target/jmeter"
+INCUMBENT_HOME = ROOT / "target/jmeter-incumbent"
+INCUMBENT_JAR = ("https://repo.maven.apache.org/maven2/net/luminis/jmeter/jmeter-websocket-samplers/1.3.1/"
+                 "jmeter-websocket-samplers-1.3.1.jar")
+ENV = {k: int(os.environ.get(k, d)) for k, d in [("ROUNDS", 3), ("THREADS", 50), ("WARMUP_S", 15),
+                                                  ("WINDOW_S", 20), ("N_SMALL", 10), ("N_BIG", 1000),
+                                                  ("THREADS_MANY", 15), ("SESSIONS_PER_THREAD", 1000)]}
+HEAP = "-Xms2g -Xmx2g"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def incumbent_home():
+    jar = INCUMBENT_HOME / "lib/ext/jmeter-websocket-samplers-1.3.1.jar"
+    if jar.exists():
+        return
+    shutil.rmtree(INCUMBENT_HOME, ignore_errors=True)
+    shutil.copytree(OURS_HOME, INCUMBENT_HOME, symlinks=True)
+    for ours in (INCUMBENT_HOME / "lib/ext").glob("jmeter-sockjs-stomp-*.jar"):
+        ours.unlink()
+    with urllib.request.urlopen(INCUMBENT_JAR, timeout=60) as response:
+        jar.write_bytes(response.read())
+
+
+class DemoServer:
+    def __init__(self, out):
+        self.port_file = out / "demo.port"
+        log = open(out / "demo-server.log", "w")
+        env = dict(os.environ, DEMO_SERVER_JAVA_OPTS="-Xmx6g -XX:+UseG1GC -Ddemo.wsBufferSize=8192")
+        self.process = subprocess.Popen(["bash", str(ROOT / "scripts/demo-server.sh"), "--port", "0",
+                                         "--port-file", str(self.port_file)], stdout=log, stderr=log, env=env,
+                                        start_new_session=True)
+        for _ in range(1200):
+            if self.port_file.exists() and self.port_file.read_text().strip():
+                self.port = int(self.port_file.read_text())
+                return
+            if self.process.poll() is not None:
+                sys.exit("the demo server died; see " + str(out / "demo-server.log"))
+            time.sleep(0.1)
+        sys.exit("the demo server did not start")
+
+    def stop(self):
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(30)
+
+
+def proc_cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def proc_switches(pid):
+    voluntary = involuntary = 0
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        try:
+            for line in status.read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches"):
+                    voluntary += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches"):
+                    involuntary += int(line.split()[1])
+        except OSError:
+            pass
+    return voluntary, involuntary
+
+
+def proc_status(pid, key):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def java_pid(marker, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = subprocess.run(["pgrep", "-f", f"ApacheJMeter.jar.*{marker}"], capture_output=True, text=True)
+        pids = found.stdout.split()
+        if pids:
+            return int(pids[0])
+        time.sleep(0.2)
+    raise RuntimeError("no JMeter process for " + marker)
+
+
+def jmeter(home, plan, out, name, props, jvm_args=""):
+    jtl = out / f"{name}.jtl"
+    command = [str(home / "bin/jmeter"), "-n", "-t", str(plan), "-l", str(jtl), "-j", str(out / f"{name}.log")]
+    command += [f"-J{k}={v}" for k, v in props.items()]
+    env = dict(os.environ, HEAP=HEAP, JVM_ARGS=jvm_args)
+    console = open(out / f"{name}.console.txt", "w")
+    process = subprocess.Popen(command, stdout=console, stderr=console, env=env, cwd=out, start_new_session=True)
+    return process, jtl, java_pid(str(jtl))
+
+
+def samples_between(jtl, label, start_ms, end_ms):
+    count = errors = 0
+    with open(jtl, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["label"] != label:
+                continue
+            end = int(row["timeStamp"]) + int(row["elapsed"])
+            if start_ms <= end < end_ms:
+                count += 1
+                errors += row["success"] != "true"
+    return count, errors
+
+
+def answered_between(timing, start_ms, end_ms):
+    count = 0
+    with open(timing, newline="") as f:
+        for row in csv.reader(f):
+            if row[1] == "ANSWERED" and start_ms <= int(row[0]) + int(row[3]) // 1000 < end_ms:
+                count += 1
+    return count
+
+
+def steady_window(process, pid):
+    time.sleep(ENV["WARMUP_S"])
+    cpu0, sw0, t0 = proc_cpu_seconds(pid), proc_switches(pid), time.time()
+    time.sleep(ENV["WINDOW_S"])
+    cpu1, sw1, t1 = proc_cpu_seconds(pid), proc_switches(pid), time.time()
+    process.wait(300)
+    return cpu1 - cpu0, (sw1[0] - sw0[0], sw1[1] - sw0[1]), int(t0 * 1000), int(t1 * 1000)
+
+
+def echo_run(side, server, out, round_no, fire=False):
+    name = f"{side}-{'fire' if fire else 'echo'}-{round_no}"
+    duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
+    common = {"host": "127.0.0.1", "port": server.port, "threads": ENV["THREADS"], "rampUp": 0,
+              "duration": duration}
+    jvm_args = ""
+    if side == "incumbent":
+        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-echo.jmx", out, name,
+                                   dict(common, endpoint="/stomp-ws"))
+    else:
+        transport = side.split("-")[1]
+        props = dict(common, transport=transport, endpoint="/stomp-ws" if transport == "raw" else "/ws",
+                     indexPath="none" if transport == "raw" else "/index",
+                     pullPath="none" if transport == "raw" else "/clientPull", heartbeatMillis=0,
+                     timingLog=out / f"{name}-timing.csv")
+        if os.environ.get("JFR") == "1" and round_no == 1 and not fire:
+            jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
+                        f"filename={out / (name + '.jfr')},settings=profile")
+        plan = "send.jmx" if fire else "echo.jmx"
+        if fire:
+            props.update(throughput=0)
+        else:
+            props.update(pauseMillis=0)
+        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx" / plan, out, name, props, jvm_args)
+    cpu, switches, start_ms, end_ms = steady_window(process, pid)
+    if fire:
+        done = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
+        errors = 0
+    else:
+        done, errors = samples_between(jtl, "echo", start_ms, end_ms)
+    seconds = (end_ms - start_ms) / 1000
+    return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
+            "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
+
+
+def held_run(side, server, out, threads, sessions_per_thread=1):
+    name = f"{side}-held-{threads}x{sessions_per_thread}"
+    duration = 60 if threads * sessions_per_thread > 1000 else 40
+    common = {"host": "127.0.0.1", "port": server.port, "threads": threads, "rampUp": 0, "duration": duration,
+              "aliveMillis": 5000}
+    if side == "incumbent":
+        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-connect.jmx", out, name,
+                                   dict(common, endpoint="/stomp-ws"))
+    else:
+        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
+                                   dict(common, transport="raw", endpoint="/stomp-ws", indexPath="none",
+                                        pullPath="none", heartbeatMillis=10000,
+                                        sessionsPerThread=sessions_per_thread))
+    time.sleep(duration - 12)
+    for _ in range(2):
+        subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60)
+        time.sleep(1)
+    heap = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=60).stdout
+    used_kb = next(int(w[:-1]) for line in heap.splitlines() if "garbage-first heap" in line
+                   for i, w in enumerate(line.split()) if line.split()[i - 1] == "used")
+    figures = {"run": name, "sessions": threads * sessions_per_thread, "heap_kb": used_kb,
+               "rss_kb": proc_status(pid, "VmRSS"), "threads": proc_status(pid, "Threads")}
+    process.wait(300)
+    label = "session" if side != "incumbent" else "CONNECTED"
+    with open(jtl, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["label"] == label]
+    ok = [r for r in rows if r["success"] == "true"]
+    figures["connected"] = len(ok)
+    if ok:
+        first = min(int(r["timeStamp"]) for r in ok)
+        last = max(int(r["timeStamp"]) + int(r["elapsed"]) for r in ok)
+        figures["connects_per_s"] = len(ok) / max((last - first) / 1000, 0.001)
+    return figures
+
+
+def main(argv):
+    parts = argv or ["echo", "fire", "held", "many"]
+    if not (OURS_HOME / "bin/jmeter").exists():
+        sys.exit("run 'make jmeter' first")
+    incumbent_home()
+    out = ROOT / "results" / time.strftime("bench-generator-%Y%m%d-%H%M%S")
+    out.mkdir(parents=True)
+    server = DemoServer(out)
+    lines = [f"# Generator efficiency, {time.strftime('%Y-%m-%d %H:%M')}", "",
+             f"{os.cpu_count()} cores; JMeter 5.6.3, heap {HEAP} on both sides; demo server on the same machine; "
+             f"{ENV['ROUNDS']} alternating rounds, medians; steady window {ENV['WINDOW_S']} s after "
+             f"{ENV['WARMUP_S']} s.", ""]
+    try:
+        if "echo" in parts or "fire" in parts:
+            sides = ["ours-raw", "incumbent", "ours-websocket"]
+            runs = {s: [] for s in sides + ["ours-raw-fire"]}
+            for round_no in range(1, ENV["ROUNDS"] + 1):
+                if "echo" in parts:
+                    for side in sides:
+                        runs[side].append(echo_run(side, server, out, round_no))
+                        print(runs[side][-1], flush=True)
+                if "fire" in parts:
+                    runs["ours-raw-fire"].append(echo_run("ours-raw", server, out, round_no, fire=True))
+                    print(runs["ours-raw-fire"][-1], flush=True)
+            lines += [f"## Echo, {ENV['THREADS']} threads, unthrottled", "",
+                      "| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
+                      "trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | --- | ---: | ---: |"]
+            base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs["incumbent"] else None
+            for side, results in runs.items():
+                if not results:
+                    continue
+                cpu = statistics.median(r["cpu_us"] for r in results)
+                ratio = f"{cpu / base:.2f}x" if base else ""
+                lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+                             f"{statistics.median(r['vcs'] for r in results):.2f} / "
+                             f"{statistics.median(r['ivcs'] for r in results):.2f} | "
+                             f"{sum(r['errors'] for r in results)} | {ratio} |")
+            lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values()
+                                                  for r in rs), ""]
+        if "held" in parts:
+            lines += ["## Held sessions, one per thread", "",
+                      "| side | heap KB per session | RSS KB per session | JVM threads per session |",
+                      "| --- | ---: | ---: | ---: |"]
+            for side in ["ours", "incumbent"]:
+                small = held_run(side, server, out, ENV["N_SMALL"])
+                big = held_run(side, server, out, ENV["N_BIG"])
+                print(small, big, flush=True)
+                n = big["sessions"] - small["sessions"]
+                lines.append(f"| {side} | {(big['heap_kb'] - small['heap_kb']) / n:.1f} | "
+                             f"{(big['rss_kb'] - small['rss_kb']) / n:.1f} | "
+                             f"{(big['threads'] - small['threads']) / n:.3f} |")
+            lines.append("")
+        if "many" in parts:
+            small = held_run("ours", server, out, ENV["THREADS_MANY"], 1)
+            big = held_run("ours", server, out, ENV["THREADS_MANY"], ENV["SESSIONS_PER_THREAD"])
+            print(small, big, flush=True)
+            n = big["sessions"] - small["sessions"]
+            lines += [f"## Many sessions per thread: {ENV['THREADS_MANY']} threads x {ENV['SESSIONS_PER_THREAD']}",
+                      "", f"- sessions connected: {big['connected']:,} of {big['sessions']:,}",
+                      f"- JVM threads in all: {big['threads']}",
+                      f"- live heap per session: {(big['heap_kb'] - small['heap_kb']) / n:.1f} KB",
+                      f"- RSS per session: {(big['rss_kb'] - small['rss_kb']) / n:.1f} KB",
+                      f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s", ""]
+    finally:
+        server.stop()
+    summary = "\n".join(lines)
+    (out / "summary.md").write_text(summary)
+    print(summary)
+    print(f"results in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
