@@ -6,14 +6,16 @@ package io.github.sockjsstomp.client;
  *
  * @param connectThreads threads that run WebSocket handshakes (bounds concurrent connects)
  * @param heartbeatThreads threads of the STOMP heart-beat scheduler
- * @param maxTextMessageChars Tomcat's per-session text buffer: the largest WebSocket text frame accepted;
- *     it is allocated for every session, so it multiplies by the session count
+ * @param maxTextMessageChars the largest SockJS frame accepted (SockJS frames arrive whole); Tomcat allocates
+ *     a buffer of this size for every SockJS WebSocket session. Plain WebSocket sessions take any size in
+ *     pieces.
  * @param maxMessageBytes the largest STOMP frame the client decodes
  * @param sendTimeLimitMillis how long a send may wait behind another write on the same session
- * @param sendBufferBytes how much may queue behind a write on one session before it is closed
+ * @param ioBufferBytes Tomcat's per-session output buffer (and half its character encoder buffer); larger
+ *     messages are written in several pieces
  */
 public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTextMessageChars, int maxMessageBytes,
-        int sendTimeLimitMillis, int sendBufferBytes) {
+        int sendTimeLimitMillis, int ioBufferBytes) {
 
     public static final int DEFAULT_CONNECT_THREADS = 64;
     public static final int DEFAULT_HEARTBEAT_THREADS = 2;
@@ -21,7 +23,7 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
     public static final int DEFAULT_MAX_TEXT_MESSAGE_CHARS = 32 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     public static final int DEFAULT_SEND_TIME_LIMIT_MILLIS = 10_000;
-    public static final int DEFAULT_SEND_BUFFER_BYTES = 1024 * 1024;
+    public static final int DEFAULT_IO_BUFFER_BYTES = 2048;
 
     public ClientSettings {
         requirePositive("connectThreads", connectThreads);
@@ -29,12 +31,12 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
         requirePositive("maxTextMessageChars", maxTextMessageChars);
         requirePositive("maxMessageBytes", maxMessageBytes);
         requirePositive("sendTimeLimitMillis", sendTimeLimitMillis);
-        requirePositive("sendBufferBytes", sendBufferBytes);
+        requirePositive("ioBufferBytes", ioBufferBytes);
     }
 
     public static ClientSettings defaults() {
         return new ClientSettings(DEFAULT_CONNECT_THREADS, DEFAULT_HEARTBEAT_THREADS, DEFAULT_MAX_TEXT_MESSAGE_CHARS,
-                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_SEND_BUFFER_BYTES);
+                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_IO_BUFFER_BYTES);
     }
 
     private static void requirePositive(String name, int value) {

@@ -29,7 +29,7 @@ final class SerializingWebSocketClient implements WebSocketClient {
     private final WebSocketClient delegate;
     private final int sendTimeLimitMillis;
 
-    SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis, int sendBufferBytes) {
+    SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis) {
         this.delegate = delegate;
         this.sendTimeLimitMillis = sendTimeLimitMillis;
     }
@@ -82,6 +82,15 @@ final class SerializingWebSocketClient implements WebSocketClient {
                 serialized = current;
             }
             return current;
+        }
+
+        /**
+         * STOMP over a plain WebSocket is decoded incrementally (Spring's BufferingStompDecoder), so frames may
+         * arrive in pieces and the session's buffers stay small; SockJS needs whole frames.
+         */
+        @Override
+        public boolean supportsPartialMessages() {
+            return !(SerializingWebSocketClient.this.delegate instanceof SockJsClient);
         }
 
         @Override

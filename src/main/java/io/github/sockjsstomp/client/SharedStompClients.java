@@ -58,13 +58,14 @@ public final class SharedStompClients {
         this.settings = settings;
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
-        WsWebSocketContainer container = new WsWebSocketContainer();
-        container.setDefaultMaxTextMessageBufferSize(settings.maxTextMessageChars());
-        container.setDefaultMaxBinaryMessageBufferSize(settings.maxTextMessageChars());
-        // Idle sessions are the point of a connection test: STOMP heart-beats police liveness, not Tomcat.
-        container.setDefaultMaxSessionIdleTimeout(0);
-        StandardWebSocketClient webSocketClient = new StandardWebSocketClient(container);
-        webSocketClient.setTaskExecutor(connectExecutor);
+        TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
+        // SockJS frames are JSON arrays that must arrive whole: that container's message buffers hold the
+        // largest frame. Plain WebSocket STOMP is decoded incrementally, so its sessions take frames in pieces
+        // and keep small buffers whatever the message size (Tomcat allocates them for every session).
+        StandardWebSocketClient webSocketClient = webSocketClient(settings.maxTextMessageChars(),
+                settings.maxTextMessageChars());
+        StandardWebSocketClient rawClient = webSocketClient(TomcatBuffers.PARTIAL_MESSAGE_CHARS,
+                TomcatBuffers.HANDSHAKE_BUFFER_BYTES);
 
         SockJsMessageCodec codec = new Jackson2SockJsMessageCodec(objectMapper);
         RestTemplate restTemplate = xhrRestTemplate();
@@ -73,7 +74,7 @@ public final class SharedStompClients {
                 case WEBSOCKET -> sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec);
                 case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
                 case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
-                case RAW -> webSocketClient;
+                case RAW -> rawClient;
             };
             stompClients.put(kind, stompClient(client));
         }
@@ -126,9 +127,20 @@ public final class SharedStompClients {
         return settings;
     }
 
+    private StandardWebSocketClient webSocketClient(int maxTextChars, int maxBinaryBytes) {
+        WsWebSocketContainer container = new WsWebSocketContainer();
+        container.setDefaultMaxTextMessageBufferSize(maxTextChars);
+        // Also the buffer the handshake response is read into, then the session's input buffer.
+        container.setDefaultMaxBinaryMessageBufferSize(maxBinaryBytes);
+        // Idle sessions are the point of a connection test: STOMP heart-beats police liveness, not Tomcat.
+        container.setDefaultMaxSessionIdleTimeout(0);
+        StandardWebSocketClient client = new StandardWebSocketClient(container);
+        client.setTaskExecutor(connectExecutor);
+        return client;
+    }
+
     private WebSocketStompClient stompClient(WebSocketClient client) {
-        WebSocketClient serializing = new SerializingWebSocketClient(client, settings.sendTimeLimitMillis(),
-                settings.sendBufferBytes());
+        WebSocketClient serializing = new SerializingWebSocketClient(client, settings.sendTimeLimitMillis());
         WebSocketStompClient stompClient = new WebSocketStompClient(serializing);
         stompClient.setTaskScheduler(heartbeatScheduler);
         stompClient.setInboundMessageSizeLimit(settings.maxMessageBytes());

@@ -448,12 +448,12 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         int maxTextChars = intProperty(params, "maxTextMessageChars", defaults.maxTextMessageChars());
         int maxMessageBytes = intProperty(params, "maxMessageBytes", defaults.maxMessageBytes());
         int sendTimeLimit = intProperty(params, "sendTimeLimitMillis", defaults.sendTimeLimitMillis());
-        int sendBuffer = intProperty(params, "sendBufferBytes", defaults.sendBufferBytes());
+        int ioBuffer = intProperty(params, "ioBufferBytes", defaults.ioBufferBytes());
         if (params.hasErrors()) {
             return defaults;
         }
         return new ClientSettings(connectThreads, heartbeatThreads, maxTextChars, maxMessageBytes, sendTimeLimit,
-                sendBuffer);
+                ioBuffer);
     }
 
     private static int intProperty(ParameterReader params, String name, int defaultValue) {

@@ -328,6 +328,27 @@ class SamplersIT {
         }
     }
 
+    /** Plain WebSocket sessions keep 2,048-character buffers and still take big frames, in pieces. */
+    @Test
+    void aPushFarBiggerThanTheSessionBuffersArrivesWholeOverAPlainWebSocket() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = base("big-consumer");
+            p.put("transport", "raw");
+            p.put("endpoint", "/stomp-ws");
+            p.put("indexPath", "none");
+            p.put("pullPath", "none");
+            p.put("subscribeTo", "/user/queue/push");
+            p.put("triggerDestination", "/app/push");
+            p.put("triggerPayload", "{\"count\":3,\"bytes\":200000}");
+            p.put("expectMessages", "3");
+            List<SampleResult> results = harness.run(1, StompReceiveSampler::new, i -> p, 2).get(0);
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
+                assertThat(r.getBytesAsLong()).isEqualTo(600_000);
+            });
+        }
+    }
+
     @Test
     void usersNeverShareCookies() throws Exception {
         int users = 50;
