@@ -34,6 +34,11 @@ final class EngineName {
         }
     }
 
+    /** The engine's name as the timing log writes it, in its file name and its engine column: host_1099. */
+    static String fileSafe(String engine) {
+        return engine.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
     /** {@code dir/stomp-timing.csv} on engine {@code host:1099} is {@code dir/stomp-timing-host_1099.csv}. */
     static Path timingLogFor(Path configured, String engine) {
         if (LOCAL.equals(engine)) {
@@ -41,7 +46,7 @@ final class EngineName {
         }
         String file = configured.getFileName().toString();
         int dot = file.lastIndexOf('.');
-        String suffix = "-" + engine.replaceAll("[^A-Za-z0-9._-]", "_");
+        String suffix = "-" + fileSafe(engine);
         String named = dot > 0 ? file.substring(0, dot) + suffix + file.substring(dot) : file + suffix;
         return configured.resolveSibling(named);
     }

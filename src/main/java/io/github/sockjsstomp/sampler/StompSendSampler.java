@@ -97,7 +97,8 @@ public class StompSendSampler extends AbstractStompSampler {
             return TimingSink.NONE;
         }
         try {
-            return TimingLog.open(EngineName.timingLogFor(Path.of(file), EngineName.current()));
+            String engine = EngineName.current();
+            return TimingLog.open(EngineName.timingLogFor(Path.of(file), engine), EngineName.fileSafe(engine));
         } catch (IOException | RuntimeException e) {
             params.error(TIMING_LOG, file, "cannot be written: " + e.getMessage());
             return TimingSink.NONE;

@@ -22,7 +22,7 @@ public final class PendingMessage {
     final String sender;
     final String destination;
     final long bytes;
-    final long sentEpochMillis;
+    final long sentEpochMicros;
     final long sentNanos;
     final long deadlineNanos;
     /** 0: a broadcast, every reply until the deadline counts. */
@@ -32,18 +32,22 @@ public final class PendingMessage {
     /** Only for await-reply senders: fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
 
-    PendingMessage(String msgId, String sender, String destination, long bytes, long sentEpochMillis,
+    PendingMessage(String msgId, String sender, String destination, long bytes, long sentEpochMicros,
             long sentNanos, long timeoutNanos, int repliesExpected, TimingSink sink, boolean awaited) {
         this.msgId = msgId;
         this.sender = sender;
         this.destination = destination;
         this.bytes = bytes;
-        this.sentEpochMillis = sentEpochMillis;
+        this.sentEpochMicros = sentEpochMicros;
         this.sentNanos = sentNanos;
         this.deadlineNanos = sentNanos + timeoutNanos;
         this.repliesExpected = repliesExpected;
         this.sink = sink;
         this.firstReply = awaited ? new CompletableFuture<>() : null;
+    }
+
+    boolean awaited() {
+        return firstReply != null;
     }
 
     public String msgId() {

@@ -2,6 +2,7 @@ package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,9 +78,11 @@ public final class ReplyTracker {
     public PendingMessage register(OutgoingMessage message, long replyTimeoutMillis, int repliesExpected,
             TimingSink sink, boolean awaited) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(replyTimeoutMillis);
+        Instant now = Instant.now();
+        long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
         PendingMessage entry = new PendingMessage(message.msgId(), message.sender(), message.destination(),
-                message.payload().length, message.sentAtMillis(), System.nanoTime(), timeoutNanos, repliesExpected,
-                sink, awaited);
+                message.payload().length, sentEpochMicros, System.nanoTime(), timeoutNanos, repliesExpected, sink,
+                awaited);
         sent.increment();
         pending.put(entry.msgId, entry);
         expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
@@ -90,8 +93,8 @@ public final class ReplyTracker {
         if (entry.end(PendingMessage.FAILED)) {
             failed.increment();
             pending.remove(entry.msgId, entry);
-            entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.FAILED, entry.msgId, -1,
-                    entry.sender, "", entry.destination, entry.bytes, reason));
+            entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.FAILED, entry.msgId, -1,
+                    entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
         }
     }
 
@@ -125,8 +128,9 @@ public final class ReplyTracker {
         if (entry.complete()) {
             pending.remove(msgId, entry);
         }
-        entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.ANSWERED, msgId,
-                latencyMicros, entry.sender, message.receiver(), entry.destination, message.payload().length, ""));
+        entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.ANSWERED, msgId,
+                latencyMicros, entry.sender, message.receiver(), entry.destination, message.payload().length, "",
+                entry.awaited()));
     }
 
     /** Ends every message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
@@ -189,8 +193,8 @@ public final class ReplyTracker {
     private void lose(PendingMessage entry, String reason) {
         if (entry.end(PendingMessage.LOST)) {
             lost.increment();
-            entry.sink.record(new TimingRecord(entry.sentEpochMillis, TimingRecord.Outcome.LOST, entry.msgId, -1,
-                    entry.sender, "", entry.destination, entry.bytes, reason));
+            entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.LOST, entry.msgId, -1,
+                    entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
         }
     }
 

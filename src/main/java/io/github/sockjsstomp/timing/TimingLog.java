@@ -12,34 +12,48 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The timing log: CSV records written by a thread of its own, so senders and I/O threads only enqueue. The
- * queue is unbounded on purpose: dropping a record would break the books, and a writer that falls behind
- * shows up as heap, which JMeter users watch anyway. One instance per file per JVM; records are flushed
- * after every batch and on {@link #close()}.
+ * The timing log: CSV records written by a thread of its own, so senders and I/O threads only enqueue on a
+ * lock-free queue and never wake anyone: the writer looks every {@value #IDLE_MILLIS} ms. The queue is
+ * unbounded on purpose: dropping a record would break the books, and a writer that falls behind shows up as
+ * heap, which JMeter users watch anyway. One instance per file per JVM and per run (the run is a column);
+ * records are flushed after every batch and on {@link #close()}.
  */
 public final class TimingLog implements TimingSink, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TimingLog.class);
     private static final Map<Path, TimingLog> OPEN = new HashMap<>();
     private static final int BATCH = 8192;
+    private static final long IDLE_MILLIS = 2;
+    /** Run ids handed out in this JVM: two runs opened within one millisecond still differ. */
+    private static final AtomicLong LAST_RUN = new AtomicLong();
 
     private final Path path;
-    private final LinkedBlockingQueue<TimingRecord> queue = new LinkedBlockingQueue<>();
+    private final String run;
+    private final String engineAndVersion;
+    private final ConcurrentLinkedQueue<TimingRecord> queue = new ConcurrentLinkedQueue<>();
     private final Writer out;
     private final Thread writer;
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong afterClose = new AtomicLong();
+    /** Records between their check of {@link #closing} and their enqueue: close waits for them. */
+    private final AtomicInteger entering = new AtomicInteger();
     private volatile boolean closing;
+    /** A seam for the test of a record racing close; set before any record. */
+    private Runnable beforeEnqueue = () -> { };
 
-    private TimingLog(Path path) throws IOException {
+    private TimingLog(Path path, String engine) throws IOException {
         this.path = path;
+        this.run = Long.toString(LAST_RUN.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis())));
+        this.engineAndVersion = TimingRecord.trailer(engine, pluginVersion());
         boolean fresh = !Files.exists(path) || Files.size(path) == 0;
         if (!fresh) {
             checkHeader(path);
@@ -59,19 +73,26 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         writer.start();
     }
 
+    /** The log for this file on a local engine: see {@link #open(Path, String)}. */
+    public static TimingLog open(Path path) throws IOException {
+        return open(path, "local");
+    }
+
     /**
-     * The log for this file, opened on first use: appends to an existing log of the same format.
+     * The log for this file, opened on first use in a run: appends to an existing log of the same format. The
+     * time it opens names the run in every record, so runs appended to one file stay apart.
      *
+     * @param engine the JMeter engine's name, written in every record
      * @throws IOException if it cannot be created, or an existing file has another header
      */
-    public static TimingLog open(Path path) throws IOException {
+    public static TimingLog open(Path path, String engine) throws IOException {
         Path key = path.toAbsolutePath().normalize();
         synchronized (OPEN) {
             TimingLog existing = OPEN.get(key);
             if (existing != null && !existing.closing) {
                 return existing;
             }
-            TimingLog created = new TimingLog(key);
+            TimingLog created = new TimingLog(key, engine);
             OPEN.put(key, created);
             return created;
         }
@@ -89,43 +110,68 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         }
     }
 
+    /** Never blocks: a record is either queued, and then written by close at the latest, or counted as late. */
     @Override
     public void record(TimingRecord record) {
-        if (closing) {
-            afterClose.incrementAndGet();
-            return;
+        entering.incrementAndGet();
+        try {
+            if (closing) {
+                afterClose.incrementAndGet();
+                return;
+            }
+            beforeEnqueue.run();
+            queue.add(record);
+        } finally {
+            entering.decrementAndGet();
         }
-        queue.add(record);
+    }
+
+    void beforeEnqueue(Runnable hook) {
+        this.beforeEnqueue = hook;
+    }
+
+    /** The run's id in this log's records: when it was opened, epoch milliseconds. */
+    public String run() {
+        return run;
     }
 
     public long written() {
         return written.get();
     }
 
+    /** Records offered after close began: counted, not written. */
+    public long late() {
+        return afterClose.get();
+    }
+
     private void drainLoop() {
         List<TimingRecord> batch = new ArrayList<>(BATCH);
         StringBuilder text = new StringBuilder(BATCH * 96);
         try {
-            while (!closing || !queue.isEmpty()) {
-                TimingRecord first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
+            while (!closing) {
+                if (!drainBatch(batch)) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
                     continue;
                 }
-                batch.add(first);
-                queue.drainTo(batch, BATCH - 1);
                 writeBatch(batch, text);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (IOException e) {
             log.error("Timing log {} failed; records from now on are lost", path, e);
         }
     }
 
+    private boolean drainBatch(List<TimingRecord> batch) {
+        TimingRecord record;
+        while (batch.size() < BATCH && (record = queue.poll()) != null) {
+            batch.add(record);
+        }
+        return !batch.isEmpty();
+    }
+
     private void writeBatch(List<TimingRecord> batch, StringBuilder text) throws IOException {
         text.setLength(0);
         for (TimingRecord record : batch) {
-            record.appendCsv(text);
+            record.appendCsv(text, run, engineAndVersion);
         }
         synchronized (out) {
             out.append(text);
@@ -142,16 +188,22 @@ public final class TimingLog implements TimingSink, AutoCloseable {
             return;
         }
         closing = true;
+        LockSupport.unpark(writer);
         try {
             writer.join(TimeUnit.SECONDS.toMillis(60));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // A record that saw closing false is queued once it leaves record(): wait for those, then take all.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (entering.get() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
         try {
             List<TimingRecord> rest = new ArrayList<>();
-            queue.drainTo(rest);
-            if (!rest.isEmpty()) {
-                writeBatch(rest, new StringBuilder());
+            StringBuilder text = new StringBuilder();
+            while (drainBatch(rest)) {
+                writeBatch(rest, text);
             }
             synchronized (out) {
                 out.close();
@@ -166,11 +218,21 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private static void checkHeader(Path path) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             String header = reader.readLine();
+            if (TimingRecord.HEADER_V1.equals(header)) {
+                throw new IOException("timing log " + path + " was written by an older version (9 columns, without"
+                        + " mode, run, sent_epoch_us, engine and version); move it away or choose another file");
+            }
             if (!TimingRecord.HEADER.equals(header)) {
                 throw new IOException("timing log " + path + " exists with another header ('" + header
                         + "'); expected '" + TimingRecord.HEADER + "'");
             }
         }
+    }
+
+    /** The plugin's version from its jar's manifest; "dev" when run from classes (tests in the IDE). */
+    static String pluginVersion() {
+        String version = TimingLog.class.getPackage().getImplementationVersion();
+        return version == null || version.isBlank() ? "dev" : version;
     }
 
     @Override

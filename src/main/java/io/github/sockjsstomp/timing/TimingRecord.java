@@ -2,23 +2,34 @@ package io.github.sockjsstomp.timing;
 
 /**
  * One line of the timing log. The column order is a published format: analysis/ and users' scripts read it.
+ * Columns are only ever added at the end, so a reader of the first nine still works.
  *
- * @param sentEpochMillis wall-clock time of the send
+ * @param sentEpochMicros wall-clock time of the send, in microseconds (written as milliseconds too)
  * @param latencyMicros send to reply, monotonic clock; -1 unless ANSWERED
  * @param receiver the user that received the reply; empty unless ANSWERED
  * @param bytes payload bytes of the reply when ANSWERED, of the sent message otherwise
  * @param detail empty when ANSWERED; "timeout" or "test-ended" when LOST; the reason when FAILED
+ * @param awaitReply whether the sender waited for the reply before its next send: only then is the run a
+ *     closed loop, where a slow reply delays later sends and coordinated omission can be corrected
  */
-public record TimingRecord(long sentEpochMillis, Outcome outcome, String msgId, long latencyMicros, String sender,
-        String receiver, String destination, long bytes, String detail) {
+public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, long latencyMicros, String sender,
+        String receiver, String destination, long bytes, String detail, boolean awaitReply) {
 
-    public static final String HEADER =
+    /** The first nine columns, as written by versions before mode, run, engine and version were added. */
+    public static final String HEADER_V1 =
             "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail";
+    public static final String HEADER = HEADER_V1 + ",mode,run,sent_epoch_us,engine,version";
+    public static final String AWAIT_REPLY = "await-reply";
+    public static final String FIRE_AND_FORGET = "fire-and-forget";
 
     public enum Outcome { ANSWERED, LOST, FAILED }
 
-    void appendCsv(StringBuilder out) {
-        out.append(sentEpochMillis).append(',').append(outcome.name()).append(',');
+    /**
+     * @param run the run's field, written as is (a number, never quoted)
+     * @param engineAndVersion the last two fields with their separator, already escaped
+     */
+    void appendCsv(StringBuilder out, String run, String engineAndVersion) {
+        out.append(sentEpochMicros / 1000).append(',').append(outcome.name()).append(',');
         appendField(out, msgId);
         out.append(',');
         if (latencyMicros >= 0) {
@@ -32,7 +43,8 @@ public record TimingRecord(long sentEpochMillis, Outcome outcome, String msgId, 
         appendField(out, destination);
         out.append(',').append(bytes).append(',');
         appendField(out, detail);
-        out.append('\n');
+        out.append(',').append(awaitReply ? AWAIT_REPLY : FIRE_AND_FORGET).append(',').append(run).append(',')
+                .append(sentEpochMicros).append(',').append(engineAndVersion).append('\n');
     }
 
     /** RFC 4180: quoted only when it must be, quotes doubled. */
@@ -60,9 +72,17 @@ public record TimingRecord(long sentEpochMillis, Outcome outcome, String msgId, 
         out.append('"');
     }
 
-    public String toCsvLine() {
-        StringBuilder out = new StringBuilder(128);
-        appendCsv(out);
+    public String toCsvLine(String run, String engine, String version) {
+        StringBuilder out = new StringBuilder(160);
+        appendCsv(out, run, trailer(engine, version));
+        return out.toString();
+    }
+
+    static String trailer(String engine, String version) {
+        StringBuilder out = new StringBuilder();
+        appendField(out, engine);
+        out.append(',');
+        appendField(out, version);
         return out.toString();
     }
 }

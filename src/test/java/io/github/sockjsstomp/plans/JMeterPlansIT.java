@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JMeterPlansIT {
 
     private static final long JMETER_TIMEOUT_SECONDS = 180;
-    private static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail";
+    private static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,"
+            + "bytes,detail,mode,run,sent_epoch_us,engine,version";
     private static final List<String> PLANS = List.of("connect", "send", "greetings", "chat", "push", "echo");
 
     private static DemoServer server;
@@ -117,6 +118,9 @@ class JMeterPlansIT {
         assertThat(timing).allSatisfy(r -> {
             assertThat(r[4]).matches(".+-[123]").isEqualTo(r[5]); // echo: sender = receiver
             assertThat(r[6]).isEqualTo("/app/echo");
+            assertThat(r[9]).isEqualTo("await-reply");
+            assertThat(r[12]).isEqualTo("local");
+            assertThat(r[13]).as("the plugin jar's version").matches("\\d+\\.\\d+\\.\\d+.*");
         });
         assertThat(distinct(timing, 4)).hasSize(3);
 
@@ -161,6 +165,7 @@ class JMeterPlansIT {
         assertThat(timing).hasSize((int) sends);
         assertThat(distinct(timing, 2)).hasSize((int) sends);
         assertThat(timing).allSatisfy(r -> assertThat(r[4]).isEqualTo(r[5]));
+        assertThat(distinct(timing, 9)).containsExactly("fire-and-forget");
     }
 
     @Test

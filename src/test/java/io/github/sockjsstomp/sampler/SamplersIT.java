@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.timing.Books;
 import io.github.sockjsstomp.timing.ReplyTracker;
+import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ class SamplersIT {
 
     private static List<String[]> records(Path timingLog) throws Exception {
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
-        assertThat(lines.get(0)).isEqualTo("sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail");
+        assertThat(lines.get(0)).isEqualTo(TimingRecord.HEADER);
         return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
     }
 
@@ -91,7 +92,13 @@ class SamplersIT {
             assertThat(r[4]).isEqualTo(r[5]); // echo: the sender is the receiver
             assertThat(r[6]).isEqualTo("/app/echo");
             assertThat(Long.parseLong(r[3])).isGreaterThanOrEqualTo(0);
+            assertThat(r).hasSize(14);
+            assertThat(r[9]).isEqualTo("fire-and-forget"); // the sender's default mode
+            assertThat(Long.parseLong(r[11]) / 1000).isEqualTo(Long.parseLong(r[0])); // µs and ms agree
+            assertThat(r[12]).isEqualTo("local");
+            assertThat(r[13]).isNotEmpty();
         });
+        assertThat(records.stream().map(r -> r[10]).distinct()).as("one run").hasSize(1);
         assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
         assertThat(records.stream().map(r -> r[4]).collect(Collectors.toSet())).hasSize(users);
     }
@@ -153,7 +160,10 @@ class SamplersIT {
         }
         assertThat(results).hasSize(users);
         List<String[]> records = records(timingLog);
-        assertThat(records).hasSize(users * messages * users).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+        assertThat(records).hasSize(users * messages * users).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("ANSWERED");
+            assertThat(r[9]).isEqualTo("await-reply");
+        });
         assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
         assertThat(ReplyTracker.shared().books().answered()).isEqualTo(users * messages);
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -38,8 +39,8 @@ class TimingLogTest {
             int thread = t;
             writers.add(pool.submit(() -> {
                 for (int i = 0; i < perThread; i++) {
-                    log.record(new TimingRecord(1_700_000_000_000L + i, Outcome.ANSWERED, "m-" + thread + "-" + i,
-                            i, "user-" + thread, "user, with comma", "/app/echo", 10, ""));
+                    log.record(new TimingRecord(1_700_000_000_000_000L + i, Outcome.ANSWERED, "m-" + thread + "-" + i,
+                            i, "user-" + thread, "user, with comma", "/app/echo", 10, "", true));
                 }
             }));
         }
@@ -54,7 +55,8 @@ class TimingLogTest {
         assertThat(lines).hasSize(1 + threads * perThread);
         Set<String> ids = new HashSet<>();
         for (String line : lines.subList(1, lines.size())) {
-            assertThat(line).matches("\\d+,ANSWERED,m-\\d-\\d+,\\d+,user-\\d,\"user, with comma\",/app/echo,10,");
+            assertThat(line).matches("\\d+,ANSWERED,m-\\d-\\d+,\\d+,user-\\d,\"user, with comma\",/app/echo,10,,"
+                    + "await-reply," + log.run() + ",\\d+,local,dev");
             ids.add(line.split(",")[2]);
         }
         assertThat(ids).hasSize(threads * perThread);
@@ -66,24 +68,74 @@ class TimingLogTest {
         Path file = dir.resolve("t.csv");
         TimingLog log = TimingLog.open(file);
         for (int i = 0; i < 10_000; i++) {
-            log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "test-ended"));
+            log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "test-ended", false));
         }
         TimingLog.closeAll();
-        log.record(new TimingRecord(0, Outcome.LOST, "late", -1, "a", "", "/d", 1, "test-ended"));
+        log.record(new TimingRecord(0, Outcome.LOST, "late", -1, "a", "", "/d", 1, "test-ended", false));
 
-        assertThat(Files.readAllLines(file)).hasSize(10_001).doesNotContain("late");
+        assertThat(Files.readAllLines(file)).hasSize(10_001).noneMatch(line -> line.contains(",late,"));
+        assertThat(log.late()).isEqualTo(1);
+    }
+
+    /**
+     * A record that passed the closing check just before close began is written, not dropped uncounted: here
+     * its thread is held between the check and the queue while close runs.
+     */
+    @Test
+    void aRecordRacingTheCloseIsWrittenOrCounted() throws Exception {
+        TimingLog log = TimingLog.open(dir.resolve("race.csv"));
+        CountDownLatch inRecord = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        log.beforeEnqueue(() -> {
+            inRecord.countDown();
+            await(release);
+        });
+        Thread recorder = new Thread(() -> log.record(
+                new TimingRecord(1, Outcome.LOST, "racer", -1, "a", "", "/d", 1, "test-ended", false)));
+        recorder.start();
+        inRecord.await();
+        Thread closer = new Thread(log::close);
+        closer.start();
+        // Give close time to finish if it would not wait for the record (it must wait).
+        closer.join(500);
+        release.countDown();
+        recorder.join();
+        closer.join();
+
+        assertThat(log.written() + log.late()).isEqualTo(1);
+        assertThat(Files.readAllLines(dir.resolve("race.csv"))).hasSize(1 + (int) log.written());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
     void reopeningAppendsWithoutASecondHeader() throws Exception {
         Path file = dir.resolve("sub/dir/t.csv");
+        List<String> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
-            TimingLog log = TimingLog.open(file);
-            log.record(new TimingRecord(run, Outcome.FAILED, "m-" + run, -1, "a", "", "/d", 1, "SendFailed"));
+            TimingLog log = TimingLog.open(file, "host_1099");
+            runs.add(log.run());
+            log.record(new TimingRecord(run * 1000 + 7, Outcome.FAILED, "m-" + run, -1, "a", "", "/d", 1, "SendFailed",
+                    run == 1));
             log.close();
         }
+        assertThat(runs.get(1)).isNotEqualTo(runs.get(0));
         assertThat(Files.readAllLines(file)).containsExactly(TimingRecord.HEADER,
-                "0,FAILED,m-0,,a,,/d,1,SendFailed", "1,FAILED,m-1,,a,,/d,1,SendFailed");
+                "0,FAILED,m-0,,a,,/d,1,SendFailed,fire-and-forget," + runs.get(0) + ",7,host_1099,dev",
+                "1,FAILED,m-1,,a,,/d,1,SendFailed,await-reply," + runs.get(1) + ",1007,host_1099,dev");
+    }
+
+    @Test
+    void aLogOfTheOlderFormatIsRefusedRatherThanMixed() throws IOException {
+        Path file = Files.writeString(dir.resolve("old.csv"), TimingRecord.HEADER_V1 + "\n1,LOST,m,,a,,/d,1,timeout\n");
+        assertThatThrownBy(() -> TimingLog.open(file)).isInstanceOf(IOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("older version");
     }
 
     @Test
@@ -115,7 +167,8 @@ class TimingLogTest {
 
     @Test
     void lineBreaksInsideAFieldAreQuoted() {
-        String line = new TimingRecord(5, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2").toCsvLine();
-        assertThat(line).isEqualTo("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\"\n");
+        String line = new TimingRecord(5_000, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2", false)
+                .toCsvLine("1", "local", "dev");
+        assertThat(line).isEqualTo("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev\n");
     }
 }
