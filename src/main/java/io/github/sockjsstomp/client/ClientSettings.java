@@ -23,7 +23,7 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
     public static final int DEFAULT_MAX_TEXT_MESSAGE_CHARS = 32 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     public static final int DEFAULT_SEND_TIME_LIMIT_MILLIS = 10_000;
-    public static final int DEFAULT_IO_BUFFER_BYTES = 2048;
+    public static final int DEFAULT_IO_BUFFER_BYTES = 1024;
 
     public ClientSettings {
         requirePositive("connectThreads", connectThreads);

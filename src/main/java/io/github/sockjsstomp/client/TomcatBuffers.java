@@ -4,16 +4,19 @@ package io.github.sockjsstomp.client;
  * Tomcat's WebSocket client allocates, for every session, an input buffer (the size of the binary message
  * buffer), a binary and a text message buffer, an output buffer and a character encoder buffer (both of
  * {@code DEFAULT_BUFFER_SIZE}): at Tomcat's and our old defaults about 150 KB a session, most of a held
- * session's heap. These sizes keep a plain WebSocket session near 20 KB.
+ * session's heap. These sizes keep those buffers of a plain WebSocket session near 10 KB.
  */
 final class TomcatBuffers {
 
     /** Tomcat's name for the output and encoder buffer size, read once when its WebSocket classes load. */
     static final String IO_BUFFER_PROPERTY = "org.apache.tomcat.websocket.DEFAULT_BUFFER_SIZE";
     /** A plain WebSocket session takes text frames in pieces of this many characters. */
-    static final int PARTIAL_MESSAGE_CHARS = 2048;
-    /** The handshake response must fit: headers with a few cookies. */
-    static final int HANDSHAKE_BUFFER_BYTES = 4096;
+    static final int PARTIAL_MESSAGE_CHARS = 1024;
+    /**
+     * The handshake response is read through it in as many reads as it takes (a 64-byte buffer passes every
+     * test), then it is the session's input buffer: one read takes up to this many bytes of frames.
+     */
+    static final int HANDSHAKE_BUFFER_BYTES = 1024;
 
     private TomcatBuffers() {
     }
