@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-analysis gui-check clean
+.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-generator bench-timing-log bench-analysis gui-check clean
 
 all: build
 
@@ -52,6 +52,14 @@ server:
 ## bench-client: JMeter CPU and memory per message against the demo server (see scripts/bench-client.sh)
 bench-client: jmeter
 	bash scripts/bench-client.sh
+
+## bench-generator: generator cost next to the incumbent WebSocket Samplers plugin (bench/README.md), ~15 min
+bench-generator: jmeter
+	python3 bench/generator_efficiency.py
+
+## bench-timing-log: JMH, the timing log's sustained records/s and a sender's cost per record
+bench-timing-log:
+	bash bench/timing-log.sh
 
 ## bench-analysis: 10 million timing records through analysis/, next to JMeter's own dashboard generator
 bench-analysis: jmeter venv

@@ -10,6 +10,7 @@ Data goes under /tmp by default (never into the repository)::
 
     .venv/bin/python analysis/bench/bench_aggregate.py                 # 10M records, /tmp/stomp-analysis-bench
     .venv/bin/python analysis/bench/bench_aggregate.py --records 1000000 --charts --dir /tmp/b
+    .venv/bin/python analysis/bench/bench_aggregate.py --mode fire-and-forget      # schedule lag instead of CO
 """
 
 from __future__ import annotations
@@ -106,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=int, default=10_000_000, help="timing records to generate (default 10M)")
     p.add_argument("--senders", type=int, default=200)
     p.add_argument("--rate", type=float, default=20_000.0, help="messages per second in the generated run")
+    p.add_argument(
+        "--mode",
+        choices=["await-reply", "fire-and-forget", "old"],
+        default="await-reply",
+        help="the generated log's mode column (old: the former 9-column format); await-reply runs the CO correction, "
+        "fire-and-forget the schedule lag",
+    )
     p.add_argument("--dir", type=Path, default=Path("/tmp/stomp-analysis-bench"), help="where data goes")
     p.add_argument("--reuse", action="store_true", help="reuse data files already generated with the same size")
     p.add_argument("--repeat", type=int, default=1, help="time the aggregation this many times (best is kept)")
@@ -118,14 +126,16 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     args.dir.mkdir(parents=True, exist_ok=True)
-    log = args.dir / f"timing_{args.records}.csv"
+    log = args.dir / f"timing_{args.records}_{args.mode}.csv"
     meta_path = log.with_suffix(".json")
     if args.reuse and log.exists() and meta_path.exists():
         meta = json.loads(meta_path.read_text())
         print(f"reusing {log} ({log.stat().st_size / 2**20:.0f} MiB)")
     else:
         t = time.perf_counter()
-        meta = generate("timing", log, args.records, "--senders", str(args.senders), "--rate", str(args.rate))
+        meta = generate(
+            "timing", log, args.records, "--senders", str(args.senders), "--rate", str(args.rate), "--mode", args.mode
+        )
         meta_path.write_text(json.dumps(meta))
         print(
             f"generated {log}: {args.records} records, {log.stat().st_size / 2**20:.0f} MiB"

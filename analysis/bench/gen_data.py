@@ -20,6 +20,11 @@ TIMING_HEADER = [
     "destination",
     "bytes",
     "detail",
+    "mode",
+    "run",
+    "sent_epoch_us",
+    "engine",
+    "version",
 ]
 JTL_HEADER = [
     "timeStamp",
@@ -52,16 +57,19 @@ def generate_timing_log(
     stall_share: float = 0.0005,
     seed: int = 42,
     start_ms: int = 1_763_771_234_567,
+    mode: str | None = "await-reply",
 ) -> dict:
     """Write ``records`` lines: one echo destination, lognormal latencies, a few multi-second stalls.
 
-    Returns the parameters a caller needs (target rate in msgs/min, span).
+    ``mode`` goes into the mode column of the current 14-column format (one run, engine ``local``); ``None``
+    writes the old 9-column format. Returns the parameters a caller needs (target rate in msgs/min, span).
     """
     rng = np.random.default_rng(seed)
     n = records
     idx = np.arange(n, dtype=np.int64)
     # Sends spread evenly over the run with a little jitter; sender i sends every `senders` messages.
     sent = start_ms + (idx * (1000.0 / rate_per_s)).astype(np.int64) + rng.integers(0, 3, n)
+    sent_us = sent * 1000 + rng.integers(0, 1000, n)
     u = rng.random(n)
     outcome = np.where(u < lost_share, 1, np.where(u < lost_share + failed_share, 2, 0)).astype(np.int8)
     lat = rng.lognormal(mean=np.log(2_000.0), sigma=0.6, size=n)
@@ -75,6 +83,7 @@ def generate_timing_log(
     df = pl.DataFrame(
         {
             "sent_epoch_ms": sent,
+            "sent_epoch_us": sent_us,
             "o": outcome,
             "seq": idx,
             "latency_us": pl.Series(lat).set(pl.Series(~answered), None),
@@ -101,7 +110,14 @@ def generate_timing_log(
         .then(pl.lit("SendFailed: Connection closed, 1006"))
         .otherwise(None)
         .alias("detail"),
+        pl.lit(mode).alias("mode"),
+        pl.lit(start_ms - 5_000).alias("run"),
+        "sent_epoch_us",
+        pl.lit("local").alias("engine"),
+        pl.lit("0.1.0").alias("version"),
     )
+    if mode is None:
+        out = out.select(TIMING_HEADER[:9])
     path.parent.mkdir(parents=True, exist_ok=True)
     out.write_csv(path, null_value="")
     span_s = (int(sent[-1]) - int(sent[0])) / 1000.0
@@ -153,9 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=int, default=10_000_000)
     p.add_argument("--senders", type=int, default=200)
     p.add_argument("--rate", type=float, default=20_000.0, help="messages per second (timing log)")
+    p.add_argument(
+        "--mode",
+        choices=["await-reply", "fire-and-forget", "old"],
+        default="await-reply",
+        help="mode column of the timing log; old = the former 9-column format",
+    )
     args = p.parse_args(argv)
     if args.kind == "timing":
-        meta = generate_timing_log(args.path, records=args.records, senders=args.senders, rate_per_s=args.rate)
+        mode = None if args.mode == "old" else args.mode
+        meta = generate_timing_log(
+            args.path, records=args.records, senders=args.senders, rate_per_s=args.rate, mode=mode
+        )
     else:
         generate_jtl(args.path, rows=args.records, threads=args.senders)
         meta = {"records": args.records}

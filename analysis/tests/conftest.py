@@ -4,12 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from stomp_analysis.timing_log import HEADER
+from stomp_analysis.timing_log import HEADER_V1
 
 ANALYSIS_DIR = Path(__file__).resolve().parents[1]
 
 
-def write_log(path: Path, lines: list[str], header: str | None = HEADER) -> Path:
+def write_log(path: Path, lines: list[str], header: str | None = HEADER_V1) -> Path:
+    """Writes a timing log; the lines are in the old 9-column format unless ``header=HEADER`` (see v2)."""
     text = "\n".join(([header] if header is not None else []) + lines) + "\n"
     path.write_text(text, encoding="utf-8")
     return path
@@ -17,7 +18,7 @@ def write_log(path: Path, lines: list[str], header: str | None = HEADER) -> Path
 
 @pytest.fixture
 def log_writer(tmp_path):
-    def make(lines: list[str], name: str = "timing.csv", header: str | None = HEADER) -> Path:
+    def make(lines: list[str], name: str = "timing.csv", header: str | None = HEADER_V1) -> Path:
         return write_log(tmp_path / name, lines, header)
 
     return make
@@ -36,3 +37,20 @@ TINY = [
     "1700000002000,ANSWERED,b-1,6000,user-1,user-3,/topic/chat,100,",
     "1700000003000,LOST,b-2,,user-2,,/topic/chat,90,test-ended",
 ]
+
+
+def v2(
+    lines: list[str],
+    mode: str = "await-reply",
+    run: int = 1_700_000_000_000 - 10_000,
+    engine: str = "local",
+    version: str = "0.1.0",
+    sub_us: int = 0,
+) -> list[str]:
+    """The 9-column lines in the 14-column format: mode, run, sent_epoch_us (sent_epoch_ms × 1000 + sub_us),
+    engine and version appended."""
+    out = []
+    for line in lines:
+        sent_ms = int(line.split(",", 1)[0])
+        out.append(f"{line},{mode},{run},{sent_ms * 1000 + sub_us},{engine},{version}")
+    return out

@@ -6,6 +6,7 @@ import importlib.util
 import re
 
 from stomp_analysis.cli import main
+from stomp_analysis.timing_log import HEADER_V1
 
 from .conftest import ANALYSIS_DIR
 
@@ -33,4 +34,30 @@ def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
     assert 0.5 < loss_pct < 1.5  # 1 % lost
     assert 0 < failed < 60  # 0.1 % failed
     assert "SendFailed: Connection closed, 1006" in cap.out
-    assert re.search(r"\| t \| 50 \| jtl allThreads \| 120000 msg/min \(25 ms/sender\) \| 20000 \|", cap.out)
+    assert re.search(
+        r"\| t \| 50 \| jtl allThreads \| 120000 msg/min \(25 ms/sender\) \| await-reply \| 20000 \|", cap.out
+    )
+    assert "- run t: await-reply (closed loop) with a pacing of 25 ms/sender" in cap.out
+    assert "## Latency: raw vs CO-corrected" in cap.out
+
+
+def test_generated_fire_and_forget_log_keeps_its_schedule(tmp_path, capsys):
+    """Each generated sender sends every 25 ms, plus 0-2.999 ms of jitter: its lag stays under 3 ms."""
+    gen = load_gen()
+    log = tmp_path / "f.csv"
+    meta = gen.generate_timing_log(log, records=20_000, senders=50, rate_per_s=2_000.0, mode="fire-and-forget")
+    assert main([str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "## Latency: raw vs CO-corrected" not in out
+    lag = re.search(r"sending kept to the target within (-?[\d.]+) ms at p99 \(max (-?[\d.]+) ms", out)
+    assert 0.0 < float(lag[1]) < 3.0 and float(lag[1]) <= float(lag[2]) < 3.0
+    assert re.search(r"\| f \| 50 \| 20000 \| 25\.000 \| 2000\.0 \| 2000\.\d \|", out)
+
+
+def test_generated_old_format_log_is_read(tmp_path, capsys):
+    gen = load_gen()
+    log = tmp_path / "o.csv"
+    gen.generate_timing_log(log, records=2_000, senders=10, rate_per_s=1_000.0, mode=None)
+    assert log.read_text().split("\n", 1)[0] == HEADER_V1
+    assert main([str(log), "--quiet"]) == 0
+    assert re.search(r"\| o \| TOTAL \| 2000 \|", capsys.readouterr().out)

@@ -50,8 +50,12 @@ def test_cli_subprocess_end_to_end(tmp_path):
     assert "## Latency: raw vs CO-corrected" in stdout
     assert re.search(r"\| baseline \| /topic/chat \| CO-corrected \| 2\.000 \| 8 \| 4\.375 \| 5\.000 \|", stdout)
     assert "## Comparison across runs" in stdout
-    # concurrency from the jtl (max allThreads 4), pacing from the target rate
-    assert re.search(r"\| baseline \| 4 \| jtl allThreads \| 60000 msg/min \(2 ms/sender\) \| 7 \| 2\.3 \|", stdout)
+    # concurrency from the jtl (max allThreads 4), pacing from the target rate; an old log: mode unknown
+    assert re.search(
+        r"\| baseline \| 4 \| jtl allThreads \| 60000 msg/min \(2 ms/sender\) \| unknown \| 7 \| 2\.3 \| 1000\.0 \|",
+        stdout,
+    )
+    assert "- run baseline: mode unknown (a timing log of an older plugin version" in stdout
     assert "## JMeter samples (.jtl)" in stdout
     assert "SendFailed: Connection closed, 1006" in stdout
 
@@ -87,8 +91,8 @@ def test_cli_no_charts_and_two_runs(tmp_path, capsys):
     rc = main([str(a), str(b), "--label", "A", "--label", "B", "--no-charts", "--quiet", "--out", str(out)])
     assert rc == 0
     stdout = capsys.readouterr().out
-    assert re.search(r"\| A \| 2 \| senders \| unthrottled \| 7 \|", stdout)
-    assert re.search(r"\| B \| 2 \| senders \| unthrottled \| 3 \|", stdout)
+    assert re.search(r"\| A \| 2 \| senders \| unthrottled \| unknown \| 7 \|", stdout)
+    assert re.search(r"\| B \| 2 \| senders \| unthrottled \| unknown \| 3 \|", stdout)
     assert not list(out.glob("*.png"))
     assert "data:image/png" not in (out / "report.html").read_text()
     assert "## Latency: raw vs CO-corrected" not in stdout  # no pacing, no CO table

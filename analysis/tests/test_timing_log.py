@@ -4,9 +4,9 @@ import polars as pl
 import pytest
 
 from stomp_analysis import InputError, timing_log
-from stomp_analysis.timing_log import HEADER, read_timing_log
+from stomp_analysis.timing_log import HEADER, HEADER_V1, read_timing_log
 
-from .conftest import TINY
+from .conftest import TINY, v2
 
 
 def test_reads_quoted_details_and_empty_fields(log_writer):
@@ -41,7 +41,9 @@ def test_quotes_escaped_quotes_and_line_ends_in_detail(log_writer):
 
 def test_crlf_and_bom_are_accepted(tmp_path):
     p = tmp_path / "crlf.csv"
-    p.write_bytes(("\ufeff" + HEADER + "\r\n" + "1,ANSWERED,a,5,u,u,/d,1,\r\n2,LOST,b,,u,,/d,1,timeout\r\n").encode())
+    p.write_bytes(
+        ("\ufeff" + HEADER_V1 + "\r\n" + "1,ANSWERED,a,5,u,u,/d,1,\r\n2,LOST,b,,u,,/d,1,timeout\r\n").encode()
+    )
     log = read_timing_log(p)
     assert (log.records, log.malformed) == (2, 0)
     assert log.frame.get_column("detail").cast(pl.String).to_list() == [None, "timeout"]
@@ -146,3 +148,129 @@ def test_file_index_separates_equal_ids(log_writer):
     a = read_timing_log(log_writer(["1,ANSWERED,same,5,u,u,/d,1,"], "a.csv"), 0)
     b = read_timing_log(log_writer(["1,ANSWERED,same,5,u,u,/d,1,"], "b.csv"), 1)
     assert a.frame.get_column("h").item() != b.frame.get_column("h").item()
+
+
+# --- the 14-column format (mode, run, sent_epoch_us, engine, version) -----------------------------------------
+
+
+def test_both_headers_are_read(log_writer):
+    old = read_timing_log(log_writer(TINY, "old.csv"))
+    new = read_timing_log(log_writer(v2(TINY, "fire-and-forget", run=42, sub_us=7), "new.csv", header=HEADER))
+    for log in (old, new):
+        assert (log.records, log.malformed, log.validated_line_by_line) == (9, 0, False)
+        assert log.frame.columns == list(timing_log.KEPT)
+    assert old.legacy and not new.legacy
+    assert (old.versions, new.versions) == ((), ("0.1.0",))
+    sent_ms = [int(line.split(",", 1)[0]) for line in TINY]
+    # old logs: the newer columns are null, sent_epoch_us is the milliseconds × 1000
+    o = old.frame
+    assert o.get_column("sent_epoch_us").to_list() == [ms * 1000 for ms in sent_ms]
+    assert o.get_column("mode").null_count() == o.get_column("run").null_count() == 9
+    assert o.get_column("engine").null_count() == 9
+    assert o.schema["mode"] == timing_log.MODE_DTYPE and o.schema["run"] == pl.Int64
+    # new logs: the columns as written, microseconds kept
+    n = new.frame
+    assert n.get_column("sent_epoch_us").to_list() == [ms * 1000 + 7 for ms in sent_ms]
+    assert n.get_column("mode").cast(pl.String).unique().to_list() == ["fire-and-forget"]
+    assert n.get_column("run").unique().to_list() == [42]
+    assert n.get_column("engine").cast(pl.String).unique().to_list() == ["local"]
+    assert n.schema == o.schema  # the two formats concatenate into one run
+    # the other columns are read the same way from both
+    for c in ("outcome", "latency_us", "sender", "destination", "detail"):
+        assert n.get_column(c).to_list() == o.get_column(c).to_list(), c
+
+
+def test_new_format_crlf_bom_and_quoted_engine(tmp_path):
+    p = tmp_path / "crlf.csv"
+    lines = [
+        '1,ANSWERED,a,5,u,u,/d,1,,await-reply,9,1000,"gen,1",0.1.0',
+        "2,LOST,b,,u,,/d,1,timeout,await-reply,9,2999,g,x",
+    ]
+    p.write_bytes(("\ufeff" + HEADER + "\r\n" + "\r\n".join(lines) + "\r\n").encode())
+    log = read_timing_log(p)
+    assert (log.records, log.malformed) == (2, 0)
+    assert log.frame.get_column("engine").cast(pl.String).to_list() == ["gen,1", "g"]
+    assert log.versions == ("0.1.0", "x")
+
+
+NEW_BAD = [
+    "1,ANSWERED,a,5,u,u,/d,1,,await-reply,7,1000,local,0.1.0",  # line 2: good
+    "2,ANSWERED,b,5,u,u,/d,1,",  # line 3: the old 9 fields
+    "3,ANSWERED,c,5,u,u,/d,1,,wait-reply,7,3000,local,0.1.0",  # line 4: unknown mode
+    "4,ANSWERED,d,5,u,u,/d,1,,await-reply,r1,4000,local,0.1.0",  # line 5: run not an integer
+    "5,ANSWERED,e,5,u,u,/d,1,,await-reply,7,6000,local,0.1.0",  # line 6: µs not in the ms
+    "6,ANSWERED,f,5,u,u,/d,1,,await-reply,7,6000,local,0.1.0,x",  # line 7: 15 fields
+    "7,ANSWERED,g,5,u,u,/d,1,,await-reply,7,7000,local",  # line 8: 13 fields, no version
+    "8,LOST,h,,u,,/d,1,timeout,fire-and-forget,7,8000,,0.1.0",  # line 9: no engine
+    "9,LOST,i,,u,,/d,1,timeout,fire-and-forget,7,,local,0.1.0",  # line 10: no sent_epoch_us
+    "10,LOST,j,,u,,/d,1,timeout,fire-and-forget,7,10999,local,0.1.0",  # line 11: good
+]
+
+
+def test_new_format_malformed_records_with_line_numbers(log_writer):
+    log = read_timing_log(log_writer(NEW_BAD, header=HEADER), max_issues=100)
+    assert log.validated_line_by_line
+    assert (log.records, log.malformed) == (10, 8)
+    assert [i.line for i in log.issues] == [3, 4, 5, 6, 7, 8, 9, 10]
+    reasons = [i.reason for i in log.issues]
+    assert reasons[0] == "9 fields, expected 14: missing mode"
+    assert reasons[1] == "unknown mode 'wait-reply'"
+    assert reasons[2] == "run 'r1' is not an integer"
+    assert reasons[3] == "sent_epoch_us 6000 is not in sent_epoch_ms 5"
+    assert reasons[4] == "15 fields, expected 14"
+    assert reasons[5] == "13 fields, expected 14: missing version"
+    assert reasons[6] == "missing engine"
+    assert reasons[7] == "missing sent_epoch_us"
+    f = log.frame
+    assert f.get_column("sent_epoch_us").to_list() == [1000, 10999]
+    assert f.get_column("mode").cast(pl.String).to_list() == ["await-reply", "fire-and-forget"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        ("2,LOST,b,,u,,/d,1,timeout,await-reply,7,2000,local,", "missing version"),
+        ('2,LOST,b,,u,,/d,1,timeout,await-reply,7,2000,"",0.1.0', "missing engine"),
+        ("2,LOST,b,,u,,/d,1,timeout,await-reply,7,1999,local,0.1.0", "sent_epoch_us 1999 is not in sent_epoch_ms 2"),
+    ],
+)
+def test_problems_polars_parses_are_still_caught(log_writer, bad, reason):
+    """Records the strict parse accepts (empty or inconsistent fields) still send the file to validation."""
+    lines = ["1,ANSWERED,a,5,u,u,/d,1,,await-reply,7,1000,local,0.1.0", bad]
+    log = read_timing_log(log_writer(lines, header=HEADER))
+    assert log.malformed == 1
+    assert (log.issues[0].line, log.issues[0].reason) == (3, reason)
+    assert log.frame.height == 1
+
+
+def test_new_records_under_the_old_header_are_malformed(log_writer):
+    lines = ["1,ANSWERED,a,5,u,u,/d,1,", "2,ANSWERED,b,5,u,u,/d,1,,await-reply,7,2000,local,0.1.0"]
+    log = read_timing_log(log_writer(lines))
+    assert log.malformed == 1
+    assert log.issues[0].reason == "14 fields, expected 9"
+
+
+def test_small_blocks_new_format(log_writer, monkeypatch):
+    lines = []
+    for i in range(30):
+        lines.append(f'{i},FAILED,q-{i},,u,,/d,1,"multi\nline, {i}",fire-and-forget,5,{i * 1000 + i},e,v')
+        lines.append(f"{i},ANSWERED,a-{i},{i + 1},u,u,/d,1,,await-reply,5,{i * 1000 + 999},e,v")
+    lines.append("30,ANSWERED,z,1,u,u,/d,1,,await-reply,5,31000,e,v")  # the bad one: µs of another ms
+    monkeypatch.setattr(timing_log, "_BLOCK_BYTES", 64)
+    log = read_timing_log(log_writer(lines, header=HEADER))
+    assert (log.records, log.malformed, log.frame.height) == (61, 1, 60)
+    assert log.issues[0].line == 2 + 30 * 3
+    assert log.versions == ("v",)
+    assert sorted(log.frame.get_column("sent_epoch_us").to_list())[:3] == [0, 999, 1001]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [HEADER + ",extra", HEADER_V1 + ",mode", HEADER.replace("mode,run", "run,mode"), HEADER.upper()],
+)
+def test_other_headers_are_rejected(tmp_path, header):
+    p = tmp_path / "h.csv"
+    p.write_text(header + "\n1,ANSWERED,a,5,u,u,/d,1,\n")
+    with pytest.raises(InputError, match="not a timing log") as e:
+        read_timing_log(p)
+    assert HEADER in str(e.value) and HEADER_V1 in str(e.value)

@@ -1,6 +1,6 @@
 """Per-run aggregation of timing logs: books per destination, latency distributions, per-second series.
 
-Books are kept per message (distinct msg_id within a file): a message is *answered* when it has at least
+Books are kept per message (distinct msg_id within a file and run): a message is *answered* when it has at least
 one ANSWERED record, otherwise *failed* when it has a FAILED record, otherwise *lost*. So
 ``sent = answered + lost + failed`` always holds, and ``loss % = lost / sent``. A broadcast answered by N
 receivers has N ANSWERED records: one answered message, N replies, N latency samples.
@@ -8,24 +8,36 @@ receivers has N ANSWERED records: one answered message, N replies, N latency sam
 Latency samples are the ANSWERED records. A latency that cannot be recorded (negative, or 2**40 µs and
 more) is counted as *unrecordable* and left out of the latency figures and of the per-second answers; the
 message still counts as answered.
+
+Runs: the records of one run spec (one file, or the files of several generators) that carry several ``run`` ids
+are split into separate runs by :func:`split_runs` before the analysis. Within one analysed run, a message is
+still identified with its run id, so equal msg_ids of two runs are never merged.
+
+Treatment (coordinated omission): the expected-interval correction is applied only where it is valid, i.e.
+when the senders await their replies (``mode`` await-reply, a closed loop, in which a slow reply delays the
+sender's next send). Fire-and-forget senders (open loop) are not held back by slow replies: their latencies are
+left uncorrected and, with a pacing, the lag of every send behind its sender's schedule is reported instead.
+Old logs without a mode column keep the former behaviour (corrected whenever a pacing is given), and say so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from .stats import CoCorrected, Distribution, co_correct
-from .timing_log import ANSWERED, FAILED, LOST, TimingLog
+from .timing_log import ANSWERED, AWAIT_REPLY, FAILED, FIRE_AND_FORGET, LOST, TimingLog
 
 #: Latencies at or above this many µs (~12.7 days) are not recordable (and keep the packed sort key in int64).
 MAX_LATENCY_US = 1 << 40
 #: Beyond this many seconds a run's per-second series lists only the seconds that had events.
 MAX_FILLED_SECONDS = 1_000_000
 TOTAL = "TOTAL"
+#: The mode of a run whose records carry no mode (old logs), and of one whose records carry several.
+UNKNOWN, MIXED = "unknown", "mixed"
 
 
 @dataclass
@@ -78,6 +90,25 @@ class FileInfo:
     malformed: int
     issues: list
     validated_line_by_line: bool
+    legacy: bool = False  # old 9-column format
+    versions: tuple[str, ...] = ()  # plugin versions
+    run_ids: tuple[int, ...] = ()  # distinct run ids of this file's records in the run
+    engines: tuple[str, ...] = ()
+
+
+@dataclass
+class ScheduleLag:
+    """How far fire-and-forget senders fell behind their schedule.
+
+    The k-th send (k = 0, 1, ...) of a sender (per file and run) was due at its first send + k × the expected
+    interval; its lag is its actual send time (sent_epoch_us) minus that. Negative lags are sends ahead of
+    schedule."""
+
+    interval_us: int
+    senders: int
+    sends: int
+    lag: Distribution  # µs, over every send of every sender
+    worst_sender: str | None = None  # the sender with the largest lag
 
 
 @dataclass
@@ -94,13 +125,28 @@ class RunResult:
     per_second: pl.DataFrame  # epoch_s, sends, answers, lost, failed, p50_us, p99_us
     failure_reasons: pl.DataFrame  # detail, records
     mixed_messages: int  # messages with ANSWERED and LOST/FAILED records (counted answered)
-    interval_us: int | None = None
+    interval_us: int | None = None  # each sender's expected interval (from the pacing), µs
     interval_note: str = ""
     notes: list[str] = field(default_factory=list)
+    mode: str = UNKNOWN  # await-reply, fire-and-forget, mixed or unknown (old logs)
+    mode_records: dict[str, int] = field(default_factory=dict)  # records per mode (unknown = without a mode)
+    target_per_s: float | None = None  # sends per second the pacing asks for (whole run)
+    schedule: ScheduleLag | None = None  # fire-and-forget sends vs their schedule (needs a pacing)
+    treatment_reason: str = ""  # which CO treatment the run got and why (see treatment)
 
     @property
     def label(self) -> str:
         return self.spec.label
+
+    @property
+    def treatment(self) -> str:
+        """One sentence: the run's treatment (CO correction or not, schedule lag) and why."""
+        return f"run {self.label}: {self.treatment_reason}"
+
+    @property
+    def co_corrected(self) -> list[Books]:
+        """The books (destinations, then TOTAL) that have CO-corrected figures."""
+        return [b for b in [*self.destinations, self.total] if b.co is not None]
 
     @property
     def span_s(self) -> float:
@@ -137,46 +183,151 @@ def expected_interval_us(spec: RunSpec, senders: int) -> tuple[int | None, str]:
     return None, ""
 
 
+def split_runs(spec: RunSpec, logs: list[TimingLog]) -> list[tuple[RunSpec, list[TimingLog], str]]:
+    """Splits a run spec whose records hold several test runs into one spec per run, with a note for each.
+
+    Each file contributes one *segment* per distinct ``run`` id (a file may hold several runs appended one after
+    the other). The engines of one distributed test write one file each and name their run by their own start
+    time, so their run ids differ although they are one test: segments are therefore grouped by time, the
+    segments whose send windows (first to last send) overlap forming one run. Several groups give the runs
+    ``<label>#1``, ``<label>#2``, ... in time order (the order of their run ids). Files of the old format have
+    no run id: a spec with one of them is never split. Malformed records of a file, which belong to no run,
+    are counted in the first of its runs.
+    """
+    if any(log.legacy for log in logs):
+        ids = {r for log in logs if not log.legacy for r in log.frame.get_column("run").unique().to_list()}
+        note = ""
+        if len(ids) > 1:
+            note = (
+                f"{len(ids)} run ids in the new-format logs, but the old-format log(s) have none to match them "
+                "with: analysed as one run (messages of different run ids are still told apart)."
+            )
+        return [(spec, logs, note)]
+    segments = []  # (start_us, end_us, log index, run id)
+    for i, log in enumerate(logs):
+        if log.frame.height:
+            windows = log.frame.group_by("run").agg(
+                pl.col("sent_epoch_us").min().alias("start"), pl.col("sent_epoch_us").max().alias("end")
+            )
+            segments += [(start, end, i, run) for run, start, end in windows.iter_rows()]
+    segments.sort()
+    groups: list[list] = []  # [end_us, [(log index, run id), ...]]
+    for start, end, i, run in segments:
+        if groups and start <= groups[-1][0]:
+            groups[-1][0] = max(groups[-1][0], end)
+            groups[-1][1].append((i, run))
+        else:
+            groups.append([end, [(i, run)]])
+    if len(groups) <= 1:
+        return [(spec, logs, "")]
+    group_of = {member: g for g, (_, members) in enumerate(groups) for member in members}
+    parts: list[list[TimingLog]] = [[] for _ in groups]
+    for i, log in enumerate(logs):
+        mine = {g for (j, _), g in group_of.items() if j == i}
+        if not mine:  # no usable record: listed with the first run
+            parts[0].append(log)
+            continue
+        if len(mine) == 1:
+            pieces = {mine.pop(): log.frame}
+        else:
+            pieces: dict[int, pl.DataFrame] = {}
+            for (run,), frame in log.frame.partition_by("run", as_dict=True).items():
+                g = group_of[(i, run)]
+                pieces[g] = pl.concat([pieces[g], frame]) if g in pieces else frame
+        for k, g in enumerate(sorted(pieces)):
+            first = k == 0
+            parts[g].append(
+                TimingLog(
+                    path=log.path,
+                    frame=pieces[g],
+                    records=pieces[g].height + (log.malformed if first else 0),
+                    malformed=log.malformed if first else 0,
+                    issues=log.issues if first else [],
+                    validated_line_by_line=log.validated_line_by_line,
+                    legacy=log.legacy,
+                    versions=log.versions,
+                )
+            )
+    out = []
+    for n, ((_, members), part) in enumerate(zip(groups, parts), start=1):
+        ids = ", ".join(str(r) for r in sorted({r for _, r in members}))
+        note = (
+            f"run {n} of the {len(groups)} runs that the timing log(s) of {spec.label!r} hold, told apart by their "
+            f"run column (run id(s) {ids}) and analysed apart."
+        )
+        out.append((replace(spec, label=f"{spec.label}#{n}"), part, note))
+    return out
+
+
+def analyze(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5_000_000) -> list[RunResult]:
+    """The runs of a run spec (see split_runs), analysed."""
+    results = []
+    for sub_spec, sub_logs, note in split_runs(spec, logs):
+        r = analyze_run(sub_spec, sub_logs, co_max_entries=co_max_entries)
+        if note:
+            r.notes.insert(0, note)
+        results.append(r)
+    return results
+
+
+def _senders(frame: pl.DataFrame) -> int:
+    """Distinct senders of one file: sender names are per generator JVM and run."""
+    run = frame.get_column("run")
+    if run.min() == run.max():  # one run, or none (old logs)
+        return frame.get_column("sender").n_unique()
+    return frame.select(pl.struct("run", "sender").n_unique()).item()
+
+
+def _file_info(log: TimingLog) -> FileInfo:
+    f = log.frame
+    run_ids: tuple[int, ...] = ()
+    engines: tuple[str, ...] = ()
+    if f.height and not log.legacy:
+        run_ids = tuple(sorted(r for r in f.get_column("run").unique().to_list() if r is not None))
+        engines = tuple(sorted(e for e in f.get_column("engine").unique().cast(pl.String).to_list() if e))
+    return FileInfo(
+        log.path,
+        log.records,
+        log.malformed,
+        log.issues,
+        log.validated_line_by_line,
+        log.legacy,
+        log.versions,
+        run_ids,
+        engines,
+    )
+
+
 def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5_000_000) -> RunResult:
+    """Analyses the records of ``logs`` as one run (use :func:`analyze` to split a spec's runs first)."""
     frames = [log.frame for log in logs if log.frame.height]
-    files = [FileInfo(log.path, log.records, log.malformed, log.issues, log.validated_line_by_line) for log in logs]
+    files = [_file_info(log) for log in logs]
     if not frames:
         raise ValueError(f"run {spec.label!r}: no usable records")
     df = pl.concat(frames, how="vertical", rechunk=False) if len(frames) > 1 else frames[0]
     records = df.height
-    # sender names are per generator JVM (one file): "user-3" of two generators are two senders
-    senders = sum(f.get_column("sender").n_unique() for f in frames)
+    # sender names are per generator JVM (one file) and run: "user-3" of two generators are two senders
+    senders = sum(_senders(f) for f in frames)
 
-    # --- messages: one row per distinct (file, msg_id), identified by (h, sent_epoch_ms, sender, destination) --
+    # --- messages: one row per distinct (file, run, msg_id), identified by (h, run, sent_epoch_us, sender, dest.) --
     status = pl.col("outcome").to_physical().cast(pl.UInt8)
     test_ended = (pl.col("detail") == "test-ended").fill_null(False)
+    epoch_s = (pl.col("sent_epoch_us") // 1_000_000).alias("epoch_s")
     h = df.get_column("h")
     hs = h.sort()
     repeated = hs.filter(hs == hs.shift(1))
     mixed = 0
     if repeated.len() == 0:  # every record is its own message (no broadcast)
-        msgs = df.lazy().select(
-            "destination",
-            (pl.col("sent_epoch_ms") // 1000).alias("epoch_s"),
-            status.alias("status"),
-            test_ended.alias("te"),
-        )
+        msgs = df.lazy().select("destination", epoch_s, status.alias("status"), test_ended.alias("te"))
     else:
         is_rep = h.is_in(repeated.unique().implode())
         single = (
-            df.lazy()
-            .filter(~is_rep)
-            .select(
-                "destination",
-                (pl.col("sent_epoch_ms") // 1000).alias("epoch_s"),
-                status.alias("status"),
-                test_ended.alias("te"),
-            )
+            df.lazy().filter(~is_rep).select("destination", epoch_s, status.alias("status"), test_ended.alias("te"))
         )
         grouped = (
             df.lazy()
             .filter(is_rep)
-            .group_by("h", "sent_epoch_ms", "sender", "destination")
+            .group_by("h", "run", "sent_epoch_us", "sender", "destination")
             .agg(
                 status.min().alias("status"),
                 (test_ended & (pl.col("outcome") == "LOST")).any().alias("te"),
@@ -185,21 +336,19 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
             .collect()
         )
         mixed = int(grouped.get_column("mixed").sum())
-        grouped_msgs = grouped.lazy().select(
-            "destination", (pl.col("sent_epoch_ms") // 1000).alias("epoch_s"), "status", "te"
-        )
+        grouped_msgs = grouped.lazy().select("destination", epoch_s, "status", "te")
         msgs = pl.concat([single, grouped_msgs], how="vertical")
     msg_counts = msgs.group_by("destination", "epoch_s", "status", "te").agg(pl.len().alias("n")).collect()
 
     # --- latency samples --------------------------------------------------------------------------------
-    answered = df.lazy().filter(pl.col("outcome") == "ANSWERED").select("destination", "sent_epoch_ms", "latency_us")
+    answered = df.lazy().filter(pl.col("outcome") == "ANSWERED").select("destination", "sent_epoch_us", "latency_us")
     recordable = (pl.col("latency_us") >= 0) & (pl.col("latency_us") < MAX_LATENCY_US)
     unrec = answered.filter(~recordable).group_by("destination").agg(pl.len().alias("n")).collect()
     good = (
         answered.filter(recordable)
         .select(
             pl.col("destination").to_physical().alias("dest_code"),
-            (pl.col("sent_epoch_ms") * 1000 + pl.col("latency_us")).alias("answer_us"),
+            (pl.col("sent_epoch_us") + pl.col("latency_us")).alias("answer_us"),
             "latency_us",
         )
         .collect()
@@ -215,9 +364,10 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
         .collect()
     )
     dists = _distributions_by_code(good)
-    start_ms = int(df.get_column("sent_epoch_ms").min())
-    last_send_ms = int(df.get_column("sent_epoch_ms").max())
-    end_us = last_send_ms * 1000
+    first_send_us = int(df.get_column("sent_epoch_us").min())
+    last_send_us = int(df.get_column("sent_epoch_us").max())
+    start_ms, last_send_ms = first_send_us // 1000, last_send_us // 1000
+    end_us = last_send_us
     if good.height:
         end_us = max(end_us, int(good.get_column("answer_us").max()))
     del good
@@ -264,10 +414,38 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
             setattr(total, attr, getattr(total, attr) + getattr(b, attr))
     total.latency = Distribution.merge(b.latency for b in dest_books)
 
+    # --- treatment: CO correction where the senders awaited their replies, else the schedule lag -----------
+    mode_records = dict(
+        zip(
+            (AWAIT_REPLY, FIRE_AND_FORGET, UNKNOWN),
+            df.select(
+                (pl.col("mode") == AWAIT_REPLY).sum().alias("ar"),
+                (pl.col("mode") == FIRE_AND_FORGET).sum().alias("ff"),
+                pl.col("mode").null_count().alias("unknown"),
+            ).row(0),
+        )
+    )
+    modes = [m for m, n in mode_records.items() if n]
+    mode = modes[0] if len(modes) == 1 else MIXED
     interval_us, interval_note = expected_interval_us(spec, senders)
+    target_per_s = None
+    if spec.target_rate_per_min:
+        target_per_s = spec.target_rate_per_min / 60.0
+    elif interval_us:
+        target_per_s = senders * 1e6 / interval_us
     if interval_us:
-        for b in [*dest_books, total]:
+        if mode in (AWAIT_REPLY, UNKNOWN):
+            to_correct = [*dest_books, total]
+        elif mode == MIXED:
+            closed = _await_reply_only_destinations(df)
+            to_correct = [b for b in dest_books if b.destination in closed]
+        else:
+            to_correct = []
+        for b in to_correct:
             b.co = co_correct(b.latency, interval_us, max_entries=co_max_entries)
+    schedule = None
+    if interval_us and mode_records[FIRE_AND_FORGET]:
+        schedule = _schedule_lag(frames, repeated, interval_us)
 
     per_second = _per_second(msg_counts, per_sec_answers, start_ms, end_us)
     result = RunResult(
@@ -285,7 +463,12 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
         mixed_messages=mixed,
         interval_us=interval_us,
         interval_note=interval_note,
+        mode=mode,
+        mode_records=mode_records,
+        target_per_s=target_per_s,
+        schedule=schedule,
     )
+    result.treatment_reason = _treatment_reason(result)
     if mixed:
         result.notes.append(
             f"{mixed} message(s) have both ANSWERED and LOST/FAILED records; they are counted as answered."
@@ -295,12 +478,114 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
             f"{total.unrecordable} ANSWERED record(s) have a latency that cannot be recorded (negative or >= 2^40 µs): "
             "counted as answered, left out of the latency figures and of the per-second answers."
         )
-    if total.co and total.co.dropped:
+    capped = next((b.co for b in reversed(result.co_corrected) if b.co.dropped), None)
+    if capped:
         result.notes.append(
-            f"CO correction capped: {total.co.dropped} of {total.co.added} synthetic samples not recorded "
+            f"CO correction capped: {capped.dropped} of {capped.added} synthetic samples not recorded "
             f"(--co-max-entries); CO-corrected percentiles are computed without them, the CO-corrected mean is exact."
         )
     return result
+
+
+def _await_reply_only_destinations(df: pl.DataFrame) -> set[str]:
+    """Destinations all of whose records are await-reply (a run mixing modes is corrected only there)."""
+    closed = (
+        df.lazy()
+        .group_by("destination")
+        .agg((pl.col("mode") == AWAIT_REPLY).fill_null(False).all().alias("closed"))
+        .filter(pl.col("closed"))
+        .select(pl.col("destination").cast(pl.String))
+        .collect()
+    )
+    return set(closed.get_column("destination").to_list())
+
+
+def _schedule_lag(frames: list[pl.DataFrame], repeated: pl.Series, interval_us: int) -> ScheduleLag | None:
+    """Lag of every fire-and-forget send behind its sender's schedule (see ScheduleLag), vectorised per file.
+
+    A sender is a (file, run, sender) triple; a message with several records (a broadcast) is one send."""
+    key = ["h", "run", "sender", "sent_epoch_us"]
+    rep = repeated.unique().implode() if repeated.len() else None
+    t = pl.col("sent_epoch_us")
+    per_sender = ["run", "sender"]
+    lags, senders, sends, worst, worst_lag = [], 0, 0, None, None
+    for f in frames:
+        sent = f.lazy().filter(pl.col("mode") == FIRE_AND_FORGET).select(key)
+        if rep is not None:
+            is_rep = pl.col("h").is_in(rep)
+            sent = pl.concat([sent.filter(~is_rep), sent.filter(is_rep).unique(subset=key)])
+        due = t.min().over(per_sender) + (t.rank("ordinal").over(per_sender).cast(pl.Int64) - 1) * interval_us
+        lag = sent.select(*per_sender, (t - due).alias("lag")).collect()
+        if not lag.height:
+            continue
+        lags.append(lag.get_column("lag").to_numpy())
+        by_sender = lag.group_by(per_sender).agg(pl.col("lag").max()).sort("lag", descending=True)
+        senders += by_sender.height
+        sends += lag.height
+        _, name, most = by_sender.row(0)
+        if worst_lag is None or most > worst_lag:
+            worst, worst_lag = str(name), most
+    if not lags:
+        return None
+    return ScheduleLag(interval_us, senders, sends, Distribution.from_samples(np.concatenate(lags)), worst)
+
+
+def _ms(us: float) -> str:
+    return f"{us / 1000.0:.3f}"
+
+
+def _treatment_reason(r: RunResult) -> str:
+    """Which treatment the run got and why, in one sentence (without the leading "run <label>: ")."""
+    spec = r.spec
+    pacing = ""
+    if r.interval_us:
+        pacing = f"a pacing of {number(r.interval_us / 1000)} ms/sender"
+        if spec.target_rate_per_min and not spec.expected_interval_ms:
+            pacing += f" ({number(spec.target_rate_per_min)} msg/min)"
+    no_interval = "unthrottled: no expected interval, so no correction."
+    if r.mode == AWAIT_REPLY:
+        if not r.interval_us:
+            return f"await-reply (closed loop), {no_interval}"
+        return (
+            f"await-reply (closed loop) with {pacing}: latencies also shown corrected for coordinated omission "
+            "(HdrHistogram expected interval)."
+        )
+    if r.mode == FIRE_AND_FORGET:
+        head = "fire-and-forget (open loop)"
+        why = "latencies not corrected for coordinated omission, since a slow reply delays no send"
+        if not r.interval_us:
+            return f"{head}, unthrottled: {why}; no pacing given, so no schedule to hold the sends to."
+        lag = r.schedule.lag if r.schedule else Distribution.empty()
+        achieved = f"{r.achieved_tps:.1f}" if r.achieved_tps is not None else "–"
+        kept = (
+            f"sending kept to the target within {_ms(lag.quantile(0.99))} ms at p99 (max {_ms(lag.max())} ms behind"
+            f" schedule; {achieved} sends/s achieved vs {r.target_per_s:.1f}/s target)"
+            if lag.n
+            else "no send to hold to the schedule"
+        )
+        return f"{head} with {pacing}: {why}; {kept}."
+    if r.mode == UNKNOWN:
+        head = "mode unknown (a timing log of an older plugin version, without the mode column)"
+        if not r.interval_us:
+            return f"{head}, {no_interval}"
+        return (
+            f"{head} with {pacing}: latencies also shown corrected for coordinated omission as before, which holds "
+            "only if the senders awaited their replies."
+        )
+    kinds = " and ".join(m for m in (AWAIT_REPLY, FIRE_AND_FORGET, UNKNOWN) if r.mode_records.get(m))
+    head = f"mixed modes ({kinds})"
+    if not r.interval_us:
+        return f"{head}, {no_interval}"
+    corrected = [b.destination for b in r.co_corrected]
+    if not corrected:
+        return (
+            f"{head} with {pacing}: latencies not corrected for coordinated omission, since no destination has "
+            "await-reply records only and the others' sends are not delayed by slow replies."
+        )
+    return (
+        f"{head} with {pacing}: only {', '.join(corrected)} (await-reply records only) also shown corrected for "
+        "coordinated omission; the other destinations and the TOTAL not, since not all their sends awaited a reply."
+    )
 
 
 def _category_names(df: pl.DataFrame) -> dict[int, str]:

@@ -32,6 +32,9 @@ def throughput_chart(runs: Sequence[RunResult], per_second: pl.DataFrame, path: 
         ps = per_second.filter(pl.col("run") == r.label).sort("t_s")
         t = ps.get_column("t_s").to_numpy()
         ax.plot(t, ps.get_column("sends").to_numpy(), label="sends/s", color="#1f77b4", lw=1.2)
+        target = ps.get_column("target_sends")
+        if target.null_count() < len(target):
+            ax.plot(t, target.to_numpy().astype(float), label="target sends/s", color="#000000", lw=0.8, ls="--")
         ax.plot(t, ps.get_column("answers").to_numpy(), label="answers/s", color="#2ca02c", lw=1.2)
         lost = ps.get_column("lost").to_numpy()
         failed = ps.get_column("failed").to_numpy()

@@ -7,10 +7,11 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from . import InputError, __version__
-from .aggregate import RunResult, RunSpec, analyze_run
+from .aggregate import RunResult, RunSpec, analyze
 from .jtl import _header as check_jtl_header
 from .jtl import assign_to_runs, read_jtl
 from .progress import Progress
@@ -22,6 +23,7 @@ from .tables import (
     input_table,
     jtl_table,
     per_second_frame,
+    schedule_table,
     summary_table,
 )
 from .timing_log import check_header, read_timing_log
@@ -36,7 +38,11 @@ PNG charts and a self-contained report.html are written too."""
 
 EPILOG = """\
 runs: each timing log is one run, labelled by its --label (in order) or its file name; logs given the same
---label form one run (e.g. several generators of one test); --merge puts all logs in one run.
+--label form one run (e.g. several generators of one test); --merge puts all logs in one run. Records of
+several test runs (the run column: runs appended to one file) are split into runs LABEL#1, LABEL#2, ...
+
+coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
+loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead.
 
 examples:
   %(prog)s results/timing.csv --out results/report
@@ -133,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MSGS_PER_MIN",
         help="the plan's Constant Throughput Timer target for the whole test (messages/minute; 0 = unthrottled); "
         "one value for all runs or one per run. Each sender's expected interval = senders*60000/rate ms, used for "
-        "the coordinated-omission correction",
+        "the coordinated-omission correction (await-reply runs) or the send schedule (fire-and-forget runs)",
     )
     pace.add_argument(
         "--expected-interval-ms",
@@ -224,6 +230,18 @@ def _report_issues(path: Path, records: int, malformed: int, issues: list) -> No
         print(f"  {i}", file=sys.stderr)
 
 
+def _unique_labels(results: list[RunResult]) -> None:
+    """Runs split from a spec (LABEL#n) may meet a label given to another run: later ones get " (2)", ..."""
+    used: set[str] = set()
+    for r in results:
+        label, k = r.label, 2
+        while label in used:
+            label, k = f"{r.label} ({k})", k + 1
+        if label != r.label:
+            r.spec = replace(r.spec, label=label)
+        used.add(label)
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     specs = build_runs(args, parser)
     seen: set[Path] = set()
@@ -261,10 +279,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 names = ", ".join(str(p) for p in spec.paths)
                 raise InputError(f"{names}: no usable record (all {sum(x.records for x in logs)} are malformed)")
             progress.describe(f"aggregating {spec.label}")
-            results.append(analyze_run(spec, logs, co_max_entries=args.co_max_entries))
+            results += analyze(spec, logs, co_max_entries=args.co_max_entries)
             del logs
     finally:
         progress.close()
+    _unique_labels(results)
     for r in results:
         for f in r.files:
             _report_issues(f.path, f.records, f.malformed, f.issues)
@@ -287,6 +306,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if co:
         tables.append(co)
     tables.append(comparison_table(results, jtl_by_run))
+    st = schedule_table(results)
+    if st:
+        tables.append(st)
     jt = jtl_table(results, jtl_by_run)
     if jt:
         tables.append(jt)
@@ -299,11 +321,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     out = sys.stdout
     out.write("# SockJS/STOMP reply timing\n\n")
     for r in results:
-        pacing = r.spec.pacing + (f"; CO expected interval {r.interval_note}" if r.interval_us else "")
+        pacing = r.spec.pacing + (f"; expected interval {r.interval_note}" if r.interval_us else "")
         out.write(
             f"- **{r.label}**: {len(r.files)} file(s), {r.records} records, {r.senders} sender(s), "
-            f"span {r.span_s:.1f} s, pacing {pacing}\n"
+            f"span {r.span_s:.1f} s, pacing {pacing}, mode {r.mode}\n"
         )
+    out.write("\n## Treatment\n\n")
+    for r in results:
+        out.write(f"- {r.treatment}\n")
     out.write("\n")
     for t in tables:
         out.write(t.markdown())

@@ -30,7 +30,7 @@ EXPLANATIONS = """
 <h2>How to read this report</h2>
 <dl>
 <dt>Books</dt>
-<dd>Counted per message, i.e. per distinct <code>msg_id</code> within one timing log. A message is
+<dd>Counted per message, i.e. per distinct <code>msg_id</code> within one timing log and run. A message is
 <em>answered</em> when it has at least one ANSWERED record, otherwise <em>failed</em> when it has a FAILED
 record (the send itself failed), otherwise <em>lost</em> (no reply before the timeout or the end of the test).
 So sent = answered + lost + failed, and loss % = lost / sent. A broadcast answered by N receivers is one
@@ -56,7 +56,21 @@ an expected interval I = senders &times; 60000 / target ms, or an interval given
 greater than I is completed with the samples the missed sends would have produced: v&minus;I, v&minus;2I, ...
 down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw figures describe the messages
 actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
-A large gap between the two means the generator was held back and the raw percentiles are optimistic.</dd>
+A large gap between the two means the generator was held back and the raw percentiles are optimistic.
+The correction is only valid for a closed loop, where a sender waits for the reply before its next send
+(<code>mode</code> <em>await-reply</em> in the timing log): it is applied to those runs only. A
+<em>fire-and-forget</em> sender (open loop) does not wait, so a slow reply delays no send and the correction
+would invent a tail: its latencies stay uncorrected, and what is checked instead is whether the generator kept
+the pace: the achieved send rate against the target (per second, in the throughput chart) and each send's
+<em>lag</em> behind its sender's schedule (the k-th send of a sender is due at its first send + k &times; I),
+reported as p50, p99 and max. A run mixing both modes is corrected only on the destinations whose records are
+all await-reply. Timing logs of older plugin versions have no mode column: they are corrected as before whenever
+a pacing is given, which is valid only if their senders awaited the replies.</dd>
+<dt>Runs</dt>
+<dd>Each record carries its test run's id (<code>run</code>: when the run started on its engine) and engine.
+Runs appended to one timing log are analysed apart, labelled <em>label</em>#1, #2, ... in time order; the
+files of several engines of one test (whose run ids differ) stay one run, since their sends overlap in time.
+A message is identified within its file and run, so an id reused by another run is another message.</dd>
 <dt>Unrecordable values, malformed records</dt>
 <dd>A negative (or absurdly large) latency cannot be recorded: such records are counted, reported and left out
 of the latency figures. Malformed records (unparsable, unknown outcome, missing required fields) are counted
@@ -94,8 +108,11 @@ def write_html(
     ]
     for n in notes:
         parts.append(f'<p class="warn">{html.escape(n)}</p>')
+    parts.append("<h2>Treatment per run</h2>")
+    parts.append("<ul>" + "".join(f"<li>{html.escape(r.treatment)}</li>" for r in runs) + "</ul>")
     by_name = {t.name: t for t in tables}
-    for name in ("comparison", "summary", "latency_co"):
+    first = ("comparison", "summary", "latency_co", "schedule")
+    for name in first:
         if name in by_name:
             parts.append(by_name[name].html())
     if charts:
@@ -103,7 +120,7 @@ def write_html(
         for title, p in charts:
             parts.append(f"<h3>{html.escape(title)}</h3>" + _img(title, p))
     for t in tables:
-        if t.name not in ("comparison", "summary", "latency_co"):
+        if t.name not in first:
             parts.append(t.html())
     issues = []
     for r in runs:

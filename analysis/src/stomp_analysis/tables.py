@@ -1,5 +1,5 @@
-"""The output tables (summary, CO comparison, run comparison, .jtl summary, per-second series) and their
-rendering as Markdown, CSV and HTML."""
+"""The output tables (summary, CO comparison, run comparison, schedule lag, .jtl summary, per-second series) and
+their rendering as Markdown, CSV and HTML."""
 
 from __future__ import annotations
 
@@ -178,8 +178,9 @@ def summary_table(runs: Sequence[RunResult]) -> Table:
         "summary",
         "Summary per run and destination (latency: raw, ms)",
         cols,
-        note="Books per message (distinct msg_id per file): sent = answered + lost + failed; loss % = lost / sent. "
-        "Throughput = answered messages / run span. Percentiles: exact, 'higher' method on the merged samples.",
+        note="Books per message (distinct msg_id per file and run): sent = answered + lost + failed; "
+        "loss % = lost / sent. Throughput = answered messages / run span. "
+        "Percentiles: exact, 'higher' method on the merged samples.",
     )
     for r in runs:
         for b in [*r.destinations, r.total]:
@@ -203,7 +204,7 @@ def summary_table(runs: Sequence[RunResult]) -> Table:
 
 
 def co_table(runs: Sequence[RunResult]) -> Table | None:
-    if not any(r.interval_us for r in runs):
+    if not any(r.co_corrected for r in runs):
         return None
     cols = [
         Column("run", "run"),
@@ -221,12 +222,12 @@ def co_table(runs: Sequence[RunResult]) -> Table | None:
         cols,
         note="CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
         "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
-        "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent.",
+        "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only runs (and "
+        "destinations) whose senders awaited their replies are corrected: a fire-and-forget send is not delayed "
+        "by a slow reply.",
     )
     for r in runs:
-        if not r.interval_us:
-            continue
-        for b in [*r.destinations, r.total]:
+        for b in r.co_corrected:
             v = _latency_values(b)
             base = {"run": r.label, "destination": b.destination, "interval_ms": r.interval_us / 1000.0}
             t.rows.append({**base, "figures": "raw", "samples": b.latency.n, **{k: v.get(k) for k in _plain_keys()}})
@@ -246,26 +247,32 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
         Column("concurrency", "concurrency", INT),
         Column("concurrency_from", "concurrency from"),
         Column("pacing", "pacing"),
+        Column("mode", "mode"),
         Column("co_interval_ms", "interval ms/sender", MS, False),
         Column("sent", "sent", INT),
         Column("span_s", "span s", SEC, False),
         Column("send_window_s", "send window s", SEC, False),
         Column("achieved_tps", "achieved TPS (sent/s)", RATE),
+        Column("target_tps", "target TPS", RATE),
         Column("answered_per_s", "answered msg/s", RATE, False),
         Column("mean_ms", "mean ms (raw)", MS),
         Column("p99_ms", "p99 ms (raw)", MS),
         Column("co_mean_ms", "mean ms (CO)", MS),
         Column("co_p99_ms", "p99 ms (CO)", MS),
+        Column("lag_p99_ms", "send lag p99 ms", MS),
         Column("loss_pct", "loss %", PCT),
         Column("failed_pct", "failed %", PCT),
+        Column("treatment", "treatment", TEXT, False),
     ]
     t = Table(
         "comparison",
         "Comparison across runs",
         cols,
         note="Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
-        "Achieved TPS = sent / send window (first to last send). Response time = asynchronous reply latency. "
-        "CO: coordinated-omission corrected (needs a pacing).",
+        "Achieved TPS = sent / send window (first to last send); target TPS = the pacing's send rate. Response time = "
+        "asynchronous reply latency. CO: coordinated-omission corrected (needs a pacing and senders that await "
+        "their replies; in a run mixing modes, TOTAL is not corrected). Send lag: how far fire-and-forget sends "
+        "fell behind their sender's schedule.",
     )
     for i, r in enumerate(runs):
         threads = None
@@ -283,18 +290,68 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 "pacing": pacing
                 if not r.interval_us or r.spec.expected_interval_ms
                 else f"{pacing} ({number(r.interval_us / 1000)} ms/sender)",
+                "mode": r.mode,
                 "co_interval_ms": r.interval_us / 1000.0 if r.interval_us else None,
                 "sent": r.total.sent,
                 "span_s": r.span_s,
                 "send_window_s": r.send_window_s,
                 "achieved_tps": r.achieved_tps,
+                "target_tps": r.target_per_s,
                 "answered_per_s": r.rate(r.total.answered),
                 "mean_ms": lat["mean_ms"],
                 "p99_ms": lat["p99_ms"],
                 "co_mean_ms": lat.get("co_mean_ms"),
                 "co_p99_ms": lat.get("co_p99_ms"),
+                "lag_p99_ms": _us_to_ms(r.schedule.lag.quantile(0.99)) if r.schedule else None,
                 "loss_pct": r.total.loss_pct,
                 "failed_pct": 100.0 * r.total.failed / r.total.sent if r.total.sent else None,
+                "treatment": r.treatment,
+            }
+        )
+    return t
+
+
+def schedule_table(runs: Sequence[RunResult]) -> Table | None:
+    """Fire-and-forget sends against their schedule, for the runs that have a pacing."""
+    if not any(r.schedule for r in runs):
+        return None
+    cols = [
+        Column("run", "run"),
+        Column("senders", "senders", INT),
+        Column("sends", "sends", INT),
+        Column("interval_ms", "interval ms/sender", MS),
+        Column("target_tps", "target sends/s", RATE),
+        Column("achieved_tps", "achieved sends/s", RATE),
+        Column("lag_p50_ms", "lag p50 ms", MS),
+        Column("lag_p99_ms", "lag p99 ms", MS),
+        Column("lag_max_ms", "lag max ms", MS),
+        Column("worst_sender", "most behind"),
+    ]
+    t = Table(
+        "schedule",
+        "Fire-and-forget sends vs their schedule (lag, ms)",
+        cols,
+        note="Each sender's k-th send (k = 0, 1, ...) is due at its first send + k × the expected interval; its lag "
+        "is the actual send time (µs) minus that, over every fire-and-forget send of the run (negative: ahead). "
+        "A growing lag means the generator could not keep the pace, so the load was lower than planned. "
+        "Achieved sends/s = all sends of the run / send window.",
+    )
+    for r in runs:
+        sl = r.schedule
+        if sl is None:
+            continue
+        t.rows.append(
+            {
+                "run": r.label,
+                "senders": sl.senders,
+                "sends": sl.sends,
+                "interval_ms": sl.interval_us / 1000.0,
+                "target_tps": r.target_per_s,
+                "achieved_tps": r.achieved_tps,
+                "lag_p50_ms": _us_to_ms(sl.lag.quantile(0.5)),
+                "lag_p99_ms": _us_to_ms(sl.lag.quantile(0.99)),
+                "lag_max_ms": _us_to_ms(sl.lag.max()),
+                "worst_sender": sl.worst_sender,
             }
         )
     return t
@@ -356,6 +413,7 @@ def per_second_frame(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 "epoch_s",
                 (pl.col("epoch_s") - first_s).alias("t_s"),
                 "sends",
+                pl.lit(r.target_per_s, pl.Float64).alias("target_sends"),
                 "answers",
                 "lost",
                 "failed",
@@ -393,11 +451,26 @@ def input_table(runs: Sequence[RunResult], jtls: Sequence[JtlLog]) -> Table:
             Column("file", "file"),
             Column("records", "records", INT),
             Column("malformed", "malformed", INT),
+            Column("format", "format"),
+            Column("run_ids", "run id(s)"),
+            Column("engines", "engine(s)"),
+            Column("versions", "plugin version(s)"),
         ],
     )
     for r in runs:
         for f in r.files:
-            t.rows.append({"run": r.label, "file": str(f.path), "records": f.records, "malformed": f.malformed})
+            t.rows.append(
+                {
+                    "run": r.label,
+                    "file": str(f.path),
+                    "records": f.records,
+                    "malformed": f.malformed,
+                    "format": "9 columns (old)" if f.legacy else "14 columns",
+                    "run_ids": " ".join(str(x) for x in f.run_ids) or None,
+                    "engines": " ".join(f.engines) or None,
+                    "versions": " ".join(f.versions) or None,
+                }
+            )
     for j in jtls:
         t.rows.append({"run": "(jtl)", "file": str(j.path), "records": j.records, "malformed": j.malformed})
     return t

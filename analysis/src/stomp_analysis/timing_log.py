@@ -1,8 +1,12 @@
 """Reading the plugin's reply-timing logs.
 
-Format (fixed, written by the Java side)::
+Format (fixed, written by the Java side; columns are only ever added at the end)::
 
-    sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail
+    sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail,mode,run,sent_epoch_us,engine,version
+
+Logs of older plugin versions have the first nine columns only (``HEADER_V1``); they are read too, with the
+five newer columns null (and ``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header line tells the two apart:
+it must be exactly one of them.
 
 Two paths:
 
@@ -13,16 +17,20 @@ Two paths:
   which the vectorised check finds a bad record, is re-read line by line with Python's csv module, which
   gives every malformed record a line number and a reason. The good records of every block are kept.
 
-A record is malformed when it cannot be parsed (non-integer number, unknown outcome, more than 9
-fields) or lacks a field its outcome needs: sent_epoch_ms, outcome, msg_id, sender, destination and
-bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED. A record with fewer than
-9 fields is malformed when one of those is among the missing ones (so an ANSWERED record lacking only its
-trailing empty detail is accepted: nothing is lost). Blank lines are malformed records too.
+A record is malformed when it cannot be parsed (non-integer number, unknown outcome or mode, more fields
+than the header) or lacks a field its outcome needs: sent_epoch_ms, outcome, msg_id, sender, destination and
+bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED; in the 14-column format also
+mode, run, sent_epoch_us (whose milliseconds must be sent_epoch_ms), engine and version. In the 9-column format
+a record with fewer than 9 fields is malformed when one of those is among the missing ones (so an ANSWERED
+record lacking only its trailing empty detail is accepted: nothing is lost); in the 14-column format every
+field after detail is required, so a record with fewer than 14 fields is always malformed. Blank lines are
+malformed records too.
 
 The message id strings are not kept: each record carries a 64-bit hash ``h`` of (file, msg_id). The records of
-one message also share sent_epoch_ms, sender and destination, so the aggregation identifies a message by
-(h, sent_epoch_ms, sender, destination): two messages are merged only if their ids collide in 64 bits *and*
-they were sent by the same sender to the same destination in the same millisecond.
+one message also share run, sent_epoch_us, sender and destination, so the aggregation identifies a message by
+(h, run, sent_epoch_us, sender, destination): two messages are merged only if their ids collide in 64 bits
+*and* they were sent in the same run by the same sender to the same destination in the same microsecond (the
+same millisecond for old logs). sent_epoch_ms is not kept: sent_epoch_us carries it.
 """
 
 from __future__ import annotations
@@ -41,14 +49,31 @@ import polars as pl
 
 from . import InputError
 
-COLUMNS = ("sent_epoch_ms", "outcome", "msg_id", "latency_us", "sender", "receiver", "destination", "bytes", "detail")
+COLUMNS_V1 = (
+    "sent_epoch_ms",
+    "outcome",
+    "msg_id",
+    "latency_us",
+    "sender",
+    "receiver",
+    "destination",
+    "bytes",
+    "detail",
+)
+COLUMNS = (*COLUMNS_V1, "mode", "run", "sent_epoch_us", "engine", "version")
+#: The header of logs written by plugin versions before mode, run, sent_epoch_us, engine and version.
+HEADER_V1 = ",".join(COLUMNS_V1)
+#: The header the plugin writes.
 HEADER = ",".join(COLUMNS)
 #: Enum order is also the precedence of outcomes within one message (lowest physical code wins).
 OUTCOMES = ("ANSWERED", "FAILED", "LOST")
 OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
 ANSWERED, FAILED, LOST = 0, 1, 2  # physical codes of OUTCOME_DTYPE
+#: await-reply: closed loop (the sender waits for the reply before its next send); fire-and-forget: open loop.
+AWAIT_REPLY, FIRE_AND_FORGET = MODES = ("await-reply", "fire-and-forget")
+MODE_DTYPE = pl.Enum(list(MODES))
 
-SCHEMA = {
+SCHEMA_V1 = {
     "sent_epoch_ms": pl.Int64,
     "outcome": OUTCOME_DTYPE,
     "msg_id": pl.String,
@@ -59,8 +84,17 @@ SCHEMA = {
     "bytes": pl.Int64,
     "detail": pl.Categorical,
 }
-#: Columns kept after reading (msg_id is replaced by its hash h; receiver and bytes are only validated).
-KEPT = ("sent_epoch_ms", "outcome", "h", "latency_us", "sender", "destination", "detail")
+SCHEMA = {
+    **SCHEMA_V1,
+    "mode": MODE_DTYPE,
+    "run": pl.Int64,
+    "sent_epoch_us": pl.Int64,
+    "engine": pl.Categorical,
+    "version": pl.Categorical,
+}
+#: Columns kept after reading (msg_id is replaced by its hash h; sent_epoch_ms by sent_epoch_us, which holds it;
+#: receiver and bytes are only validated; the versions are kept per file). Null for old logs: mode, run, engine.
+KEPT = ("sent_epoch_us", "outcome", "h", "latency_us", "sender", "destination", "detail", "mode", "run", "engine")
 
 _SEED = 0x5EED_0001
 _MASK64 = (1 << 64) - 1
@@ -90,14 +124,21 @@ class TimingLog:
     malformed: int = 0
     issues: list[Issue] = field(default_factory=list)  # the first few malformed records
     validated_line_by_line: bool = False  # whether the validating path ran
+    legacy: bool = False  # written with the old 9-column header (no mode, run, sent_epoch_us, engine, version)
+    versions: tuple[str, ...] = ()  # plugin versions found in the records
 
 
 class _NeedsValidation(Exception):
     pass
 
 
-def check_header(path: Path) -> int:
-    """Validates the header line; returns its length in bytes (incl. the line end). Raises InputError."""
+def _schema(legacy: bool) -> dict:
+    return SCHEMA_V1 if legacy else SCHEMA
+
+
+def check_header(path: Path) -> tuple[int, bool]:
+    """Validates the header line; returns its length in bytes (incl. the line end) and whether it is the old
+    9-column header. Raises InputError."""
     try:
         with open(path, "rb") as f:
             first = f.readline(64 * 1024)
@@ -109,16 +150,17 @@ def check_header(path: Path) -> int:
     if not first:
         raise InputError(f"{path}: empty file (expected the header line '{HEADER}' and records)")
     text = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
-    if text != HEADER:
+    if text not in (HEADER, HEADER_V1):
+        expected = f"expected '{HEADER}' (or the older '{HEADER_V1}')"
         if text[:1].isdigit():
-            raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); expected '{HEADER}'")
-        raise InputError(f"{path}: not a timing log: header {text[:200]!r}, expected '{HEADER}'")
+            raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); {expected}")
+        raise InputError(f"{path}: not a timing log: header {text[:200]!r}, {expected}")
     if not more or not first.endswith(b"\n"):
         raise InputError(f"{path}: no records after the header line")
-    return len(first)
+    return len(first), text == HEADER_V1
 
 
-def _problem_expr(empty_checks: bool = True) -> pl.Expr:
+def _problem_expr(legacy: bool, empty_checks: bool = True) -> pl.Expr:
     """True for records lacking a field their outcome needs (vectorised twin of _check_fields).
 
     Without ``empty_checks`` only nulls are looked at (cheap validity-bitmap work); empty strings, which only
@@ -129,7 +171,7 @@ def _problem_expr(empty_checks: bool = True) -> pl.Expr:
         return (pl.col(c).is_null() | (pl.col(c) == "")) if empty_checks else pl.col(c).is_null()
 
     o = pl.col("outcome")
-    return (
+    bad = (
         pl.col("sent_epoch_ms").is_null()
         | o.is_null()
         | missing("msg_id")
@@ -138,16 +180,29 @@ def _problem_expr(empty_checks: bool = True) -> pl.Expr:
         | pl.col("bytes").is_null()
         | ((o == "ANSWERED") & (pl.col("latency_us").is_null() | missing("receiver")))
         | ((o != "ANSWERED") & missing("detail"))
-    ).fill_null(True)
+    )
+    if not legacy:
+        bad = (
+            bad
+            | pl.col("mode").is_null()
+            | pl.col("run").is_null()
+            | pl.col("sent_epoch_us").is_null()
+            | (pl.col("sent_epoch_us") // 1000 != pl.col("sent_epoch_ms"))
+            | missing("engine")
+            | missing("version")
+        )
+    return bad.fill_null(True)
 
 
-def _has_empty_fields(frame: pl.DataFrame, file_index: int) -> bool:
+def _has_empty_fields(frame: pl.DataFrame, file_index: int, legacy: bool) -> bool:
     """Whether a required field is an empty string somewhere (checked on distinct values, then rows if needed)."""
 
     def has_empty(c: str) -> bool:
         return "" in frame.get_column(c).unique().cast(pl.String).to_list()
 
     if has_empty("sender") or has_empty("destination"):
+        return True
+    if not legacy and (has_empty("engine") or has_empty("version")):
         return True
     if (
         has_empty("receiver")
@@ -163,19 +218,39 @@ def _has_empty_fields(frame: pl.DataFrame, file_index: int) -> bool:
     return bool((frame.get_column("h") == empty_id).any())
 
 
-def _reduce(lf, file_index: int, *extra: str):
-    """Keeps the columns the aggregation needs; replaces msg_id by two hashes of (file, msg_id)."""
+def _reduce(lf, file_index: int, legacy: bool, *extra: str):
+    """Keeps the columns the aggregation needs (KEPT, then ``extra``); replaces msg_id by a hash of (file, msg_id).
+
+    Old logs get sent_epoch_us = sent_epoch_ms × 1000 and null mode, run and engine.
+    """
     mix = (file_index * 0x9E3779B97F4A7C15) & _MASK64
+    if legacy:
+        sent_us = (pl.col("sent_epoch_ms") * 1000).alias("sent_epoch_us")
+        newer = [
+            pl.lit(None, MODE_DTYPE).alias("mode"),
+            pl.lit(None, pl.Int64).alias("run"),
+            pl.lit(None, pl.Categorical).alias("engine"),
+        ]
+    else:
+        sent_us = pl.col("sent_epoch_us")
+        newer = [pl.col("mode"), pl.col("run"), pl.col("engine")]
     return lf.select(
-        "sent_epoch_ms",
+        sent_us,
         "outcome",
         (pl.col("msg_id").hash(_SEED) ^ pl.lit(mix, pl.UInt64)).alias("h"),
         "latency_us",
         "sender",
         "destination",
         "detail",
+        *newer,
         *extra,
     )
+
+
+def _versions(frame: pl.DataFrame) -> tuple[str, ...]:
+    if "version" not in frame.columns:
+        return ()
+    return tuple(sorted(v for v in frame.get_column("version").unique().cast(pl.String).to_list() if v))
 
 
 def read_timing_log(
@@ -185,39 +260,42 @@ def read_timing_log(
     max_issues: int = 5,
     advance: Callable[[int], None] | None = None,
 ) -> TimingLog:
-    """Reads one timing log. Raises InputError for a file that cannot be used at all.
+    """Reads one timing log (either header). Raises InputError for a file that cannot be used at all.
 
     ``file_index`` must differ between files whose msg_ids may collide (different generator JVMs).
     ``advance(nbytes)`` is called as input is consumed (for a progress bar; may be called with a
     negative value when the validating path restarts the file).
     """
     path = Path(path)
-    header_len = check_header(path)
+    header_len, legacy = check_header(path)
     size = path.stat().st_size
     advance = advance or (lambda n: None)
     try:
-        frame = _fast_path(path, header_len, size, file_index, advance)
-        return TimingLog(path=path, frame=frame, records=frame.height)
+        frame = _fast_path(path, header_len, size, file_index, legacy, advance)
+        versions = _versions(frame)
+        frame = frame.drop("version", strict=False)
+        return TimingLog(path=path, frame=frame, records=frame.height, legacy=legacy, versions=versions)
     except _NeedsValidation as e:
         advance(-e.args[0])
-    log = _validating_path(path, header_len, file_index, max_issues, advance)
+    log = _validating_path(path, header_len, file_index, legacy, max_issues, advance)
     if log.records == 0:
         raise InputError(f"{path}: no records after the header line")
     return log
 
 
-def _fast_path(path: Path, header_len: int, size: int, file_index: int, advance) -> pl.DataFrame:
+def _fast_path(path: Path, header_len: int, size: int, file_index: int, legacy: bool, advance) -> pl.DataFrame:
     with open(path, "rb") as f:
         f.seek(header_len)
         sample = f.read(1 << 20)
     bytes_per_line = max(1.0, len(sample) / max(1, sample.count(b"\n")))
     body = size - header_len
-    lf = pl.scan_csv(path, has_header=False, skip_rows=1, schema=SCHEMA)
-    lf = lf.with_columns(_problem_expr(empty_checks=False).alias("_bad"))
+    lf = pl.scan_csv(path, has_header=False, skip_rows=1, schema=_schema(legacy))
+    lf = lf.with_columns(_problem_expr(legacy, empty_checks=False).alias("_bad"))
+    extra = ("_bad", "receiver") if legacy else ("_bad", "receiver", "version")
     parts: list[pl.DataFrame] = []
     consumed = 0
     try:
-        for batch in _reduce(lf, file_index, "_bad", "receiver").collect_batches():
+        for batch in _reduce(lf, file_index, legacy, *extra).collect_batches():
             if batch["_bad"].any():
                 raise _NeedsValidation(consumed)
             parts.append(batch.drop("_bad"))
@@ -230,7 +308,7 @@ def _fast_path(path: Path, header_len: int, size: int, file_index: int, advance)
     if not parts:
         raise _NeedsValidation(body)
     frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
-    if frame.height == 0 or _has_empty_fields(frame, file_index):
+    if frame.height == 0 or _has_empty_fields(frame, file_index, legacy):
         raise _NeedsValidation(body)
     return frame.drop("receiver")
 
@@ -249,13 +327,14 @@ def _safe_cut(data: bytes) -> int:
     return 0
 
 
-def _validating_path(path: Path, header_len: int, file_index: int, max_issues: int, advance) -> TimingLog:
+def _validating_path(path: Path, header_len: int, file_index: int, legacy: bool, max_issues: int, advance) -> TimingLog:
     """Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
     parse uses one core), with at most ``workers + 1`` blocks in flight; results are merged in file order."""
-    log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True)
+    log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True, legacy=legacy)
     parts: list[pl.DataFrame] = []
     workers = max(1, min(4, os.cpu_count() or 1))
     pending: deque[tuple[Future, int]] = deque()
+    versions: set[str] = set()
 
     def merge_oldest() -> None:
         fut, nbytes = pending.popleft()
@@ -263,9 +342,14 @@ def _validating_path(path: Path, header_len: int, file_index: int, max_issues: i
         log.records += part.records
         log.malformed += part.malformed
         log.issues.extend(part.issues[: max(0, max_issues - len(log.issues))])
+        versions.update(part.versions)
         if part.frame.height:
             parts.append(part.frame)
         advance(nbytes)
+
+    def submit(data: bytes, first_line: int) -> None:
+        fut = pool.submit(_validate_block, data, first_line, file_index, legacy, max_issues)
+        pending.append((fut, len(data)))
 
     line = 2  # physical line number of the first line of the next block
     with open(path, "rb") as f, ThreadPoolExecutor(max_workers=workers) as pool:
@@ -276,14 +360,14 @@ def _validating_path(path: Path, header_len: int, file_index: int, max_issues: i
             data = carry + block if carry else block
             if not block:
                 if data:
-                    pending.append((pool.submit(_validate_block, data, line, file_index, max_issues), len(data)))
+                    submit(data, line)
                 break
             cut = _safe_cut(data)
             if cut == 0:  # no record boundary yet: read more
                 carry = data
                 continue
             chunk, carry = data[:cut], data[cut:]
-            pending.append((pool.submit(_validate_block, chunk, line, file_index, max_issues), len(chunk)))
+            submit(chunk, line)
             line += chunk.count(b"\n")
             while len(pending) > workers:
                 merge_oldest()
@@ -292,36 +376,42 @@ def _validating_path(path: Path, header_len: int, file_index: int, max_issues: i
     if parts:
         log.frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
     else:
-        log.frame = _reduce(pl.DataFrame(schema=SCHEMA), file_index)
+        log.frame = _reduce(pl.DataFrame(schema=_schema(legacy)), file_index, legacy)
+    log.versions = tuple(sorted(versions))
     return log
 
 
-def _validate_block(chunk: bytes, first_line: int, file_index: int, max_issues: int) -> TimingLog:
+def _validate_block(chunk: bytes, first_line: int, file_index: int, legacy: bool, max_issues: int) -> TimingLog:
     """Parses one block of whole records; only a block with a problem is re-read line by line."""
-    part = TimingLog(path=Path(), frame=pl.DataFrame())
+    part = TimingLog(path=Path(), frame=pl.DataFrame(), legacy=legacy)
+    schema = _schema(legacy)
     try:
-        df = pl.read_csv(chunk, has_header=False, schema=SCHEMA)
-        if not df.select(_problem_expr().any()).item():
+        df = pl.read_csv(chunk, has_header=False, schema=schema)
+        if df.select(_problem_expr(legacy).any()).item():
+            df = None
+        else:
             part.records = df.height
-            part.frame = _reduce(df, file_index)
-            return part
     except pl.exceptions.PolarsError:
-        pass
-    part.frame = _reduce(_validate_lines(chunk, first_line, part, max_issues), file_index)
+        df = None
+    if df is None:
+        df = _validate_lines(chunk, first_line, part, max_issues, legacy)
+    part.versions = _versions(df)
+    part.frame = _reduce(df, file_index, legacy)
     return part
 
 
-def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: int) -> pl.DataFrame:
+def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: int, legacy: bool) -> pl.DataFrame:
     text = chunk.decode("utf-8", errors="replace")
     reader = csv.reader(io.StringIO(text, newline=""), strict=False)
-    cols: dict[str, list] = {c: [] for c in COLUMNS}
+    columns = COLUMNS_V1 if legacy else COLUMNS
+    cols: dict[str, list] = {c: [] for c in columns}
     lines: list[str] | None = None
     prev_line_num = 0
     while True:
         record_line = first_line + prev_line_num
         try:
             fields = next(reader)
-            reason, values = _check_fields(fields)
+            reason, values = _check_fields(fields, legacy)
         except StopIteration:
             break
         except csv.Error as e:
@@ -329,7 +419,7 @@ def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: i
         prev_line_num = reader.line_num
         log.records += 1
         if reason is None:
-            for c, v in zip(COLUMNS, values):
+            for c, v in zip(columns, values):
                 cols[c].append(v)
             continue
         log.malformed += 1
@@ -341,7 +431,7 @@ def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: i
             if len(raw) > _SHOWN_CHARS:
                 raw = raw[:_SHOWN_CHARS] + "…"
             log.issues.append(Issue(record_line, reason, repr(raw)))
-    return pl.DataFrame(cols, schema=SCHEMA)
+    return pl.DataFrame(cols, schema=_schema(legacy))
 
 
 def _parse_int(name: str, s: str) -> int:
@@ -353,16 +443,17 @@ def _parse_int(name: str, s: str) -> int:
     return v
 
 
-def _check_fields(fields: list[str]) -> tuple[str | None, tuple | None]:
+def _check_fields(fields: list[str], legacy: bool = False) -> tuple[str | None, tuple | None]:
     """Validates one record (line-by-line twin of _problem_expr); returns (reason, None) or (None, values)."""
     n = len(fields)
+    expected = len(COLUMNS_V1) if legacy else len(COLUMNS)
     if n == 0 or (n == 1 and fields[0] == ""):
         return "blank line", None
-    if n > len(COLUMNS):
-        return f"{n} fields, expected {len(COLUMNS)}", None
-    f = fields + [""] * (len(COLUMNS) - n)
-    sent_s, outcome, msg_id, lat_s, sender, receiver, destination, bytes_s, detail = f
-    prefix = f"{n} fields, expected {len(COLUMNS)}: " if n < len(COLUMNS) else ""
+    if n > expected:
+        return f"{n} fields, expected {expected}", None
+    f = fields + [""] * (expected - n)
+    sent_s, outcome, msg_id, lat_s, sender, receiver, destination, bytes_s, detail = f[:9]
+    prefix = f"{n} fields, expected {expected}: " if n < expected else ""
     try:
         if sent_s == "":
             raise ValueError("missing sent_epoch_ms")
@@ -386,6 +477,24 @@ def _check_fields(fields: list[str]) -> tuple[str | None, tuple | None]:
                 raise ValueError("ANSWERED without receiver")
         elif detail == "":
             raise ValueError(f"{outcome} without detail")
+        values = (sent, outcome, msg_id, lat, sender, receiver or None, destination, nbytes, detail or None)
+        if legacy:
+            return None, values
+        mode, run_s, sent_us_s, engine, version = f[9:]
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}" if mode else "missing mode")
+        if run_s == "":
+            raise ValueError("missing run")
+        run = _parse_int("run", run_s)
+        if sent_us_s == "":
+            raise ValueError("missing sent_epoch_us")
+        sent_us = _parse_int("sent_epoch_us", sent_us_s)
+        if sent_us // 1000 != sent:
+            raise ValueError(f"sent_epoch_us {sent_us} is not in sent_epoch_ms {sent}")
+        if engine == "":
+            raise ValueError("missing engine")
+        if version == "":
+            raise ValueError("missing version")
     except ValueError as e:
         return prefix + str(e), None
-    return None, (sent, outcome, msg_id, lat, sender, receiver or None, destination, nbytes, detail or None)
+    return None, (*values, mode, run, sent_us, engine, version)
