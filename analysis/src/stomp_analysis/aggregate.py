@@ -558,8 +558,8 @@ def _treatment_reason(r: RunResult) -> str:
         lag = r.schedule.lag if r.schedule else Distribution.empty()
         achieved = f"{r.achieved_tps:.1f}" if r.achieved_tps is not None else "–"
         kept = (
-            f"sending kept to the target within {_ms(lag.quantile(0.99))} ms at p99 (max {_ms(lag.max())} ms behind"
-            f" schedule; {achieved} sends/s achieved vs {r.target_per_s:.1f}/s target)"
+            f"sends fell behind their schedule by {_ms(max(0, lag.quantile(0.99)))} ms at p99 and"
+            f" {_ms(max(0, lag.max()))} ms at most; {achieved} sends/s achieved vs {r.target_per_s:.1f}/s target"
             if lag.n
             else "no send to hold to the schedule"
         )
