@@ -1,7 +1,6 @@
 package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.github.sockjsstomp.demo.DemoServer;
 import java.io.File;
@@ -11,12 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -35,9 +32,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class JMeterPlansIT {
 
-    private static final long JMETER_TIMEOUT_SECONDS = 180;
-    private static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,"
-            + "bytes,detail,mode,run,sent_epoch_us,engine,version";
     private static final List<String> PLANS = List.of("connect", "send", "greetings", "chat", "push", "echo");
 
     private static DemoServer server;
@@ -49,9 +43,8 @@ class JMeterPlansIT {
 
     @BeforeAll
     static void startServer() {
-        jmeterHome = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
-        projectRoot = Path.of(System.getProperty("project.root", ".")).toAbsolutePath();
-        assertThat(jmeterHome.resolve("bin/jmeter")).as("JMeter home (scripts/jmeter-home.sh)").isExecutable();
+        jmeterHome = PlanRun.jmeterHome();
+        projectRoot = PlanRun.projectRoot();
         server = DemoServer.start(0);
     }
 
@@ -104,7 +97,7 @@ class JMeterPlansIT {
 
     @Test
     void echoAwaitsEveryReplyAndBuildsTheDashboard() throws Exception {
-        Run run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
+        PlanRun run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
                 "replyTimeoutMillis=2000", "summariser.interval=3");
         long echoes = run.count("echo");
         assertThat(run.labels()).containsOnlyKeys("echo");
@@ -124,9 +117,9 @@ class JMeterPlansIT {
         });
         assertThat(distinct(timing, 4)).hasSize(3);
 
-        assertThat(run.dir.resolve("report/index.html")).isNotEmptyFile();
+        assertThat(run.dir().resolve("report/index.html")).isNotEmptyFile();
         // The live reply summary on the console, next to JMeter's own; its last line has the final books.
-        List<String> totals = Files.readAllLines(run.dir.resolve("console.txt")).stream()
+        List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
                 .filter(line -> line.startsWith("stomp replies =")).toList();
         assertThat(totals).hasSizeGreaterThanOrEqualTo(2);
         assertThat(totals.get(totals.size() - 1)).contains(" " + echoes + " sent")
@@ -145,7 +138,7 @@ class JMeterPlansIT {
             case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
             default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
         }
-        Run run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
+        PlanRun run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
         assertThat(run.labels()).containsOnlyKeys("send");
         long sends = run.count("send");
         Map<String, Long> perThread = run.threads("send");
@@ -172,7 +165,7 @@ class JMeterPlansIT {
     void greetingsAreBroadcastToEverySubscriber() throws Exception {
         int threads = 3;
         int messages = 3;
-        Run run = jmeter("greetings", false, "threads=" + threads, "rampUp=0", "messages=" + messages,
+        PlanRun run = jmeter("greetings", false, "threads=" + threads, "rampUp=0", "messages=" + messages,
                 "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000");
         assertThat(run.labels()).containsExactly(Map.entry("hello", (long) threads * messages));
         assertThat(run.threads("hello").values()).containsOnly((long) messages);
@@ -196,7 +189,7 @@ class JMeterPlansIT {
         int messages = 4;
         // Receivers subscribe inside their first sample, with nothing to wait on: senderDelay is a time margin,
         // and a cold JVM on a busy machine needs more than the default 2 s to be safe.
-        Run run = jmeter("chat", false, "senders=" + senders, "receivers=" + receivers, "messages=" + messages,
+        PlanRun run = jmeter("chat", false, "senders=" + senders, "receivers=" + receivers, "messages=" + messages,
                 "pauseMillis=200", "senderDelay=4", "replyTimeoutMillis=3000");
         // round robin over all senders*messages = 8 messages: receivers 1,2,3,1,2,3,1,2
         assertThat(run.labels()).containsOnly(Map.entry("chat send", 8L), Map.entry("chat receive", 8L));
@@ -218,19 +211,19 @@ class JMeterPlansIT {
 
     @Test
     void pushDeliversEveryRequestedMessage() throws Exception {
-        Run run = jmeter("push", false, "threads=2", "rampUp=0", "duration=8", "pushCount=5", "pushBytes=2000");
+        PlanRun run = jmeter("push", false, "threads=2", "rampUp=0", "duration=8", "pushCount=5", "pushBytes=2000");
         assertThat(run.labels()).containsOnlyKeys("push");
         assertThat(run.count("push")).isGreaterThanOrEqualTo(2);
         assertThat(run.threads("push")).hasSize(2);
         // 5 messages of 2000 bytes each per sample
-        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("bytes")).isEqualTo("10000"));
-        assertThat(run.timingLog).doesNotExist(); // nothing timed: receivers only
+        assertThat(run.rows()).allSatisfy(r -> assertThat(r.get("bytes")).isEqualTo("10000"));
+        assertThat(run.timingLog()).doesNotExist(); // nothing timed: receivers only
     }
 
     @Test
     void connectOpensOneSessionPerUserAndKeepsItAlive() throws Exception {
         int threads = 3;
-        Run run = jmeter("connect", false, "threads=" + threads, "rampUp=0", "duration=10", "aliveMillis=1000");
+        PlanRun run = jmeter("connect", false, "threads=" + threads, "rampUp=0", "duration=10", "aliveMillis=1000");
         // the connect sample and its steps (sub-results are rows of their own)
         assertThat(run.count("session")).isEqualTo(threads);
         assertThat(run.count("index")).isEqualTo(threads);
@@ -238,7 +231,7 @@ class JMeterPlansIT {
         assertThat(run.count("connect")).isEqualTo(threads);
         assertThat(run.labels()).containsOnlyKeys("session", "index", "clientPull", "connect", "session alive");
         assertThat(run.threads("session alive")).hasSize(threads);
-        assertThat(run.timingLog).doesNotExist();
+        assertThat(run.timingLog()).doesNotExist();
     }
 
     // ------------------------------------------------------------------ servers other than the demo's own setup
@@ -246,16 +239,16 @@ class JMeterPlansIT {
     /** JMeter drops -JindexPath= (an empty value), so the plan's /index would come back: none gets through. */
     @Test
     void noneSkipsTheLoginStepsOnTheCommandLine() throws Exception {
-        Run run = jmeter("send-none", false, "threads=2", "rampUp=0", "duration=6", "throughput=600",
+        PlanRun run = jmeter("send-none", false, "threads=2", "rampUp=0", "duration=6", "throughput=600",
                 "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "replyTimeoutMillis=3000");
         assertThat(run.labels()).containsOnlyKeys("send");
         assertOnlyAnswered(run.timing());
-        assertThat(Files.readString(run.dir.resolve("jmeter.log"))).doesNotContain("/index");
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }
 
     @Test
     void oneLoginForEveryUserAndAQueuePerUserOnAStrictBroker() throws Exception {
-        Run run = jmeter("echo-guest", false, "threads=3", "rampUp=0", "duration=6", "pauseMillis=200",
+        PlanRun run = jmeter("echo-guest", false, "threads=3", "rampUp=0", "duration=6", "pauseMillis=200",
                 "transport=raw", "endpoint=/stomp-strict", "indexPath=none", "pullPath=none", "login=guest",
                 "passcode=s3cret-pass", "connectHeaders=Authorization:Bearer s3cret-token",
                 "sendHeaders=Authorization:Bearer s3cret-token",
@@ -266,21 +259,21 @@ class JMeterPlansIT {
         assertThat(distinct(timing, 4)).containsExactly("guest");
         assertThat(distinct(timing, 6)).containsExactlyInAnyOrder("/queue/echo.1", "/queue/echo.2", "/queue/echo.3");
         // Secrets stay out of everything the plugin writes. JMeter itself logs each -J property it sets.
-        for (Path written : List.of(run.timingLog, run.dir.resolve("echo.jtl"), run.dir.resolve("sockjs-stomp.log"))) {
+        for (Path written : List.of(run.timingLog(), run.dir().resolve("echo.jtl"), run.dir().resolve("sockjs-stomp.log"))) {
             if (Files.exists(written)) {
                 assertThat(Files.readString(written)).as(written.toString()).doesNotContain("s3cret");
             }
         }
-        assertThat(Files.readAllLines(run.dir.resolve("jmeter.log")).stream()
+        assertThat(Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
                 .filter(line -> !line.contains("Setting JMeter property"))).noneMatch(line -> line.contains("s3cret"));
     }
 
     @Test
     void aBrokersErrorOnConnectFailsEachConnectAtOnceWithItsWords() throws Exception {
-        Run run = jmeterWithFailures("connect-refused", false, "threads=2", "rampUp=0", "duration=4",
+        PlanRun run = jmeterWithFailures("connect-refused", false, "threads=2", "rampUp=0", "duration=4",
                 "transport=raw", "endpoint=/stomp-strict", "indexPath=none", "pullPath=none",
                 "passcode=reject-open", "connectTimeoutMillis=120000");
-        List<Map<String, String>> sessions = run.rows.stream().filter(r -> r.get("label").equals("session")).toList();
+        List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").equals("session")).toList();
         assertThat(sessions).hasSizeGreaterThanOrEqualTo(2).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("StompError");
@@ -290,22 +283,22 @@ class JMeterPlansIT {
 
     @Test
     void threadsHoldSeveralSessionsEach() throws Exception {
-        Run run = jmeter("connect-many", false, "threads=2", "sessionsPerThread=5", "rampUp=0", "duration=8",
+        PlanRun run = jmeter("connect-many", false, "threads=2", "sessionsPerThread=5", "rampUp=0", "duration=8",
                 "aliveMillis=1000", "connectSubscribeTo=/topic/idle-{{session}}");
         assertThat(run.count("session")).isEqualTo(10);
         assertThat(run.count("subscribe")).isEqualTo(10);
         assertThat(run.threads("session")).containsOnly(Map.entry("users 1-1", 5L), Map.entry("users 1-2", 5L));
         assertThat(run.threads("session alive")).hasSize(2);
-        assertThat(run.rows.stream().filter(r -> r.get("label").equals("session alive")))
+        assertThat(run.rows().stream().filter(r -> r.get("label").equals("session alive")))
                 .allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("5 sessions alive"));
     }
 
     @Test
     void usersFileGivesEveryUserItsLine() throws Exception {
         Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a\nbob,b\ncarol,c\n");
-        Run run = jmeter("connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000",
+        PlanRun run = jmeter("connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000",
                 "users=" + users);
-        assertThat(run.rows.stream().filter(r -> r.get("label").equals("session")).map(r -> r.get("responseMessage")
+        assertThat(run.rows().stream().filter(r -> r.get("label").equals("session")).map(r -> r.get("responseMessage")
                 .replaceAll("Connected StompUser\\[([a-z]+),.*", "$1"))).containsExactlyInAnyOrder("alice", "bob",
                 "carol");
     }
@@ -321,147 +314,37 @@ class JMeterPlansIT {
     }
 
     private static Path planFile(String plan) {
-        return projectRoot.resolve("jmx").resolve(plan + ".jmx");
+        return PlanRun.planFile(plan);
     }
 
-    /** One headless JMeter run of jmx/{plan}.jmx; fails unless it exits 0 with every sample successful. */
-    private static Run jmeter(String name, boolean report, String... properties) throws Exception {
-        Run run = jmeterWithFailures(name, report, properties);
-        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("success"))
-                .as("%s %s %s (%s)", r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"))
-                .isEqualTo("true"));
-        return run;
+    /** One headless JMeter run of jmx/{plan}.jmx against the demo server; every sample must succeed. */
+    private static PlanRun jmeter(String name, boolean report, String... properties) throws Exception {
+        return PlanRun.runClean(dir.resolve(name), plan(name), report, withPort(properties));
     }
 
-    /** One headless JMeter run of jmx/{plan}.jmx that must exit 0 and write samples, failed or not. */
-    private static Run jmeterWithFailures(String name, boolean report, String... properties) throws Exception {
-        String plan = name.contains("-") ? name.substring(0, name.indexOf('-')) : name;
-        Path runDir = Files.createDirectories(dir.resolve(name));
-        Path jtl = runDir.resolve(plan + ".jtl");
-        Path timingLog = runDir.resolve(plan + "-timing.csv");
-        List<String> command = new ArrayList<>(List.of(jmeterHome.resolve("bin/jmeter").toString(), "-n",
-                "-t", planFile(plan).toString(), "-l", jtl.toString(), "-j", runDir.resolve("jmeter.log").toString(),
-                "-Jport=" + server.port(), "-JtimingLog=" + timingLog));
-        Arrays.stream(properties).map(p -> "-J" + p).forEach(command::add);
-        if (report) {
-            command.addAll(List.of("-e", "-o", runDir.resolve("report").toString()));
-        }
-        Map<String, String> env = Map.of(
-                // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
-                "HEAP", "-Xms256m -Xmx768m",
-                "JVM_ARGS", "-Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
-        Path console = runDir.resolve("console.txt");
-        int exit = run(command, console, env);
-        assertThat(exit).as("jmeter exit status; console: %s", Files.readString(console)).isZero();
-        Run run = new Run(runDir, readCsv(jtl), timingLog);
-        assertThat(run.rows).as("samples in " + jtl).isNotEmpty();
-        return run;
+    /** One headless JMeter run of jmx/{plan}.jmx against the demo server that writes samples, failed or not. */
+    private static PlanRun jmeterWithFailures(String name, boolean report, String... properties) throws Exception {
+        return PlanRun.run(dir.resolve(name), plan(name), report, withPort(properties));
+    }
+
+    private static String plan(String name) {
+        return name.contains("-") ? name.substring(0, name.indexOf('-')) : name;
+    }
+
+    private static List<String> withPort(String... properties) {
+        List<String> all = new ArrayList<>(List.of("port=" + server.port()));
+        all.addAll(Arrays.asList(properties));
+        return all;
     }
 
     private static int run(List<String> command, Path output, Map<String, String> env) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command).directory(projectRoot.toFile())
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().putAll(env);
-        Process process = builder.start();
-        if (!process.waitFor(JMETER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-            fail("%s still running after %d s; output: %s", command, JMETER_TIMEOUT_SECONDS, Files.readString(output));
-        }
-        return process.exitValue();
+        return PlanRun.waitFor(builder.start(), command, output);
     }
 
     private static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /** A results file, and the timing log the run may have written. */
-    private record Run(Path dir, List<Map<String, String>> rows, Path timingLog) {
-
-        Map<String, Long> labels() {
-            return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new, Collectors.counting()));
-        }
-
-        long count(String label) {
-            return labels().getOrDefault(label, 0L);
-        }
-
-        /** Samples per thread name, for one label. */
-        Map<String, Long> threads(String label) {
-            return rows.stream().filter(r -> r.get("label").equals(label))
-                    .collect(Collectors.groupingBy(r -> r.get("threadName"), TreeMap::new, Collectors.counting()));
-        }
-
-        List<String[]> timing() throws IOException {
-            assertThat(timingLog).exists();
-            List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
-            assertThat(lines).isNotEmpty();
-            assertThat(lines.get(0)).isEqualTo(TIMING_HEADER);
-            return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
-        }
-    }
-
-    /** RFC 4180 CSV with a header line, as JMeter writes it (quoted fields may hold commas, quotes, newlines). */
-    static List<Map<String, String>> readCsv(Path file) throws IOException {
-        List<List<String>> records = parseCsv(Files.readString(file, StandardCharsets.UTF_8));
-        assertThat(records).as("header of " + file).isNotEmpty();
-        List<String> header = records.get(0);
-        assertThat(header).contains("label", "success", "threadName", "responseCode");
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (List<String> record : records.subList(1, records.size())) {
-            assertThat(record).as("fields of %s", record).hasSameSizeAs(header);
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < header.size(); i++) {
-                row.put(header.get(i), record.get(i));
-            }
-            rows.add(row);
-        }
-        return rows;
-    }
-
-    static List<List<String>> parseCsv(String text) {
-        List<List<String>> records = new ArrayList<>();
-        List<String> record = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        boolean any = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            any = true;
-            if (quoted) {
-                if (c == '"') {
-                    if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                        field.append('"');
-                        i++;
-                    } else {
-                        quoted = false;
-                    }
-                } else {
-                    field.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                record.add(field.toString());
-                field.setLength(0);
-            } else if (c == '\n' || c == '\r') {
-                if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                    i++;
-                }
-                record.add(field.toString());
-                field.setLength(0);
-                records.add(record);
-                record = new ArrayList<>();
-                any = false;
-            } else {
-                field.append(c);
-            }
-        }
-        if (any) {
-            record.add(field.toString());
-            records.add(record);
-        }
-        return records;
     }
 }

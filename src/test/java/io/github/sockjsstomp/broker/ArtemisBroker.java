@@ -1,0 +1,68 @@
+package io.github.sockjsstomp.broker;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
+import org.apache.activemq.artemis.core.remoting.impl.netty.NettyAcceptor;
+import org.apache.activemq.artemis.core.security.Role;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
+import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
+
+/**
+ * ActiveMQ Artemis embedded on a random loopback port: a real STOMP broker that nobody here wrote. It speaks
+ * STOMP over plain WebSocket on the same port as over TCP, refuses unknown users with an ERROR frame, and maps
+ * {@code /queue/} and {@code /topic/} destinations to anycast and multicast addresses, as brokers are usually
+ * set up for browser clients.
+ */
+public final class ArtemisBroker implements AutoCloseable {
+
+    private static final String ACCEPTOR = "stomp";
+
+    private final EmbeddedActiveMQ broker;
+    private final int port;
+
+    private ArtemisBroker(EmbeddedActiveMQ broker, int port) {
+        this.broker = broker;
+        this.port = port;
+    }
+
+    /**
+     * Starts a broker that knows exactly these users (login to passcode), each allowed everything, on this
+     * loopback port (0: a free one).
+     */
+    public static ArtemisBroker start(Path dataDir, Map<String, String> users, int port) throws Exception {
+        Configuration config = new ConfigurationImpl()
+                .setName("artemis-it")
+                .setPersistenceEnabled(false)
+                .setJMXManagementEnabled(false)
+                .setSecurityEnabled(true)
+                .addAcceptorConfiguration(ACCEPTOR, "tcp://127.0.0.1:" + port + "?protocols=STOMP"
+                        + ";anycastPrefix=/queue/;multicastPrefix=/topic/");
+        config.setBrokerInstance(dataDir.toFile());
+        config.putSecurityRoles("#", Set.of(new Role("users", true, true, true, true, true, true, true, true, true,
+                true, true, true)));
+        SecurityConfiguration security = new SecurityConfiguration();
+        users.forEach((login, passcode) -> {
+            security.addUser(login, passcode);
+            security.addRole(login, "users");
+        });
+        EmbeddedActiveMQ broker = new EmbeddedActiveMQ().setConfiguration(config)
+                .setSecurityManager(new ActiveMQJAASSecurityManager(InVMLoginModule.class.getName(), security));
+        broker.start();
+        NettyAcceptor acceptor = (NettyAcceptor) broker.getActiveMQServer().getRemotingService().getAcceptor(ACCEPTOR);
+        return new ArtemisBroker(broker, acceptor.getActualPort());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() throws Exception {
+        broker.stop();
+    }
+}

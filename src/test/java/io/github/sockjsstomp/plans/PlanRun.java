@@ -1,0 +1,185 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One headless run of a plan in jmx/ by a real JMeter 5.6.3 (target/jmeter, laid out by scripts/jmeter-home.sh
+ * in pre-integration-test) as a subprocess, as a user types it: {@code bin/jmeter -n -t jmx/<plan>.jmx -l ...}
+ * with {@code -J} properties only. Holds the results file's rows and the timing log the run wrote.
+ */
+record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
+
+    static final long TIMEOUT_SECONDS = 180;
+    static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,"
+            + "bytes,detail,mode,run,sent_epoch_us,engine,version";
+
+    static Path jmeterHome() {
+        Path home = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
+        assertThat(home.resolve("bin/jmeter")).as("JMeter home (scripts/jmeter-home.sh)").isExecutable();
+        return home;
+    }
+
+    static Path projectRoot() {
+        return Path.of(System.getProperty("project.root", ".")).toAbsolutePath();
+    }
+
+    static Path planFile(String plan) {
+        return projectRoot().resolve("jmx").resolve(plan + ".jmx");
+    }
+
+    /** Starts the run; {@link Launch#await()} waits for it (bounded) and reads what it wrote. */
+    static Launch launch(Path runDir, String plan, boolean report, List<String> properties) throws IOException {
+        Files.createDirectories(runDir);
+        Path jtl = runDir.resolve(plan + ".jtl");
+        Path timingLog = runDir.resolve(plan + "-timing.csv");
+        List<String> command = new ArrayList<>(List.of(jmeterHome().resolve("bin/jmeter").toString(), "-n",
+                "-t", planFile(plan).toString(), "-l", jtl.toString(), "-j", runDir.resolve("jmeter.log").toString(),
+                "-JtimingLog=" + timingLog));
+        properties.stream().map(p -> "-J" + p).forEach(command::add);
+        if (report) {
+            command.addAll(List.of("-e", "-o", runDir.resolve("report").toString()));
+        }
+        Path console = runDir.resolve("console.txt");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(projectRoot().toFile())
+                .redirectErrorStream(true).redirectOutput(console.toFile());
+        // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
+        builder.environment().put("HEAP", "-Xms256m -Xmx768m");
+        builder.environment().put("JVM_ARGS", "-Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
+        return new Launch(builder.start(), command, runDir, jtl, timingLog, console);
+    }
+
+    /** A run that must exit 0 and write samples, failed or not. */
+    static PlanRun run(Path runDir, String plan, boolean report, List<String> properties) throws Exception {
+        return launch(runDir, plan, report, properties).await();
+    }
+
+    /** A run that must exit 0 with every sample successful. */
+    static PlanRun runClean(Path runDir, String plan, boolean report, List<String> properties) throws Exception {
+        PlanRun run = run(runDir, plan, report, properties);
+        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("success"))
+                .as("%s %s %s (%s)", r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"))
+                .isEqualTo("true"));
+        return run;
+    }
+
+    record Launch(Process process, List<String> command, Path dir, Path jtl, Path timingLog, Path console) {
+
+        PlanRun await() throws Exception {
+            int exit = waitFor(process, command, console);
+            assertThat(exit).as("jmeter exit status; console: %s", Files.readString(console)).isZero();
+            PlanRun run = new PlanRun(dir, readCsv(jtl), timingLog);
+            assertThat(run.rows).as("samples in " + jtl).isNotEmpty();
+            return run;
+        }
+    }
+
+    /** Waits at most {@link #TIMEOUT_SECONDS} for a process, killing it and its children after that. */
+    static int waitFor(Process process, List<String> command, Path output) throws Exception {
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            fail("%s still running after %d s; output: %s", command, TIMEOUT_SECONDS, Files.readString(output));
+        }
+        return process.exitValue();
+    }
+
+    Map<String, Long> labels() {
+        return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new, Collectors.counting()));
+    }
+
+    long count(String label) {
+        return labels().getOrDefault(label, 0L);
+    }
+
+    /** Samples per thread name, for one label. */
+    Map<String, Long> threads(String label) {
+        return rows.stream().filter(r -> r.get("label").equals(label))
+                .collect(Collectors.groupingBy(r -> r.get("threadName"), TreeMap::new, Collectors.counting()));
+    }
+
+    /** The timing log's records, split into columns (no field of a record holds a comma in these tests). */
+    List<String[]> timing() throws IOException {
+        assertThat(timingLog).exists();
+        List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+        assertThat(lines).isNotEmpty();
+        assertThat(lines.get(0)).isEqualTo(TIMING_HEADER);
+        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+    }
+
+    /** RFC 4180 CSV with a header line, as JMeter writes it (quoted fields may hold commas, quotes, newlines). */
+    static List<Map<String, String>> readCsv(Path file) throws IOException {
+        List<List<String>> records = parseCsv(Files.readString(file, StandardCharsets.UTF_8));
+        assertThat(records).as("header of " + file).isNotEmpty();
+        List<String> header = records.get(0);
+        assertThat(header).contains("label", "success", "threadName", "responseCode");
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (List<String> record : records.subList(1, records.size())) {
+            assertThat(record).as("fields of %s", record).hasSameSizeAs(header);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), record.get(i));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    static List<List<String>> parseCsv(String text) {
+        List<List<String>> records = new ArrayList<>();
+        List<String> record = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        boolean any = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            any = true;
+            if (quoted) {
+                if (c == '"') {
+                    if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                        field.append('"');
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    field.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                record.add(field.toString());
+                field.setLength(0);
+            } else if (c == '\n' || c == '\r') {
+                if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                record.add(field.toString());
+                field.setLength(0);
+                records.add(record);
+                record = new ArrayList<>();
+                any = false;
+            } else {
+                field.append(c);
+            }
+        }
+        if (any) {
+            record.add(field.toString());
+            records.add(record);
+        }
+        return records;
+    }
+}
