@@ -63,8 +63,8 @@ public final class ReplySummary implements AutoCloseable {
     static String line(String kind, Books books, Histogram latency, long elapsedNanos) {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
         String latencyText = latency.getTotalCount() == 0 ? "no replies" : String.format(Locale.ROOT,
-                "reply ms p50 %.2f p99 %.2f max %.2f", latency.getValueAtPercentile(50) / 1000.0,
-                latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0);
+                "reply ms p50 %.2f p99 %.2f max %.2f", Percentiles.higher(latency, 0.5) / 1000.0,
+                Percentiles.higher(latency, 0.99) / 1000.0, latency.getMaxValue() / 1000.0);
         return String.format(Locale.ROOT, "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d, "
                 + "failed %d, pending %d; %s", kind, books.sent(), seconds / 3600, seconds / 60 % 60, seconds % 60,
                 books.answered(), books.lost(), books.failed(), books.pending(), latencyText);

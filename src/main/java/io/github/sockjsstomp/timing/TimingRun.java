@@ -103,8 +103,8 @@ public final class TimingRun {
         if (books.sent() > 0 || books.untimed() > 0) {
             Histogram latency = tracker.latencySnapshot();
             log.info("STOMP timing books: {}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
-                    latency.getValueAtPercentile(50), latency.getValueAtPercentile(90),
-                    latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue(),
+                    Percentiles.higher(latency, 0.5), Percentiles.higher(latency, 0.9),
+                    Percentiles.higher(latency, 0.99), Percentiles.higher(latency, 0.999), latency.getMaxValue(),
                     latency.getTotalCount());
         }
     }

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -124,6 +125,27 @@ class JMeterPlansIT {
         assertThat(totals).hasSizeGreaterThanOrEqualTo(2);
         assertThat(totals.get(totals.size() - 1)).contains(" " + echoes + " sent")
                 .contains("answered " + echoes + ", lost 0, failed 0, pending 0; reply ms p50");
+        assertBooksPercentilesAreTheLogs(run.dir().resolve("jmeter.log"), timing);
+    }
+
+    /**
+     * The books line's percentiles are those of the timing log's latencies by analysis/'s definition ("higher":
+     * the sample of index ceil(q * (N - 1)) sorted ascending), within HdrHistogram's precision.
+     */
+    private static void assertBooksPercentilesAreTheLogs(Path jmeterLog, List<String[]> timing) throws IOException {
+        Matcher books = Pattern.compile("latency us: p50=(\\d+) p90=(\\d+) p99=(\\d+) p99\\.9=(\\d+) max=(\\d+) "
+                + "\\((\\d+) answers\\)").matcher(Files.readString(jmeterLog));
+        assertThat(books.find()).as("books line in " + jmeterLog).isTrue();
+        long[] latencies = timing.stream().filter(r -> r[1].equals("ANSWERED")).mapToLong(r -> Long.parseLong(r[3]))
+                .sorted().toArray();
+        assertThat(Long.parseLong(books.group(6))).isEqualTo(latencies.length);
+        Histogram precision = new Histogram(3);
+        double[] quantiles = {0.5, 0.9, 0.99, 0.999, 1.0};
+        for (int i = 0; i < quantiles.length; i++) {
+            long exact = latencies[(int) Math.ceil(quantiles[i] * (latencies.length - 1))];
+            assertThat(Long.parseLong(books.group(i + 1))).as("q=%s of %s", quantiles[i], Arrays.toString(latencies))
+                    .isBetween(exact, precision.highestEquivalentValue(exact));
+        }
     }
 
     @ParameterizedTest(name = "pacing {0}")
