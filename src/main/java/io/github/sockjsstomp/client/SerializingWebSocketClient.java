@@ -2,7 +2,6 @@ package io.github.sockjsstomp.client;
 
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHandler;
@@ -24,7 +23,16 @@ final class SerializingWebSocketClient implements WebSocketClient {
      * completes on CONNECTED; a user that gives up before (timeout, ERROR, Stop) needs the transport session
      * itself to close it. Spring's STOMP and SockJS clients call {@link #execute} on the caller's thread.
      */
-    private static final ThreadLocal<Consumer<WebSocketSession>> ESTABLISHED = new ThreadLocal<>();
+    private static final ThreadLocal<TransportListener> LISTENER = new ThreadLocal<>();
+
+    /** What a user learns of its transport session beyond what Spring's STOMP session tells. */
+    interface TransportListener {
+
+        void established(WebSocketSession session);
+
+        /** Before STOMP hears of it: Spring's STOMP session reports every close as "Connection closed". */
+        void closed(CloseStatus status);
+    }
 
     private final WebSocketClient delegate;
     private final int sendTimeLimitMillis;
@@ -43,17 +51,16 @@ final class SerializingWebSocketClient implements WebSocketClient {
     @Override
     public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, WebSocketHttpHeaders headers,
             URI uri) {
-        Consumer<WebSocketSession> established = ESTABLISHED.get();
-        return delegate.execute(new SerializingHandler(handler, established), headers, uri);
+        return delegate.execute(new SerializingHandler(handler, LISTENER.get()), headers, uri);
     }
 
-    /** Runs {@code connect} on this thread; the transport session it opens is handed to {@code established}. */
-    static <T> T withEstablishedListener(Consumer<WebSocketSession> established, Supplier<T> connect) {
-        ESTABLISHED.set(established);
+    /** Runs {@code connect} on this thread; the transport session it opens is reported to {@code listener}. */
+    static <T> T withTransportListener(TransportListener listener, Supplier<T> connect) {
+        LISTENER.set(listener);
         try {
             return connect.get();
         } finally {
-            ESTABLISHED.remove();
+            LISTENER.remove();
         }
     }
 
@@ -64,12 +71,12 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
     private final class SerializingHandler extends WebSocketHandlerDecorator {
 
-        private final Consumer<WebSocketSession> established;
+        private final TransportListener listener;
         private volatile WebSocketSession serialized;
 
-        SerializingHandler(WebSocketHandler delegate, Consumer<WebSocketSession> established) {
+        SerializingHandler(WebSocketHandler delegate, TransportListener listener) {
             super(delegate);
-            this.established = established;
+            this.listener = listener;
         }
 
         private WebSocketSession serialized(WebSocketSession session) {
@@ -95,8 +102,8 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
         @Override
         public void afterConnectionEstablished(WebSocketSession session) throws Exception {
-            if (established != null) {
-                established.accept(session);
+            if (listener != null) {
+                listener.established(session);
             }
             super.afterConnectionEstablished(serialized(session));
         }
@@ -113,6 +120,9 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
         @Override
         public void afterConnectionClosed(WebSocketSession session, CloseStatus closeStatus) throws Exception {
+            if (listener != null) {
+                listener.closed(closeStatus);
+            }
             super.afterConnectionClosed(serialized(session), closeStatus);
         }
     }

@@ -45,6 +45,9 @@ public final class SharedStompClients {
     private static final int XHR_READ_TIMEOUT_MILLIS = 60_000;
     private static volatile SharedStompClients instance;
 
+    private static final String SESSION_CLOSE_TIMEOUT_PROPERTY = "org.apache.tomcat.websocket.SESSION_CLOSE_TIMEOUT";
+    static final Long SESSION_CLOSE_TIMEOUT_MILLIS = 2000L;
+
     private final ClientSettings settings;
     private final ObjectMapper objectMapper = new ObjectMapper();
     private final ThreadPoolTaskExecutor connectExecutor;
@@ -136,6 +139,9 @@ public final class SharedStompClients {
         container.setDefaultMaxSessionIdleTimeout(0);
         StandardWebSocketClient client = new StandardWebSocketClient(container);
         client.setTaskExecutor(connectExecutor);
+        // A session we close waits this long for the server's close frame before closing its socket (Tomcat's
+        // default, 30 s, keeps every session of a stalled server open that long after the test let it go).
+        client.setUserProperties(Map.of(SESSION_CLOSE_TIMEOUT_PROPERTY, SESSION_CLOSE_TIMEOUT_MILLIS));
         return client;
     }
 

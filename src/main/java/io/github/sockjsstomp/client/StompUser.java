@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.messaging.simp.stomp.ConnectionLostException;
 import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompFrameHandler;
 import org.springframework.messaging.simp.stomp.StompHeaders;
@@ -47,6 +48,10 @@ public class StompUser implements AutoCloseable {
     /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
     private volatile String stompError;
     private volatile ConnectAttempt attempt;
+    /** The connect whose transport is the current session's: a late close of an older one is not ours. */
+    private volatile ConnectAttempt live;
+    /** How the current session's transport closed, if it did (Spring's STOMP session only says "closed"). */
+    private volatile CloseStatus closedWith;
     private volatile boolean everConnected;
     private volatile boolean lossReported;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
@@ -100,13 +105,28 @@ public class StompUser implements AutoCloseable {
         }
         ConnectAttempt current = new ConnectAttempt();
         attempt = current;
+        live = current;
+        closedWith = null;
+        SerializingWebSocketClient.TransportListener listener = new SerializingWebSocketClient.TransportListener() {
+            @Override
+            public void established(WebSocketSession opened) {
+                current.established(opened);
+            }
+
+            @Override
+            public void closed(CloseStatus status) {
+                if (live == current) {
+                    closedWith = status;
+                }
+            }
+        };
         shared.forgetSockJsInfo(settings.transport());
         CompletableFuture<StompSession> future;
         try {
             future = SockJsCookies.during((responseUri, setCookies) -> {
                 http.addSetCookies(responseUri, setCookies);
                 handshakeHeaders.set("Cookie", http.cookieHeader(uri));
-            }, () -> SerializingWebSocketClient.withEstablishedListener(current::established,
+            }, () -> SerializingWebSocketClient.withTransportListener(listener,
                     () -> shared.stompClient(settings.transport()).connectAsync(uri, handshakeHeaders,
                             connectHeaders(), sessionHandler)));
         } catch (RuntimeException e) {
@@ -303,6 +323,13 @@ public class StompUser implements AutoCloseable {
     protected void onStompError(String error) {
     }
 
+    /**
+     * Called when the session is lost (closed by the server or the network, heart-beats that stopped arriving,
+     * a frame that cannot be decoded), not when we close it; on an I/O or heart-beat thread.
+     */
+    protected void onConnectionLost(String reason) {
+    }
+
     private StompHeaders connectHeaders() {
         StompHeaders headers = new StompHeaders();
         if (!settings.login().isEmpty()) {
@@ -385,10 +412,35 @@ public class StompUser implements AutoCloseable {
 
         @Override
         public void handleTransportError(StompSession stompSession, Throwable exception) {
-            if (lastError == null) {
-                lastError = Failure.describe(exception);
-            }
             log.debug("{} transport error: {}", StompUser.this, exception.toString());
+            if (closing) {
+                return;
+            }
+            String reason = describeLoss(exception);
+            if (lastError == null) {
+                lastError = reason;
+            }
+            StompSession current = session;
+            if (current == stompSession && current.isConnected()) {
+                // A frame that could not be decoded: what follows it cannot be trusted either.
+                log.warn("{} closes its session after: {}", StompUser.this, reason);
+                closeSession();
+            }
+            try {
+                onConnectionLost(lastError);
+            } catch (RuntimeException e) {
+                log.warn("{}: onConnectionLost failed", StompUser.this, e);
+            }
+        }
+
+        private String describeLoss(Throwable exception) {
+            CloseStatus status = closedWith;
+            if (exception instanceof ConnectionLostException && status != null) {
+                String reason = status.getReason();
+                return "Connection closed with status " + status.getCode()
+                        + (reason == null || reason.isBlank() ? "" : " (" + reason + ")");
+            }
+            return Failure.describe(exception);
         }
     }
 

@@ -29,6 +29,9 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 public class StompReceiveSampler extends AbstractStompSampler {
 
+    /** How a lost session's wake-up reads, to tell it from an ERROR frame's. */
+    private static final String CONNECTION_LOST_WAKE = "Connection lost: ";
+
     /** Messages kept between samples before they are counted as overflow. */
     static final int INBOX_CAPACITY = 100_000;
     /** Response data shown in View Results Tree, at most. */
@@ -90,6 +93,12 @@ public class StompReceiveSampler extends AbstractStompSampler {
                 super.onStompError(error);
                 inbox.wake(error);
             }
+
+            @Override
+            protected void onConnectionLost(String reason) {
+                super.onConnectionLost(reason);
+                inbox.wake(CONNECTION_LOST_WAKE + reason);
+            }
         };
     }
 
@@ -132,7 +141,8 @@ public class StompReceiveSampler extends AbstractStompSampler {
                 + (overflow == 0 ? "" : "; " + overflow + " more arrived while the inbox was full (not shown)")
                 + disconnected();
         if (error != null && messages.size() < expectMessages) {
-            SampleResults.fail(result, Failure.STOMP_ERROR, error + "; " + summary);
+            SampleResults.fail(result, error.startsWith(CONNECTION_LOST_WAKE) ? SampleResults.CONNECTION_LOST
+                    : Failure.STOMP_ERROR, error + "; " + summary);
         } else if (messages.size() >= expectMessages) {
             SampleResults.ok(result, summary);
         } else {

@@ -159,8 +159,13 @@ public class StompSendSampler extends AbstractStompSampler {
                 SampleResults.fail(result, Failure.STOMP_ERROR, error);
                 return result;
             }
+            if (!user.isConnected()) {
+                SampleResults.fail(result, SampleResults.CONNECTION_LOST, "No reply to " + sent.msgId() + ": "
+                        + user.notConnectedReason());
+                return result;
+            }
             SampleResults.fail(result, SampleResults.REPLY_TIMEOUT, "No reply to " + sent.msgId() + " within "
-                    + replyTimeoutMillis + " ms" + (user.isConnected() ? "" : "; " + user.notConnectedReason()));
+                    + replyTimeoutMillis + " ms");
             return result;
         }
         result.latencyEnd();

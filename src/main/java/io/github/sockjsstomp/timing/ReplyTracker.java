@@ -105,6 +105,13 @@ public final class ReplyTracker {
             return;
         }
         PendingMessage entry = pending.get(msgId);
+        if (entry != null && message.receivedNanos() - entry.deadlineNanos > 0) {
+            // Past its deadline: late, whether or not the sweep has come round to the message yet.
+            pending.remove(msgId, entry);
+            lose(entry, "timeout");
+            lateReplies.increment();
+            return;
+        }
         int replyNumber = entry == null ? 0 : entry.reply(message);
         if (replyNumber == 0) {
             if (ids.isOurs(msgId)) {

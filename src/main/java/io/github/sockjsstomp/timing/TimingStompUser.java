@@ -68,6 +68,15 @@ public class TimingStompUser extends StompUser {
         }
     }
 
+    /** A sender waiting for its reply learns at once that its session is gone: the reply will not come. */
+    @Override
+    protected void onConnectionLost(String reason) {
+        PendingMessage waiting = lastSent;
+        if (waiting != null && options.awaitReply()) {
+            tracker.fail(waiting, "ConnectionLost: " + reason);
+        }
+    }
+
     /** The message this user sent last, for await-reply. */
     public PendingMessage lastSent() {
         return lastSent;

@@ -104,6 +104,22 @@ class ReplyTrackerTest {
         assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 1, 0));
     }
 
+    /** The sweep runs every few milliseconds: a reply that came after the deadline is late even before it. */
+    @Test
+    void aReplyAfterTheDeadlineIsLateBeforeTheSweepHasRun() {
+        PendingMessage sent = send("alice", true, 1);
+        tracker.reply(sent.msgId(), new IncomingMessage("alice", "/user/queue/echo", new StompHeaders(), new byte[1],
+                afterDeadline()));
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.LOST);
+            assertThat(r.detail()).isEqualTo("timeout");
+        });
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 1, 0));
+        tracker.expire(afterDeadline());
+        assertThat(records).hasSize(1);
+    }
+
     @Test
     void failedSendIsFailedOnceWithItsReason() {
         PendingMessage sent = send("alice", false, 1);
