@@ -1,12 +1,19 @@
 package io.github.sockjsstomp.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.apache.http.client.config.CookieSpecs;
 import org.apache.http.client.config.RequestConfig;
+import org.apache.http.config.Registry;
+import org.apache.http.config.RegistryBuilder;
+import org.apache.http.conn.socket.ConnectionSocketFactory;
+import org.apache.http.conn.socket.PlainConnectionSocketFactory;
+import org.apache.http.conn.ssl.SSLConnectionSocketFactory;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
@@ -54,8 +61,13 @@ public final class SharedStompClients {
     private final ThreadPoolTaskScheduler heartbeatScheduler;
     private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> stompClients =
             new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    /** For https/wss, built on the first such connect: TLS needs larger session buffers (see below). */
+    private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> secureStompClients =
+            new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    private final SockJsMessageCodec codec;
+    private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
-    private final List<SockJsClient> sockJsClients = new java.util.ArrayList<>();
+    private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
@@ -70,17 +82,9 @@ public final class SharedStompClients {
         StandardWebSocketClient rawClient = webSocketClient(TomcatBuffers.PARTIAL_MESSAGE_CHARS,
                 TomcatBuffers.HANDSHAKE_BUFFER_BYTES);
 
-        SockJsMessageCodec codec = new Jackson2SockJsMessageCodec(objectMapper);
-        RestTemplate restTemplate = xhrRestTemplate();
-        for (io.github.sockjsstomp.client.Transport kind : io.github.sockjsstomp.client.Transport.values()) {
-            WebSocketClient client = switch (kind) {
-                case WEBSOCKET -> sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec);
-                case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
-                case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
-                case RAW -> rawClient;
-            };
-            stompClients.put(kind, stompClient(client));
-        }
+        this.codec = new Jackson2SockJsMessageCodec(objectMapper);
+        this.restTemplate = xhrRestTemplate();
+        buildStompClients(stompClients, webSocketClient, rawClient);
         this.httpClient = buildHttpClient();
     }
 
@@ -109,6 +113,38 @@ public final class SharedStompClients {
 
     public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport) {
         return stompClients.get(transport);
+    }
+
+    /** The client for this transport over https/wss when {@code secure}. */
+    public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport, boolean secure) {
+        if (!secure) {
+            return stompClients.get(transport);
+        }
+        synchronized (secureStompClients) {
+            if (secureStompClients.isEmpty()) {
+                // Tomcat decrypts each TLS record straight into the session's input buffer (the handshake
+                // response too): it must hold a whole record, whatever the plain sessions' buffers are.
+                int tlsBytes = defaultSslContext().createSSLEngine().getSession().getApplicationBufferSize();
+                buildStompClients(secureStompClients, webSocketClient(settings.maxTextMessageChars(),
+                        Math.max(settings.maxTextMessageChars(), tlsBytes)), webSocketClient(
+                        TomcatBuffers.PARTIAL_MESSAGE_CHARS, Math.max(TomcatBuffers.HANDSHAKE_BUFFER_BYTES, tlsBytes)));
+                log.info("Built shared STOMP clients for https/wss: {} byte session input buffers", tlsBytes);
+            }
+            return secureStompClients.get(transport);
+        }
+    }
+
+    private void buildStompClients(Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> clients,
+            StandardWebSocketClient webSocketClient, StandardWebSocketClient rawClient) {
+        for (io.github.sockjsstomp.client.Transport kind : io.github.sockjsstomp.client.Transport.values()) {
+            WebSocketClient client = switch (kind) {
+                case WEBSOCKET -> sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec);
+                case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
+                case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
+                case RAW -> rawClient;
+            };
+            clients.put(kind, stompClient(client));
+        }
     }
 
     /**
@@ -142,6 +178,9 @@ public final class SharedStompClients {
         // A session we close waits this long for the server's close frame before closing its socket (Tomcat's
         // default, 30 s, keeps every session of a stalled server open that long after the test let it go).
         client.setUserProperties(Map.of(SESSION_CLOSE_TIMEOUT_PROPERTY, SESSION_CLOSE_TIMEOUT_MILLIS));
+        // wss with the JVM's own key and trust stores (javax.net.ssl.*, as JMeter's system.properties sets
+        // them): Tomcat's own default context would present no client certificate.
+        client.setSslContext(defaultSslContext());
         return client;
     }
 
@@ -205,9 +244,21 @@ public final class SharedStompClients {
         return scheduler;
     }
 
+    private static SSLContext defaultSslContext() {
+        try {
+            return SSLContext.getDefault();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("No default TLS context: check the javax.net.ssl.* settings", e);
+        }
+    }
+
     private static CloseableHttpClient buildHttpClient() {
-        PoolingHttpClientConnectionManager connections = new PoolingHttpClientConnectionManager(60,
-                TimeUnit.SECONDS);
+        // https with the JVM's key and trust stores, as for wss (HttpClient's default would send no certificate).
+        Registry<ConnectionSocketFactory> schemes = RegistryBuilder.<ConnectionSocketFactory>create()
+                .register("http", PlainConnectionSocketFactory.getSocketFactory())
+                .register("https", SSLConnectionSocketFactory.getSystemSocketFactory()).build();
+        PoolingHttpClientConnectionManager connections = new PoolingHttpClientConnectionManager(schemes, null, null,
+                null, 60, TimeUnit.SECONDS);
         connections.setMaxTotal(2000);
         connections.setDefaultMaxPerRoute(2000);
         RequestConfig requestConfig = RequestConfig.custom().setCookieSpec(CookieSpecs.STANDARD).build();

@@ -127,7 +127,7 @@ public class StompUser implements AutoCloseable {
                 http.addSetCookies(responseUri, setCookies);
                 handshakeHeaders.set("Cookie", http.cookieHeader(uri));
             }, () -> SerializingWebSocketClient.withTransportListener(listener,
-                    () -> shared.stompClient(settings.transport()).connectAsync(uri, handshakeHeaders,
+                    () -> shared.stompClient(settings.transport(), settings.secure()).connectAsync(uri, handshakeHeaders,
                             connectHeaders(), sessionHandler)));
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.

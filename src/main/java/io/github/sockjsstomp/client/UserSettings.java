@@ -59,6 +59,11 @@ public record UserSettings(String name, int threadNumber, int session, String sc
         return URI.create(("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
     }
 
+    /** https, and so wss. */
+    public boolean secure() {
+        return "https".equals(scheme);
+    }
+
     private static String withSlash(String path) {
         return path.startsWith("/") ? path : "/" + path;
     }

@@ -22,6 +22,8 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.apache.tomcat.websocket.server.WsContextListener;
 
 import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
@@ -74,6 +76,21 @@ public final class DemoServer implements AutoCloseable {
      * @throws IllegalStateException if Tomcat or the Spring context fails to start (e.g. port in use)
      */
     public static DemoServer start(int port) {
+        return start(port, null);
+    }
+
+    /**
+     * Key and trust stores (PKCS12, one password) of a server on TLS that requires a client certificate its
+     * trust store vouches for.
+     */
+    public record Tls(Path keyStore, Path trustStore, String password) {
+    }
+
+    /**
+     * Starts a server on 127.0.0.1, on TLS when {@code tls} is given.
+     * @param port the port, or 0 for a random free one
+     */
+    public static DemoServer start(int port, Tls tls) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535: " + port);
         }
@@ -94,6 +111,23 @@ public final class DemoServer implements AutoCloseable {
         // SockJS polling clients issue many requests per connection.
         connector.setProperty("maxKeepAliveRequests", "-1");
         connector.setThrowOnFailure(true);
+        if (tls != null) {
+            connector.setSecure(true);
+            connector.setScheme("https");
+            connector.setProperty("SSLEnabled", "true");
+            SSLHostConfig ssl = new SSLHostConfig();
+            ssl.setCertificateVerification("required");
+            ssl.setTruststoreFile(tls.trustStore().toString());
+            ssl.setTruststorePassword(tls.password());
+            ssl.setTruststoreType("PKCS12");
+            SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl,
+                    SSLHostConfigCertificate.Type.UNDEFINED);
+            certificate.setCertificateKeystoreFile(tls.keyStore().toString());
+            certificate.setCertificateKeystorePassword(tls.password());
+            certificate.setCertificateKeystoreType("PKCS12");
+            ssl.addCertificate(certificate);
+            connector.addSslHostConfig(ssl);
+        }
 
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());

@@ -42,6 +42,12 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     /** Starts the run; {@link Launch#await()} waits for it (bounded) and reads what it wrote. */
     static Launch launch(Path runDir, String plan, boolean report, List<String> properties) throws IOException {
+        return launch(runDir, plan, report, properties, List.of());
+    }
+
+    /** As above, with these JVM options for JMeter ({@code -D...}, as a user puts them in JVM_ARGS). */
+    static Launch launch(Path runDir, String plan, boolean report, List<String> properties, List<String> jvmArgs)
+            throws IOException {
         Files.createDirectories(runDir);
         Path jtl = runDir.resolve(plan + ".jtl");
         Path timingLog = runDir.resolve(plan + "-timing.csv");
@@ -57,7 +63,8 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                 .redirectErrorStream(true).redirectOutput(console.toFile());
         // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
         builder.environment().put("HEAP", "-Xms256m -Xmx768m");
-        builder.environment().put("JVM_ARGS", "-Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
+        builder.environment().put("JVM_ARGS", String.join(" ", jvmArgs) + " -Dsockjsstomp.logfile="
+                + runDir.resolve("sockjs-stomp.log"));
         return new Launch(builder.start(), command, runDir, jtl, timingLog, console);
     }
 
