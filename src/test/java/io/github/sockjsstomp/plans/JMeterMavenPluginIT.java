@@ -1,0 +1,63 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A load test in a CI pipeline, as README shows it: the plugin jar installed into the local Maven repository,
+ * then {@code examples/jmeter-maven/pom.xml} run by Maven, which lays out JMeter 5.6.3 with the jar in lib/ext,
+ * runs jmx/send.jmx with the properties of the POM against the demo server and checks the results.
+ */
+class JMeterMavenPluginIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theExamplePomRunsSendJmxWithThePluginAndPassesOnZeroErrors() throws Exception {
+        Path root = PlanRun.projectRoot();
+        String version = System.getProperty("project.version", "0.1.0");
+        Path jar = Path.of(System.getProperty("plugin.jar", "target/jmeter-sockjs-stomp-" + version + ".jar"));
+        mvn(root, "install.txt", "install:install-file", "-Dfile=" + jar.toAbsolutePath(),
+                "-DgroupId=io.github.sockjsstomp", "-DartifactId=jmeter-sockjs-stomp", "-Dversion=" + version,
+                "-Dpackaging=jar", "-DgeneratePom=true");
+        Path timingLog = dir.resolve("timing.csv");
+        String output;
+        try (DemoServer server = DemoServer.start(0)) {
+            output = mvn(root, "verify.txt", "-f", "examples/jmeter-maven/pom.xml", "verify",
+                    "-Dsockjsstomp.version=" + version, "-Dstomp.port=" + server.port(), "-Dstomp.threads=2",
+                    "-Dstomp.duration=5", "-Dstomp.throughput=1200", "-Dstomp.timingLog=" + timingLog);
+        }
+        Matcher successful = Pattern.compile("Successful requests:\\s+(\\d+)").matcher(output);
+        assertThat(successful.find()).as(output).isTrue();
+        long sends = Long.parseLong(successful.group(1));
+        assertThat(sends).isPositive();
+        assertThat(output).containsPattern("Failed requests:\\s+0\\b");
+        List<String> records = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
+        assertThat(records.get(0)).isEqualTo(PlanRun.TIMING_HEADER);
+        assertThat(records.subList(1, records.size())).hasSize((int) sends)
+                .allSatisfy(r -> assertThat(r.split(",")[1]).isEqualTo("ANSWERED"));
+    }
+
+    private String mvn(Path root, String outputName, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("mvn", "-B", "-ntp"));
+        command.addAll(List.of(args));
+        Path output = dir.resolve(outputName);
+        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+        int exit = PlanRun.waitFor(process, command, output);
+        String printed = Files.readString(output);
+        assertThat(exit).as("%s\n%s", command, printed).isZero();
+        return printed;
+    }
+}
