@@ -70,6 +70,11 @@ final class DemoHttpSessions {
         return token != null && this.tokens.contains(token);
     }
 
+    /** The tokens held now (the secrets a client must never write anywhere). */
+    Set<String> tokens() {
+        return Set.copyOf(this.tokens);
+    }
+
     long issuedCount() {
         return this.issued.get();
     }

@@ -198,6 +198,11 @@ public final class DemoServer implements AutoCloseable {
         return DemoStrictBroker.OPEN_SESSIONS.get();
     }
 
+    /** The session cookie values this server issued and still accepts. */
+    public java.util.Set<String> sessionCookieValues() {
+        return this.context.getBean(DemoHttpSessions.class).tokens();
+    }
+
     public int connectedSessions() {
         return this.context.getBean(DemoStats.class).connectedSessionCount();
     }

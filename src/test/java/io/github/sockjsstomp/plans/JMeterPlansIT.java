@@ -126,6 +126,20 @@ class JMeterPlansIT {
         assertThat(totals.get(totals.size() - 1)).contains(" " + echoes + " sent")
                 .contains("answered " + echoes + ", lost 0, failed 0, pending 0; reply ms p50");
         assertBooksPercentilesAreTheLogs(run.dir().resolve("jmeter.log"), timing);
+        assertNoSessionCookieWritten(run);
+    }
+
+    /** The login's session cookies are secrets: nothing the run wrote holds one. */
+    private static void assertNoSessionCookieWritten(PlanRun run) throws IOException {
+        Set<String> cookies = server.sessionCookieValues();
+        assertThat(cookies).isNotEmpty();
+        for (Path written : List.of(run.timingLog(), run.dir().resolve("echo.jtl"), run.dir().resolve("jmeter.log"),
+                run.dir().resolve("sockjs-stomp.log"), run.dir().resolve("console.txt"))) {
+            if (Files.exists(written)) {
+                String text = Files.readString(written);
+                assertThat(cookies).as(written.toString()).noneMatch(text::contains);
+            }
+        }
     }
 
     /**
