@@ -149,7 +149,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
         nextConnectNanos = System.nanoTime();
         // Only senders have replies in flight at the end; listeners and connections need no drain of their own.
-        if (TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0)) {
+        if (TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0,
+                JMeterContextService.getTestStartTime())) {
             ReplySummaries.start();
         }
         inRun = true;
@@ -224,8 +225,13 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
             // The first teardown waits here for replies in flight while every other session is still open.
             TimingRun.exit();
         }
+        // JMeter tears every sampler down in one loop: one that threw would leave the rest of the run open.
         for (TimingStompUser user : sessions) {
-            user.close();
+            try {
+                user.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing {} failed", user, e);
+            }
         }
     }
 

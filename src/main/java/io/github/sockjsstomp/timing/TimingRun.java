@@ -22,6 +22,8 @@ public final class TimingRun {
     /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
     private static volatile boolean stopped;
     private static long longestDrainMillis;
+    /** Which test the open run belongs to (the engine's test start time; 0 when unknown). */
+    private static long runTestStart;
 
     private TimingRun() {
     }
@@ -33,8 +35,28 @@ public final class TimingRun {
      * @return whether this sampler started a new run
      */
     public static boolean enter(long drainMillis) {
+        return enter(drainMillis, 0);
+    }
+
+    /**
+     * As {@link #enter(long)}, for the test that started at {@code testStartMillis}. A sampler of a new test
+     * finding the last test's run still open (a teardown that never came: another sampler's threw, or the
+     * engine skipped it) ends that run first, so its books are written and its logs closed, and the new test
+     * starts new books instead of adding to the old ones.
+     */
+    public static boolean enter(long drainMillis, long testStartMillis) {
         synchronized (LOCK) {
+            if (active > 0 && !finished && testStartMillis != 0 && runTestStart != 0
+                    && testStartMillis != runTestStart) {
+                log.warn("The test started at {} left its STOMP run open ({} samplers never tore down); ending it "
+                        + "now, before the test started at {}", runTestStart, active, testStartMillis);
+                finish();
+                active = 0;
+            }
             boolean newRun = active == 0;
+            if (newRun) {
+                runTestStart = testStartMillis;
+            }
             if (newRun) {
                 drained = false;
                 finished = false;

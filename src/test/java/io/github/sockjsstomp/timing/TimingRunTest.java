@@ -42,4 +42,28 @@ class TimingRunTest {
                 .isEqualTo(TimingRecord.Outcome.ANSWERED));
         assertThat(tracker.books().lost()).isZero();
     }
+
+    /**
+     * The GUI and remote engines run many tests in one JVM: a test whose teardowns did not all come must not
+     * leave its books and logs open, nor its messages in the next test's books.
+     */
+    @Test
+    void aNewTestEndsARunItsPredecessorLeftOpen() {
+        ReplyTracker tracker = ReplyTracker.shared();
+        List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
+        assertThat(TimingRun.enter(0, 1_000)).isTrue();
+        assertThat(TimingRun.enter(0, 1_000)).isFalse();
+        OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1,
+                tracker.ids().next(), new byte[1], System.currentTimeMillis());
+        tracker.register(message, 60_000, 1, records::add, false);
+        TimingRun.exit(); // the other sampler's teardown never comes
+
+        assertThat(TimingRun.enter(0, 2_000)).as("a new run").isTrue();
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(TimingRecord.Outcome.LOST);
+            assertThat(r.detail()).isEqualTo("test-ended");
+        });
+        assertThat(tracker.books().sent()).as("new books").isZero();
+        TimingRun.exit();
+    }
 }
