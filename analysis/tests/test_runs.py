@@ -302,3 +302,35 @@ def test_cli_and_report_state_the_treatment_of_each_run(log_writer, tmp_path, ca
     comparison = (out / "comparison.csv").read_text(encoding="utf-8")
     assert "fire-and-forget" in comparison and echo_sentence in comparison
     assert (out / "schedule.csv").is_file()
+
+
+def test_warmup_is_shown_apart_with_books_that_hold_on_both_sides(log_writer):
+    path = log_writer(TINY)
+    warm, main_run = analyze(RunSpec(label="echo", paths=[path]), read_all([path]), warmup_s=1.0)
+    assert (warm.label, main_run.label) == ("echo warm-up", "echo")
+    # m-1, m-2 (1 and 3 ms) and m-3 (lost) were sent in the first second; the rest after it
+    t = warm.total
+    assert (t.sent, t.answered, t.lost, t.failed) == (3, 2, 1, 0)
+    assert np.repeat(t.latency.values, t.latency.counts).tolist() == [1000, 3000]
+    t = main_run.total
+    assert (t.sent, t.answered, t.lost, t.failed) == (4, 2, 1, 1)
+    assert np.repeat(t.latency.values, t.latency.counts).tolist() == [2000, 5000, 6000, 7000]
+    assert warm.is_warmup and not main_run.is_warmup
+    assert main_run.treatment.endswith("the messages of its first 1 s are shown apart as warm-up.")
+    assert any("shown apart as 'echo warm-up'" in n for n in main_run.notes)
+
+
+def test_warmup_on_the_command_line_adds_a_run_and_is_never_silent(log_writer, capsys):
+    path = log_writer(TINY)
+    assert main([str(path), "--label", "echo", "--warmup", "1", "--quiet", "--no-charts"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\| echo warm-up \|", out) and re.search(r"\| echo \|", out)
+    assert "shown apart as warm-up" in out
+    assert main([str(path), "--warmup", "-1"]) == 2
+    assert "invalid duration '-1'" in capsys.readouterr().err
+
+
+def test_no_warmup_split_when_every_send_is_in_it(log_writer):
+    path = log_writer(TINY)
+    (r,) = analyze(RunSpec(label="echo", paths=[path]), read_all([path]), warmup_s=3600)
+    assert r.label == "echo" and r.total.sent == 7 and not r.warmup_s

@@ -133,6 +133,8 @@ class RunResult:
     target_per_s: float | None = None  # sends per second the pacing asks for (whole run)
     schedule: ScheduleLag | None = None  # fire-and-forget sends vs their schedule (needs a pacing)
     treatment_reason: str = ""  # which CO treatment the run got and why (see treatment)
+    warmup_s: float = 0.0  # the run's first seconds shown apart as its warm-up (0: none)
+    is_warmup: bool = False  # this is the warm-up part of a run
 
     @property
     def label(self) -> str:
@@ -259,14 +261,65 @@ def split_runs(spec: RunSpec, logs: list[TimingLog]) -> list[tuple[RunSpec, list
     return out
 
 
-def analyze(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5_000_000) -> list[RunResult]:
-    """The runs of a run spec (see split_runs), analysed."""
+def split_warmup(spec: RunSpec, logs: list[TimingLog], warmup_s: float) -> list[tuple[RunSpec, list[TimingLog], str]]:
+    """Splits one run into its warm-up, the messages sent in its first ``warmup_s`` seconds (from its first
+    send), and the rest; each is analysed as a run of its own, so the warm-up is shown apart, never dropped.
+
+    All records of a message carry its send time, so a message (and its replies) falls wholly on one side and
+    the books of both parts hold. Malformed records stay with the main part. A run whose sends all fall in the
+    warm-up, or ``warmup_s`` of 0, is not split.
+    """
+    frames = [log.frame for log in logs if log.frame.height]
+    if warmup_s <= 0 or not frames:
+        return [(spec, logs, "")]
+    start_us = min(f.get_column("sent_epoch_us").min() for f in frames)
+    cut_us = start_us + round(warmup_s * 1_000_000)
+    warm_logs, main_logs = [], []
+    for log in logs:
+        early = pl.col("sent_epoch_us") < cut_us
+        warm, main = log.frame.filter(early), log.frame.filter(~early)
+        warm_logs.append(replace(log, frame=warm, records=warm.height, malformed=0, issues=[]))
+        main_logs.append(replace(log, frame=main, records=main.height + log.malformed))
+    warm_n = sum(log.frame.height for log in warm_logs)
+    main_n = sum(log.frame.height for log in main_logs)
+    if main_n == 0 or warm_n == 0:
+        return [(spec, logs, "")]
+    warm_label = f"{spec.label} warm-up"
+    return [
+        (
+            replace(spec, label=warm_label),
+            warm_logs,
+            f"warm-up of {spec.label!r}: the messages sent in its first {number(warmup_s)} s (--warmup), shown "
+            f"apart; {spec.label!r} holds the rest.",
+        ),
+        (
+            spec,
+            main_logs,
+            f"the messages sent in the first {number(warmup_s)} s (--warmup) are left out of these figures and "
+            f"shown apart as {warm_label!r}.",
+        ),
+    ]
+
+
+def analyze(
+    spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5_000_000, warmup_s: float = 0.0
+) -> list[RunResult]:
+    """The runs of a run spec (see split_runs), each with its warm-up apart (see split_warmup), analysed."""
     results = []
     for sub_spec, sub_logs, note in split_runs(spec, logs):
-        r = analyze_run(sub_spec, sub_logs, co_max_entries=co_max_entries)
-        if note:
-            r.notes.insert(0, note)
-        results.append(r)
+        for part_spec, part_logs, warm_note in split_warmup(sub_spec, sub_logs, warmup_s):
+            r = analyze_run(part_spec, part_logs, co_max_entries=co_max_entries)
+            for n in (warm_note, note):
+                if n:
+                    r.notes.insert(0, n)
+            r.warmup_s = warmup_s if warm_note else 0.0
+            r.is_warmup = part_spec.label != sub_spec.label
+            if r.warmup_s and not r.is_warmup:
+                r.treatment_reason = (
+                    f"{r.treatment_reason.rstrip('.')}; the messages of its first {number(warmup_s)} s are shown "
+                    f"apart as warm-up."
+                )
+            results.append(r)
     return results
 
 

@@ -67,6 +67,16 @@ def non_negative_rate(text: str) -> float:
     return v
 
 
+def non_negative_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid duration {text!r}: expected seconds") from None
+    if not math.isfinite(v) or v < 0:
+        raise argparse.ArgumentTypeError(f"invalid duration {text!r}: must be >= 0 s")
+    return v
+
+
 def positive_ms(text: str) -> float:
     try:
         v = float(text)
@@ -166,6 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="cap on distinct synthetic values the CO correction may create (default 5000000; what the cap "
         "leaves out is counted and reported)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=non_negative_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="show the messages sent in each run's first SECONDS apart, as the run '<label> warm-up', and leave "
+        "them out of the run's own figures (default 0: no warm-up)",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -279,7 +297,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 names = ", ".join(str(p) for p in spec.paths)
                 raise InputError(f"{names}: no usable record (all {sum(x.records for x in logs)} are malformed)")
             progress.describe(f"aggregating {spec.label}")
-            results += analyze(spec, logs, co_max_entries=args.co_max_entries)
+            results += analyze(spec, logs, co_max_entries=args.co_max_entries, warmup_s=args.warmup)
             del logs
     finally:
         progress.close()
