@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-generator bench-timing-log bench-analysis gui-check clean
+.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
 
 all: build
 
@@ -56,6 +56,10 @@ bench-client: jmeter
 ## bench-generator: generator cost next to the incumbent WebSocket Samplers plugin (bench/README.md), ~15 min
 bench-generator: jmeter
 	python3 bench/generator_efficiency.py
+
+## bench-wire: the timing log's latencies against a loopback packet capture (needs tcpdump), ~2 min
+bench-wire: jmeter
+	python3 bench/wire_check.py
 
 ## bench-timing-log: JMH, the timing log's sustained records/s and a sender's cost per record
 bench-timing-log:

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""The timing log against a clock outside the plugin: a loopback packet capture.
+
+Runs jmx/send.jmx (fire-and-forget, paced) against the demo server while tcpdump captures the server's port,
+then pairs each message's SEND frame on the wire with its first reply frame on the wire (WebSocket frames from
+the client are masked: they are unmasked; SockJS frames are searched as text), by the message id the plugin
+stamps into both. Prints, per message, the wire latency, the timing log's latency and their difference (the
+generator's own share), for the whole run and after a warm-up.
+
+    python3 bench/wire_check.py                       # raw and websocket, 10 users, 20 messages/s, 30 s
+    TRANSPORTS=raw DURATION_S=60 python3 bench/wire_check.py
+
+Needs `make jmeter` and tcpdump (Debian: apt-get install tcpdump) with the right to capture on lo (root, or
+CAP_NET_RAW). Loopback only; every run is bounded by its duration. Results: results/wire-check-<time>/.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generator_efficiency as ge  # noqa: E402  (the demo server and JMeter runners)
+
+ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5)]}
+TRANSPORTS = os.environ.get("TRANSPORTS", "raw websocket").split()
+
+
+def higher(values: list[int], q: float) -> float:
+    """The 'higher' percentile, as analysis/ and the books line take it."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, math.ceil(q * (len(s) - 1)))]
+
+
+# ------------------------------------------------------------------ pcap, TCP and WebSocket
+
+
+def packets(pcap: Path):
+    """(timestamp µs, src, dst, tcp seq, payload) of every IPv4/IPv6 TCP packet with data in a pcap file."""
+    data = pcap.read_bytes()
+    magic = struct.unpack("<I", data[:4])[0]
+    endian = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    nano = struct.unpack(endian + "I", data[:4])[0] == 0xA1B23C4D
+    link = struct.unpack(endian + "I", data[20:24])[0]
+    pos = 24
+    while pos + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack(endian + "IIII", data[pos : pos + 16])
+        pkt = data[pos + 16 : pos + 16 + incl]
+        pos += 16 + incl
+        ts = sec * 1_000_000 + (frac // 1000 if nano else frac)
+        off = 14 if link == 1 else (16 if link == 113 else 0)
+        ethertype = struct.unpack(">H", pkt[12:14])[0] if link == 1 else 0x0800
+        ip = pkt[off:]
+        if ethertype == 0x0800 or (link != 1 and ip[:1] and ip[0] >> 4 == 4):
+            ihl = (ip[0] & 0x0F) * 4
+            if ip[9] != 6:
+                continue
+            src, dst, tcp = ip[12:16], ip[16:20], ip[ihl:]
+        elif ethertype == 0x86DD:
+            if ip[6] != 6:
+                continue
+            src, dst, tcp = ip[8:24], ip[24:40], ip[40:]
+        else:
+            continue
+        sport, dport, seq = struct.unpack(">HHI", tcp[:8])
+        payload = tcp[(tcp[12] >> 4) * 4 :]
+        if payload:
+            yield ts, (src, sport), (dst, dport), seq, payload
+
+
+class Direction:
+    """One direction of one TCP connection: its byte stream, with the time each byte arrived."""
+
+    def __init__(self):
+        self.next_seq = None
+        self.buf = bytearray()
+        self.times: list[tuple[int, int]] = []  # (end offset in buf, timestamp)
+
+    def add(self, ts, seq, payload):
+        if self.next_seq is not None:
+            skip = (self.next_seq - seq) & 0xFFFFFFFF
+            if skip < 0x80000000:  # a retransmission, or its overlap: keep only what is new
+                payload = payload[skip:]
+                if not payload:
+                    return
+                seq = self.next_seq
+        self.buf += payload
+        self.times.append((len(self.buf), ts))
+        self.next_seq = (seq + len(payload)) & 0xFFFFFFFF
+
+    def time_at(self, end: int) -> int:
+        """When the byte before ``end`` arrived."""
+        lo, hi = 0, len(self.times) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.times[mid][0] >= end:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self.times[lo][1]
+
+    def frames(self):
+        """(timestamp of the frame's last byte, unmasked payload) of every WebSocket message after an HTTP upgrade."""
+        head_end = self.buf.find(b"\r\n\r\n")
+        if head_end < 0:
+            return
+        head = bytes(self.buf[:head_end]).lower()
+        if not (head.startswith(b"http/1.1 101") or b"upgrade: websocket" in head):
+            return
+        pos, message = head_end + 4, bytearray()
+        while pos + 2 <= len(self.buf):
+            b0, b1 = self.buf[pos], self.buf[pos + 1]
+            length, p = b1 & 0x7F, pos + 2
+            if length == 126:
+                length, p = struct.unpack(">H", self.buf[p : p + 2])[0], p + 2
+            elif length == 127:
+                length, p = struct.unpack(">Q", self.buf[p : p + 8])[0], p + 8
+            mask = None
+            if b1 & 0x80:
+                mask, p = self.buf[p : p + 4], p + 4
+            if p + length > len(self.buf):
+                return
+            payload = bytes(self.buf[p : p + length])
+            if mask:
+                payload = bytes(c ^ mask[i % 4] for i, c in enumerate(payload))
+            pos = p + length
+            if b0 & 0x0F in (0, 1, 2):
+                message += payload
+                if b0 & 0x80:
+                    yield self.time_at(pos), bytes(message)
+                    message = bytearray()
+
+
+def wire_latencies(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str, int]:
+    flows: dict[tuple, Direction] = {}
+    for ts, src, dst, seq, payload in packets(pcap):
+        flows.setdefault((src, dst), Direction()).add(ts, seq, payload)
+    sends, replies = {}, {}
+    for (src, _dst), direction in flows.items():
+        from_server = src[1] == server_port
+        for ts, message in direction.frames():
+            text = message.decode("utf-8", "replace")
+            is_send, is_reply = "SEND\\n" in text or "SEND\n" in text, "MESSAGE\\n" in text or "MESSAGE\n" in text
+            for msg_id in set(id_pattern.findall(text)):
+                if from_server and is_reply:
+                    replies[msg_id] = min(ts, replies.get(msg_id, ts))
+                elif not from_server and is_send:
+                    sends[msg_id] = min(ts, sends.get(msg_id, ts))
+    return {m: replies[m] - sends[m] for m in sends if m in replies}
+
+
+# ------------------------------------------------------------------ one run
+
+
+def run(transport: str, server, out: Path) -> list[str]:
+    name = f"send-{transport}"
+    pcap, timing = out / f"{name}.pcap", out / f"{name}-timing.csv"
+    dump = subprocess.Popen(
+        ["tcpdump", "-i", "lo", "-s", "0", "-U", "-w", str(pcap), f"tcp port {server.port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=open(out / f"{name}.tcpdump.txt", "w"),
+    )
+    time.sleep(1.5)
+    raw = transport == "raw"
+    props = {
+        "host": "127.0.0.1",
+        "port": server.port,
+        "threads": ENV["THREADS"],
+        "rampUp": 0,
+        "duration": ENV["DURATION_S"],
+        "throughput": ENV["PER_S"] * 60,
+        "transport": transport,
+        "endpoint": "/stomp-ws" if raw else "/ws",
+        "indexPath": "none" if raw else "/index",
+        "pullPath": "none" if raw else "/clientPull",
+        "timingLog": timing,
+    }
+    process, _, _ = ge.jmeter(ge.OURS_HOME, ge.ROOT / "jmx/send.jmx", out, name, props)
+    process.wait(ENV["DURATION_S"] + 120)
+    time.sleep(1)
+    dump.send_signal(signal.SIGINT)
+    dump.wait(30)
+    with open(timing, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["outcome"] == "ANSWERED"]
+    if not rows:
+        return [f"| {transport} | no answered message (see {out}) | | | |"]
+    prefix = rows[0]["msg_id"].rsplit("-", 1)[0]
+    wire = wire_latencies(pcap, server.port, re.compile(re.escape(prefix) + r"-\d+"))
+    start = min(int(r["sent_epoch_us"]) for r in rows)
+    with open(out / f"{name}-pairs.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["msg_id", "sent_epoch_us", "wire_us", "log_us"])
+        w.writerows([r["msg_id"], r["sent_epoch_us"], wire.get(r["msg_id"], ""), r["latency_us"]] for r in rows)
+    lines = []
+    for part, after in (("whole run", 0), (f"after the first {ENV['WARMUP_S']} s", ENV["WARMUP_S"] * 1_000_000)):
+        logged, on_wire, diff = [], [], []
+        for r in rows:
+            w = wire.get(r["msg_id"])
+            if w is None or int(r["sent_epoch_us"]) - start < after:
+                continue
+            log_us = int(r["latency_us"])
+            logged.append(log_us)
+            on_wire.append(w)
+            diff.append(log_us - w)
+        ms = lambda v: f"{v / 1000:.2f}"  # noqa: E731
+        lines.append(
+            f"| {transport}, {part} | {len(logged)} of {len(rows)} | {ms(higher(on_wire, 0.5))} / "
+            f"{ms(higher(on_wire, 0.99))} | {ms(higher(logged, 0.5))} / {ms(higher(logged, 0.99))} | "
+            f"{ms(higher(diff, 0.5))} / {ms(higher(diff, 0.99))} |"
+        )
+    return lines
+
+
+def main() -> int:
+    if not (ge.OURS_HOME / "bin/jmeter").exists():
+        sys.exit("run 'make jmeter' first")
+    if subprocess.run(["which", "tcpdump"], capture_output=True).returncode:
+        sys.exit("tcpdump is needed: apt-get install tcpdump")
+    out = ge.ROOT / "results" / time.strftime("wire-check-%Y%m%d-%H%M%S")
+    out.mkdir(parents=True)
+    server = ge.DemoServer(out)
+    lines = [
+        f"# Timing log vs the wire, {time.strftime('%Y-%m-%d %H:%M')}",
+        "",
+        f"send.jmx, {ENV['THREADS']} users, {ENV['PER_S']} messages/s in all, {ENV['DURATION_S']} s, "
+        f"demo server on the same {os.cpu_count()} cores; per message: wire = first reply frame's last byte "
+        "minus the SEND frame's last byte on lo; log = the timing log's latency_us. Percentiles 'higher'.",
+        "",
+        "| transport | messages paired | wire p50 / p99 ms | timing log p50 / p99 ms | log minus wire p50 / p99 ms |",
+        "| --- | ---: | --- | --- | --- |",
+    ]
+    try:
+        for transport in TRANSPORTS:
+            lines += run(transport, server, out)
+    finally:
+        server.stop()
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    print(f"\nresults in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
