@@ -21,7 +21,6 @@ import math
 import os
 import re
 import signal
-import statistics
 import struct
 import subprocess
 import sys
@@ -29,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generator_efficiency as ge  # noqa: E402  (the demo server and JMeter runners)
+import generator_efficiency as ge  # the demo server and JMeter runners
 
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5)]}
 TRANSPORTS = os.environ.get("TRANSPORTS", "raw websocket").split()
@@ -213,7 +212,7 @@ def run(transport: str, server, out: Path) -> list[str]:
             logged.append(log_us)
             on_wire.append(w)
             diff.append(log_us - w)
-        ms = lambda v: f"{v / 1000:.2f}"  # noqa: E731
+        ms = lambda v: f"{v / 1000:.2f}"
         lines.append(
             f"| {transport}, {part} | {len(logged)} of {len(rows)} | {ms(higher(on_wire, 0.5))} / "
             f"{ms(higher(on_wire, 0.99))} | {ms(higher(logged, 0.5))} / {ms(higher(logged, 0.99))} | "
@@ -225,7 +224,7 @@ def run(transport: str, server, out: Path) -> list[str]:
 def main() -> int:
     if not (ge.OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
-    if subprocess.run(["which", "tcpdump"], capture_output=True).returncode:
+    if subprocess.run(["which", "tcpdump"], capture_output=True, check=False).returncode:
         sys.exit("tcpdump is needed: apt-get install tcpdump")
     out = ge.ROOT / "results" / time.strftime("wire-check-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
