@@ -1,0 +1,97 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * JMeter's Shutdown (let running samples finish) and Stop (StopTestNow: interrupt them) sent to a headless run
+ * mid-test, the way bin/shutdown.sh and bin/stoptest.sh send them: a UDP datagram to the engine's port. The run
+ * must end by itself long before its duration, with books that balance in jmeter.log and in the timing log.
+ */
+class StopAndShutdownIT {
+
+    private static final Pattern BOOKS = Pattern.compile(
+            "STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
+
+    @TempDir
+    static Path dir;
+
+    private static DemoServer server;
+
+    @BeforeAll
+    static void startServer() {
+        PlanRun.jmeterHome();
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Shutdown", "StopTestNow"})
+    void aRunToldToEndMidTestEndsWithBalancedBooks(String command) throws Exception {
+        int udpPort;
+        try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            udpPort = probe.getLocalPort();
+        }
+        // Await-reply with replies that never come: only the command can end these samples early.
+        PlanRun.Launch launch = PlanRun.launch(dir.resolve(command), "echo", false, List.of("port=" + server.port(),
+                "threads=3", "rampUp=0", "duration=600", "pauseMillis=50", "replyTimeoutMillis=2000",
+                "destination=/topic/nobody-{{session}}", "jmeterengine.nongui.port=" + udpPort,
+                "jmeterengine.nongui.maxport=" + udpPort));
+        awaitTimingRecords(launch, 3);
+        byte[] datagram = command.getBytes(StandardCharsets.US_ASCII);
+        try (DatagramSocket socket = new DatagramSocket()) {
+            socket.send(new DatagramPacket(datagram, datagram.length, InetAddress.getLoopbackAddress(), udpPort));
+        }
+        PlanRun run = launch.await();
+
+        Matcher books = BOOKS.matcher(Files.readString(run.dir().resolve("jmeter.log")));
+        assertThat(books.find()).as("books line").isTrue();
+        long sent = Long.parseLong(books.group(1));
+        assertThat(sent).isEqualTo(Long.parseLong(books.group(2)) + Long.parseLong(books.group(3))
+                + Long.parseLong(books.group(4)));
+        assertThat(books.group(5)).isEqualTo("0");
+        List<String[]> timing = run.timing();
+        Map<String, Set<String>> idsByOutcome = timing.stream().collect(Collectors.groupingBy(r -> r[1],
+                Collectors.mapping(r -> r[2], Collectors.toSet())));
+        assertThat(timing.stream().map(r -> r[2]).distinct().count()).isEqualTo(sent);
+        assertThat(idsByOutcome.keySet()).isNotEmpty().isSubsetOf("LOST", "FAILED");
+        assertThat(run.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.get("responseCode"))
+                .isIn("ReplyTimeout", "Interrupted"));
+        if (command.equals("StopTestNow")) {
+            assertThat(run.rows()).anyMatch(r -> r.get("responseCode").equals("Interrupted"));
+        }
+    }
+
+    private static void awaitTimingRecords(PlanRun.Launch launch, int records) throws Exception {
+        long deadline = System.nanoTime() + PlanRun.TIMEOUT_SECONDS * 1_000_000_000L;
+        while (System.nanoTime() < deadline && launch.process().isAlive()) {
+            if (Files.exists(launch.timingLog()) && Files.readAllLines(launch.timingLog()).size() > records) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no timing records; console: " + Files.readString(launch.console()));
+    }
+}
