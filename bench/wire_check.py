@@ -16,6 +16,7 @@ CAP_NET_RAW). Loopback only; every run is bounded by its duration. Results: resu
 
 from __future__ import annotations
 
+import bisect
 import csv
 import math
 import os
@@ -84,7 +85,8 @@ class Direction:
     def __init__(self):
         self.next_seq = None
         self.buf = bytearray()
-        self.times: list[tuple[int, int]] = []  # (end offset in buf, timestamp)
+        self.ends: list[int] = []  # each packet's end offset in buf
+        self.stamps: list[int] = []  # and its timestamp
 
     def add(self, ts, seq, payload):
         if self.next_seq is not None:
@@ -95,19 +97,13 @@ class Direction:
                     return
                 seq = self.next_seq
         self.buf += payload
-        self.times.append((len(self.buf), ts))
+        self.ends.append(len(self.buf))
+        self.stamps.append(ts)
         self.next_seq = (seq + len(payload)) & 0xFFFFFFFF
 
     def time_at(self, end: int) -> int:
         """When the byte before ``end`` arrived."""
-        lo, hi = 0, len(self.times) - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.times[mid][0] >= end:
-                hi = mid
-            else:
-                lo = mid + 1
-        return self.times[lo][1]
+        return self.stamps[bisect.bisect_left(self.ends, end)]
 
     def frames(self):
         """(timestamp of the frame's last byte, unmasked payload) of every WebSocket message after an HTTP upgrade."""

@@ -143,7 +143,12 @@ class RunResult:
     @property
     def treatment(self) -> str:
         """One sentence: the run's treatment (CO correction or not, schedule lag) and why."""
-        return f"run {self.label}: {self.treatment_reason}"
+        reason = self.treatment_reason
+        if self.warmup_s and not self.is_warmup:
+            reason = (
+                f"{reason.rstrip('.')}; the messages of its first {number(self.warmup_s)} s are shown apart as warm-up."
+            )
+        return f"run {self.label}: {reason}"
 
     @property
     def co_corrected(self) -> list[Books]:
@@ -261,17 +266,20 @@ def split_runs(spec: RunSpec, logs: list[TimingLog]) -> list[tuple[RunSpec, list
     return out
 
 
-def split_warmup(spec: RunSpec, logs: list[TimingLog], warmup_s: float) -> list[tuple[RunSpec, list[TimingLog], str]]:
+def split_warmup(
+    spec: RunSpec, logs: list[TimingLog], warmup_s: float
+) -> list[tuple[RunSpec, list[TimingLog], str, str | None]]:
     """Splits one run into its warm-up, the messages sent in its first ``warmup_s`` seconds (from its first
     send), and the rest; each is analysed as a run of its own, so the warm-up is shown apart, never dropped.
 
     All records of a message carry its send time, so a message (and its replies) falls wholly on one side and
     the books of both parts hold. Malformed records stay with the main part. A run whose sends all fall in the
-    warm-up, or ``warmup_s`` of 0, is not split.
+    warm-up, or ``warmup_s`` of 0, is not split. Each part comes with its note and which part it is:
+    ``"warm-up"``, ``"rest"``, or None for a run not split.
     """
     frames = [log.frame for log in logs if log.frame.height]
     if warmup_s <= 0 or not frames:
-        return [(spec, logs, "")]
+        return [(spec, logs, "", None)]
     start_us = min(f.get_column("sent_epoch_us").min() for f in frames)
     cut_us = start_us + round(warmup_s * 1_000_000)
     warm_logs, main_logs = [], []
@@ -283,7 +291,7 @@ def split_warmup(spec: RunSpec, logs: list[TimingLog], warmup_s: float) -> list[
     warm_n = sum(log.frame.height for log in warm_logs)
     main_n = sum(log.frame.height for log in main_logs)
     if main_n == 0 or warm_n == 0:
-        return [(spec, logs, "")]
+        return [(spec, logs, "", None)]
     warm_label = f"{spec.label} warm-up"
     return [
         (
@@ -291,12 +299,14 @@ def split_warmup(spec: RunSpec, logs: list[TimingLog], warmup_s: float) -> list[
             warm_logs,
             f"warm-up of {spec.label!r}: the messages sent in its first {number(warmup_s)} s (--warmup), shown "
             f"apart; {spec.label!r} holds the rest.",
+            "warm-up",
         ),
         (
             spec,
             main_logs,
             f"the messages sent in the first {number(warmup_s)} s (--warmup) are left out of these figures and "
             f"shown apart as {warm_label!r}.",
+            "rest",
         ),
     ]
 
@@ -307,18 +317,13 @@ def analyze(
     """The runs of a run spec (see split_runs), each with its warm-up apart (see split_warmup), analysed."""
     results = []
     for sub_spec, sub_logs, note in split_runs(spec, logs):
-        for part_spec, part_logs, warm_note in split_warmup(sub_spec, sub_logs, warmup_s):
+        for part_spec, part_logs, warm_note, part in split_warmup(sub_spec, sub_logs, warmup_s):
             r = analyze_run(part_spec, part_logs, co_max_entries=co_max_entries)
             for n in (warm_note, note):
                 if n:
                     r.notes.insert(0, n)
-            r.warmup_s = warmup_s if warm_note else 0.0
-            r.is_warmup = part_spec.label != sub_spec.label
-            if r.warmup_s and not r.is_warmup:
-                r.treatment_reason = (
-                    f"{r.treatment_reason.rstrip('.')}; the messages of its first {number(warmup_s)} s are shown "
-                    f"apart as warm-up."
-                )
+            r.warmup_s = warmup_s if part else 0.0
+            r.is_warmup = part == "warm-up"
             results.append(r)
     return results
 

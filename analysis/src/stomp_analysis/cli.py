@@ -57,24 +57,22 @@ input file that cannot be used (missing, unreadable, empty, wrong header)."""
 # argument types
 
 
-def non_negative_rate(text: str) -> float:
+def _non_negative(text: str, what: str, expected: str, bound: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: expected a number of messages per minute") from None
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: expected {expected}") from None
     if not math.isfinite(v) or v < 0:
-        raise argparse.ArgumentTypeError(f"invalid rate {text!r}: must be >= 0 (0 = unthrottled)")
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: must be >= 0{bound}")
     return v
+
+
+def non_negative_rate(text: str) -> float:
+    return _non_negative(text, "rate", "a number of messages per minute", " (0 = unthrottled)")
 
 
 def non_negative_seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid duration {text!r}: expected seconds") from None
-    if not math.isfinite(v) or v < 0:
-        raise argparse.ArgumentTypeError(f"invalid duration {text!r}: must be >= 0 s")
-    return v
+    return _non_negative(text, "duration", "seconds", " s")
 
 
 def positive_ms(text: str) -> float:

@@ -17,7 +17,11 @@ public final class MessageInbox {
 
     private final LinkedBlockingQueue<IncomingMessage> queue;
     private final AtomicLong overflow = new AtomicLong();
-    private volatile String wakeReason;
+    private volatile Wake wake;
+
+    /** Why a wait ended early: a response code for the sample, and the words for its message. */
+    public record Wake(String code, String reason) {
+    }
 
     public MessageInbox(int capacity) {
         this.queue = new LinkedBlockingQueue<>(capacity);
@@ -31,11 +35,11 @@ public final class MessageInbox {
     }
 
     /**
-     * Ends the current or next wait now (an ERROR frame: nothing more will come); {@link #takeWakeReason} says
+     * Ends the current or next wait now (an ERROR frame: nothing more will come); {@link #takeWake} says
      * why. Never blocks: the wake-up bypasses the capacity.
      */
-    public void wake(String reason) {
-        wakeReason = reason;
+    public void wake(String code, String reason) {
+        wake = new Wake(code, reason);
         if (!queue.offer(WAKE)) {
             queue.clear();
             queue.offer(WAKE);
@@ -43,9 +47,9 @@ public final class MessageInbox {
     }
 
     /** Why the last wait ended early, once; null if it did not. */
-    public String takeWakeReason() {
-        String reason = wakeReason;
-        wakeReason = null;
+    public Wake takeWake() {
+        Wake reason = wake;
+        wake = null;
         return reason;
     }
 

@@ -53,7 +53,7 @@ public final class SharedStompClients {
     private static volatile SharedStompClients instance;
 
     private static final String SESSION_CLOSE_TIMEOUT_PROPERTY = "org.apache.tomcat.websocket.SESSION_CLOSE_TIMEOUT";
-    static final Long SESSION_CLOSE_TIMEOUT_MILLIS = 2000L;
+    private static final Long SESSION_CLOSE_TIMEOUT_MILLIS = 2000L;
 
     private final ClientSettings settings;
     private final ObjectMapper objectMapper = new ObjectMapper();
@@ -109,10 +109,6 @@ public final class SharedStompClients {
             log.warn("Shared STOMP clients already built with {}; ignoring {}", shared.settings, settings);
         }
         return shared;
-    }
-
-    public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport) {
-        return stompClients.get(transport);
     }
 
     /** The client for this transport over https/wss when {@code secure}. */

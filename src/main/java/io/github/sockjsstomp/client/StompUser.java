@@ -48,10 +48,8 @@ public class StompUser implements AutoCloseable {
     /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
     private volatile String stompError;
     private volatile ConnectAttempt attempt;
-    /** The connect whose transport is the current session's: a late close of an older one is not ours. */
+    /** The connect whose transport is the current session's (how it closed, if it did). */
     private volatile ConnectAttempt live;
-    /** How the current session's transport closed, if it did (Spring's STOMP session only says "closed"). */
-    private volatile CloseStatus closedWith;
     private volatile boolean everConnected;
     private volatile boolean lossReported;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
@@ -106,27 +104,13 @@ public class StompUser implements AutoCloseable {
         ConnectAttempt current = new ConnectAttempt();
         attempt = current;
         live = current;
-        closedWith = null;
-        SerializingWebSocketClient.TransportListener listener = new SerializingWebSocketClient.TransportListener() {
-            @Override
-            public void established(WebSocketSession opened) {
-                current.established(opened);
-            }
-
-            @Override
-            public void closed(CloseStatus status) {
-                if (live == current) {
-                    closedWith = status;
-                }
-            }
-        };
         shared.forgetSockJsInfo(settings.transport());
         CompletableFuture<StompSession> future;
         try {
             future = SockJsCookies.during((responseUri, setCookies) -> {
                 http.addSetCookies(responseUri, setCookies);
                 handshakeHeaders.set("Cookie", http.cookieHeader(uri));
-            }, () -> SerializingWebSocketClient.withTransportListener(listener,
+            }, () -> SerializingWebSocketClient.withTransportListener(current,
                     () -> shared.stompClient(settings.transport(), settings.secure()).connectAsync(uri, handshakeHeaders,
                             connectHeaders(), sessionHandler)));
         } catch (RuntimeException e) {
@@ -434,7 +418,8 @@ public class StompUser implements AutoCloseable {
         }
 
         private String describeLoss(Throwable exception) {
-            CloseStatus status = closedWith;
+            ConnectAttempt connect = live;
+            CloseStatus status = connect == null ? null : connect.closedWith;
             if (exception instanceof ConnectionLostException && status != null) {
                 String reason = status.getReason();
                 return "Connection closed with status " + status.getCode()
@@ -471,14 +456,24 @@ public class StompUser implements AutoCloseable {
         }
     }
 
-    /** One connect under way: its transport session once open, and the ERROR that may end it early. */
-    private static final class ConnectAttempt {
+    /**
+     * One connect: its transport session once open, the ERROR that may end it early, and how the transport
+     * closed (Spring's STOMP session reports every close as "Connection closed").
+     */
+    private static final class ConnectAttempt implements SerializingWebSocketClient.TransportListener {
 
         final CompletableFuture<String> error = new CompletableFuture<>();
         private WebSocketSession transport;
         private boolean abandoned;
+        volatile CloseStatus closedWith;
 
-        synchronized void established(WebSocketSession opened) {
+        @Override
+        public void closed(CloseStatus status) {
+            closedWith = status;
+        }
+
+        @Override
+        public synchronized void established(WebSocketSession opened) {
             transport = opened;
             if (abandoned) {
                 closeQuietly(opened);

@@ -29,9 +29,6 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 public class StompReceiveSampler extends AbstractStompSampler {
 
-    /** How a lost session's wake-up reads, to tell it from an ERROR frame's. */
-    private static final String CONNECTION_LOST_WAKE = "Connection lost: ";
-
     /** Messages kept between samples before they are counted as overflow. */
     static final int INBOX_CAPACITY = 100_000;
     /** Response data shown in View Results Tree, at most. */
@@ -91,13 +88,13 @@ public class StompReceiveSampler extends AbstractStompSampler {
             @Override
             protected void onStompError(String error) {
                 super.onStompError(error);
-                inbox.wake(error);
+                inbox.wake(Failure.STOMP_ERROR, error);
             }
 
             @Override
             protected void onConnectionLost(String reason) {
                 super.onConnectionLost(reason);
-                inbox.wake(CONNECTION_LOST_WAKE + reason);
+                inbox.wake(SampleResults.CONNECTION_LOST, "Connection lost: " + reason);
             }
         };
     }
@@ -131,7 +128,7 @@ public class StompReceiveSampler extends AbstractStompSampler {
         List<IncomingMessage> messages = windowMillis > 0 ? inbox.collect(windowMillis)
                 : inbox.awaitCount(expectMessages, receiveTimeoutMillis);
         result.sampleEnd();
-        String error = inbox.takeWakeReason();
+        MessageInbox.Wake woken = inbox.takeWake();
         if (!messages.isEmpty()) {
             result.setLatency(Math.max(0, (messages.get(0).receivedNanos() - startNanos) / 1_000_000));
         }
@@ -140,9 +137,8 @@ public class StompReceiveSampler extends AbstractStompSampler {
         String summary = "Received " + messages.size() + " of " + expectMessages + " messages"
                 + (overflow == 0 ? "" : "; " + overflow + " more arrived while the inbox was full (not shown)")
                 + disconnected();
-        if (error != null && messages.size() < expectMessages) {
-            SampleResults.fail(result, error.startsWith(CONNECTION_LOST_WAKE) ? SampleResults.CONNECTION_LOST
-                    : Failure.STOMP_ERROR, error + "; " + summary);
+        if (woken != null && messages.size() < expectMessages) {
+            SampleResults.fail(result, woken.code(), woken.reason() + "; " + summary);
         } else if (messages.size() >= expectMessages) {
             SampleResults.ok(result, summary);
         } else {

@@ -107,8 +107,7 @@ public final class ReplyTracker {
         PendingMessage entry = pending.get(msgId);
         if (entry != null && message.receivedNanos() - entry.deadlineNanos > 0) {
             // Past its deadline: late, whether or not the sweep has come round to the message yet.
-            pending.remove(msgId, entry);
-            lose(entry, "timeout");
+            timeOut(entry);
             lateReplies.increment();
             return;
         }
@@ -146,8 +145,7 @@ public final class ReplyTracker {
             PendingMessage head;
             while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
                 queue.poll();
-                pending.remove(head.msgId, head);
-                lose(head, "timeout");
+                timeOut(head);
             }
         }
     }
@@ -195,6 +193,12 @@ public final class ReplyTracker {
                 lose(entry, reason);
             }
         }
+    }
+
+    /** A message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
+    private void timeOut(PendingMessage entry) {
+        pending.remove(entry.msgId, entry);
+        lose(entry, "timeout");
     }
 
     private void lose(PendingMessage entry, String reason) {

@@ -56,8 +56,6 @@ public final class TimingRun {
             boolean newRun = active == 0;
             if (newRun) {
                 runTestStart = testStartMillis;
-            }
-            if (newRun) {
                 drained = false;
                 finished = false;
                 stopped = false;

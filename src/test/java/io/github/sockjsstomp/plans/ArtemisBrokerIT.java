@@ -126,7 +126,7 @@ class ArtemisBrokerIT {
         PlanRun.Launch launch = PlanRun.launch(dir.resolve("restart"), "send", false, properties);
         PlanRun run;
         try {
-            awaitTimingRecords(launch, 10);
+            launch.awaitTimingRecords(10);
         } finally {
             own.close();
         }
@@ -160,19 +160,6 @@ class ArtemisBrokerIT {
         long answeredAfterRestart = timing.stream().filter(r -> r[1].equals("ANSWERED"))
                 .filter(r -> Long.parseLong(r[0]) > lastFailure).count();
         assertThat(answeredAfterRestart).as("messages answered after the restart").isPositive();
-    }
-
-    /** Waits (bounded) until the running plan has written this many timing records. */
-    private static void awaitTimingRecords(PlanRun.Launch launch, int records) throws Exception {
-        long deadline = System.nanoTime() + PlanRun.TIMEOUT_SECONDS * 1_000_000_000L;
-        while (System.nanoTime() < deadline && launch.process().isAlive()) {
-            if (Files.exists(launch.timingLog()) && Files.readAllLines(launch.timingLog()).size() > records) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no " + records + " timing records in " + launch.timingLog() + "; console: "
-                + Files.readString(launch.console()));
     }
 
     private static Set<String> column(List<String[]> records, int column) {

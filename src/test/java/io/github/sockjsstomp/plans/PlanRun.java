@@ -84,6 +84,19 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     record Launch(Process process, List<String> command, Path dir, Path jtl, Path timingLog, Path console) {
 
+        /** Waits (bounded) until the running plan has written more than this many timing records. */
+        void awaitTimingRecords(int records) throws Exception {
+            long deadline = System.nanoTime() + TIMEOUT_SECONDS * 1_000_000_000L;
+            while (System.nanoTime() < deadline && process.isAlive()) {
+                if (Files.exists(timingLog) && Files.readAllLines(timingLog).size() > records) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            throw new AssertionError("no " + records + " timing records in " + timingLog + "; console: "
+                    + Files.readString(console));
+        }
+
         PlanRun await() throws Exception {
             int exit = waitFor(process, command, console);
             assertThat(exit).as("jmeter exit status; console: %s", Files.readString(console)).isZero();

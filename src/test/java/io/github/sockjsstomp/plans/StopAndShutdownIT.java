@@ -59,7 +59,7 @@ class StopAndShutdownIT {
                 "threads=3", "rampUp=0", "duration=600", "pauseMillis=50", "replyTimeoutMillis=2000",
                 "destination=/topic/nobody-{{session}}", "jmeterengine.nongui.port=" + udpPort,
                 "jmeterengine.nongui.maxport=" + udpPort));
-        awaitTimingRecords(launch, 3);
+        launch.awaitTimingRecords(3);
         byte[] datagram = command.getBytes(StandardCharsets.US_ASCII);
         try (DatagramSocket socket = new DatagramSocket()) {
             socket.send(new DatagramPacket(datagram, datagram.length, InetAddress.getLoopbackAddress(), udpPort));
@@ -82,16 +82,5 @@ class StopAndShutdownIT {
         if (command.equals("StopTestNow")) {
             assertThat(run.rows()).anyMatch(r -> r.get("responseCode").equals("Interrupted"));
         }
-    }
-
-    private static void awaitTimingRecords(PlanRun.Launch launch, int records) throws Exception {
-        long deadline = System.nanoTime() + PlanRun.TIMEOUT_SECONDS * 1_000_000_000L;
-        while (System.nanoTime() < deadline && launch.process().isAlive()) {
-            if (Files.exists(launch.timingLog()) && Files.readAllLines(launch.timingLog()).size() > records) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no timing records; console: " + Files.readString(launch.console()));
     }
 }

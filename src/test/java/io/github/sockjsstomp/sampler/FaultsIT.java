@@ -144,35 +144,31 @@ class FaultsIT {
 
     @Test
     void aMalformedFrameEndsTheSessionWithAClearFailureAndTheNextSampleReconnects() throws Exception {
-        faultThenReconnect(() -> inject(FaultProxy.textFrame("NOT-A-COMMAND\nx:y\n\nbody\0")), "ConnectionLost",
+        faultThenReconnect(() -> proxy.inject(FaultProxy.textFrame("NOT-A-COMMAND\nx:y\n\nbody\0")), "ConnectionLost",
                 "NOT-A-COMMAND");
     }
 
     @Test
     void aCloseWithStatus1009IsReportedWithItsStatus() throws Exception {
-        faultThenReconnect(() -> inject(FaultProxy.closeFrame(1009, "message too big")), "ConnectionLost", "1009");
+        faultThenReconnect(() -> proxy.inject(FaultProxy.closeFrame(1009, "message too big")), "ConnectionLost",
+                "1009");
     }
 
     @Test
     void connectionsResetAsByAKilledServerAreLostAndReconnected() throws Exception {
-        faultThenReconnect(() -> {
-            proxy.resetAll();
-            return null;
-        }, "ConnectionLost", "");
+        faultThenReconnect(() -> proxy.resetAll(), "ConnectionLost", "");
     }
 
     /**
      * A session up and idle, then the fault; the next sample reports it (the reply it waits for can never come)
      * and the one after it connects again.
      */
-    private void faultThenReconnect(Supplier<Void> fault, String code, String inMessage) throws Exception {
+    private void faultThenReconnect(Fault fault, String code, String inMessage) throws Exception {
         Map<String, String> p = params();
         try (SamplerHarness harness = new SamplerHarness(1)) {
             assertOk(only(harness.run(1, StompSendSampler::new, i -> p, 1)));
-            proxy.stall(); // the fault meets a message in flight: its reply is held back
-            Future<SampleResult> waiting = background.submit(() -> harness.sampleAgain(0));
-            awaitPending(1);
-            fault.get();
+            Future<SampleResult> waiting = awaitingReply(harness); // the fault meets a message in flight
+            fault.inject();
             SampleResult failed = waiting.get(60, TimeUnit.SECONDS);
             proxy.resume();
             assertThat(failed.getResponseCode()).as(failed.getResponseMessage()).isEqualTo(code);
@@ -210,9 +206,7 @@ class FaultsIT {
         Map<String, String> p = params();
         try (SamplerHarness harness = new SamplerHarness(1)) {
             assertOk(only(harness.run(1, StompSendSampler::new, i -> p, 1)));
-            proxy.stall();
-            Future<SampleResult> waiting = background.submit(() -> harness.sampleAgain(0));
-            awaitPending(1);
+            Future<SampleResult> waiting = awaitingReply(harness);
             assertThat(harness.sampler(0).interrupt()).isTrue();
             SampleResult interrupted = waiting.get(60, TimeUnit.SECONDS);
             assertThat(interrupted.getResponseCode()).isEqualTo("Interrupted");
@@ -226,13 +220,17 @@ class FaultsIT {
         assertThat(outcomes()).hasSize(2).startsWith("ANSWERED");
     }
 
-    private Void inject(byte[] frame) {
-        try {
-            proxy.inject(frame);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return null;
+    /** What a test does to the connections. */
+    private interface Fault {
+        void inject() throws IOException;
+    }
+
+    /** The next sample, in the background, once its message is in flight and its reply held back by a stall. */
+    private Future<SampleResult> awaitingReply(SamplerHarness harness) throws InterruptedException {
+        proxy.stall();
+        Future<SampleResult> waiting = background.submit(() -> harness.sampleAgain(0));
+        awaitPending(1);
+        return waiting;
     }
 
     private static SampleResult only(List<List<SampleResult>> results) {
