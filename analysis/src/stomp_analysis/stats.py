@@ -106,6 +106,36 @@ class Distribution:
         return [int(x) for x in self.values[np.searchsorted(cum, ranks, side="left")]]
 
 
+class DistributionBuilder:
+    """Adds up distributions (of the slices of a run read one after the other) into one, exactly.
+
+    Parts are merged in batches, so that adding many small parts costs one sort of their entries, not one per
+    part, while the entries waiting stay fewer than those already merged (or ``min_pending``)."""
+
+    def __init__(self, min_pending: int = 1 << 20) -> None:
+        self._merged = Distribution.empty()
+        self._parts: list[Distribution] = []
+        self._pending = 0
+        self._min_pending = min_pending
+
+    def add(self, d: Distribution) -> None:
+        if not d.n:
+            return
+        self._parts.append(d)
+        self._pending += d.values.size
+        if self._pending > max(self._min_pending, self._merged.values.size):
+            self._compact()
+
+    def _compact(self) -> None:
+        self._merged = Distribution.merge([self._merged, *self._parts])
+        self._parts, self._pending = [], 0
+
+    def result(self) -> Distribution:
+        if self._parts:
+            self._compact()
+        return self._merged
+
+
 @dataclass(frozen=True)
 class CoCorrected:
     """A distribution corrected for coordinated omission, with the bookkeeping of the correction."""

@@ -31,6 +31,10 @@ one message also share run, sent_epoch_us, sender and destination, so the aggreg
 (h, run, sent_epoch_us, sender, destination): two messages are merged only if their ids collide in 64 bits
 *and* they were sent in the same run by the same sender to the same destination in the same microsecond (the
 same millisecond for old logs). sent_epoch_ms is not kept: sent_epoch_us carries it.
+
+Both paths hand the reduced records to a *sink* in file order (:func:`stream_timing_log`): the in-memory reader
+(:func:`read_timing_log`) keeps them all; the out-of-core aggregation (``spill.py``) writes them to disk in slices
+of send time as they come, so a file bigger than memory is read once and never held whole.
 """
 
 from __future__ import annotations
@@ -119,7 +123,7 @@ class Issue:
 @dataclass
 class TimingLog:
     path: Path
-    frame: pl.DataFrame
+    frame: pl.DataFrame  # the good records, reduced (KEPT); empty when they went to a sink instead
     records: int = 0  # data records found, good or not
     malformed: int = 0
     issues: list[Issue] = field(default_factory=list)  # the first few malformed records
@@ -130,6 +134,27 @@ class TimingLog:
 
 class _NeedsValidation(Exception):
     pass
+
+
+class FrameSink:
+    """Receives the good records of one file, reduced (the KEPT columns), in file order.
+
+    ``reset()`` means: forget what this file sent so far, it is read again from its start (the fast path found a
+    problem; the validating path follows). This one keeps the frames in memory."""
+
+    def __init__(self) -> None:
+        self.frames: list[pl.DataFrame] = []
+
+    def put(self, frame: pl.DataFrame) -> None:
+        self.frames.append(frame)
+
+    def reset(self) -> None:
+        self.frames.clear()
+
+    def frame(self, legacy: bool, file_index: int) -> pl.DataFrame:
+        if not self.frames:
+            return _reduce(pl.DataFrame(schema=_schema(legacy)), file_index, legacy)
+        return pl.concat(self.frames, rechunk=False) if len(self.frames) > 1 else self.frames[0]
 
 
 def _schema(legacy: bool) -> dict:
@@ -260,30 +285,52 @@ def read_timing_log(
     max_issues: int = 5,
     advance: Callable[[int], None] | None = None,
 ) -> TimingLog:
-    """Reads one timing log (either header). Raises InputError for a file that cannot be used at all.
+    """Reads one timing log (either header) into memory. Raises InputError for a file that cannot be used at all.
 
     ``file_index`` must differ between files whose msg_ids may collide (different generator JVMs).
     ``advance(nbytes)`` is called as input is consumed (for a progress bar; may be called with a
     negative value when the validating path restarts the file).
     """
+    sink = FrameSink()
+    log = stream_timing_log(path, file_index, sink, max_issues=max_issues, advance=advance)
+    log.frame = sink.frame(log.legacy, file_index)
+    return log
+
+
+def stream_timing_log(
+    path: str | os.PathLike,
+    file_index: int,
+    sink: FrameSink,
+    *,
+    max_issues: int = 5,
+    advance: Callable[[int], None] | None = None,
+    chunk_rows: int | None = None,
+) -> TimingLog:
+    """Reads one timing log, handing its good records to ``sink`` (see FrameSink) in chunks of about
+    ``chunk_rows`` records (None: the fast path hands the whole file at once, the validating path its 32 MiB
+    blocks). Returns the file's description (counts, malformed records, versions) with an empty frame."""
     path = Path(path)
     header_len, legacy = check_header(path)
     size = path.stat().st_size
     advance = advance or (lambda n: None)
+    empty = pl.DataFrame()
     try:
-        frame = _fast_path(path, header_len, size, file_index, legacy, advance)
-        versions = _versions(frame)
-        frame = frame.drop("version", strict=False)
-        return TimingLog(path=path, frame=frame, records=frame.height, legacy=legacy, versions=versions)
+        records, versions = _fast_path(path, header_len, size, file_index, legacy, advance, sink, chunk_rows)
+        return TimingLog(path=path, frame=empty, records=records, legacy=legacy, versions=versions)
     except _NeedsValidation as e:
         advance(-e.args[0])
-    log = _validating_path(path, header_len, file_index, legacy, max_issues, advance)
+        sink.reset()
+    log = _validating_path(path, header_len, file_index, legacy, max_issues, advance, sink)
     if log.records == 0:
         raise InputError(f"{path}: no records after the header line")
     return log
 
 
-def _fast_path(path: Path, header_len: int, size: int, file_index: int, legacy: bool, advance) -> pl.DataFrame:
+def _fast_path(
+    path: Path, header_len: int, size: int, file_index: int, legacy: bool, advance, sink: FrameSink, chunk_rows
+) -> tuple[int, tuple[str, ...]]:
+    """Parses the whole file with polars; raises _NeedsValidation(bytes consumed) at the first problem (the sink
+    may then have received the chunks before it). Returns the record count and the plugin versions."""
     with open(path, "rb") as f:
         f.seek(header_len)
         sample = f.read(1 << 20)
@@ -293,24 +340,41 @@ def _fast_path(path: Path, header_len: int, size: int, file_index: int, legacy: 
     lf = lf.with_columns(_problem_expr(legacy, empty_checks=False).alias("_bad"))
     extra = ("_bad", "receiver") if legacy else ("_bad", "receiver", "version")
     parts: list[pl.DataFrame] = []
+    pending = 0  # rows in parts
+    records = 0
+    versions: set[str] = set()
     consumed = 0
+
+    def hand_over() -> None:
+        nonlocal parts, pending, records
+        chunk = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
+        parts, pending = [], 0
+        if _has_empty_fields(chunk, file_index, legacy):
+            raise _NeedsValidation(consumed)
+        versions.update(_versions(chunk))
+        records += chunk.height
+        sink.put(chunk.drop(["_bad", "receiver", "version"], strict=False))
+
     try:
         for batch in _reduce(lf, file_index, legacy, *extra).collect_batches():
             if batch["_bad"].any():
                 raise _NeedsValidation(consumed)
-            parts.append(batch.drop("_bad"))
+            parts.append(batch)
+            pending += batch.height
             step = min(body - consumed, int(batch.height * bytes_per_line))
             consumed += step
             advance(step)
+            if chunk_rows and pending >= chunk_rows:
+                hand_over()
     except pl.exceptions.PolarsError:
         raise _NeedsValidation(consumed) from None
     advance(body - consumed)
-    if not parts:
+    consumed = body
+    if parts:
+        hand_over()
+    if records == 0:
         raise _NeedsValidation(body)
-    frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
-    if frame.height == 0 or _has_empty_fields(frame, file_index, legacy):
-        raise _NeedsValidation(body)
-    return frame.drop("receiver")
+    return records, tuple(sorted(versions))
 
 
 def _safe_cut(data: bytes) -> int:
@@ -327,11 +391,12 @@ def _safe_cut(data: bytes) -> int:
     return 0
 
 
-def _validating_path(path: Path, header_len: int, file_index: int, legacy: bool, max_issues: int, advance) -> TimingLog:
+def _validating_path(
+    path: Path, header_len: int, file_index: int, legacy: bool, max_issues: int, advance, sink: FrameSink
+) -> TimingLog:
     """Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
     parse uses one core), with at most ``workers + 1`` blocks in flight; results are merged in file order."""
     log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True, legacy=legacy)
-    parts: list[pl.DataFrame] = []
     workers = max(1, min(4, os.cpu_count() or 1))
     pending: deque[tuple[Future, int]] = deque()
     versions: set[str] = set()
@@ -344,7 +409,7 @@ def _validating_path(path: Path, header_len: int, file_index: int, legacy: bool,
         log.issues.extend(part.issues[: max(0, max_issues - len(log.issues))])
         versions.update(part.versions)
         if part.frame.height:
-            parts.append(part.frame)
+            sink.put(part.frame)
         advance(nbytes)
 
     def submit(data: bytes, first_line: int) -> None:
@@ -373,10 +438,6 @@ def _validating_path(path: Path, header_len: int, file_index: int, legacy: bool,
                 merge_oldest()
         while pending:
             merge_oldest()
-    if parts:
-        log.frame = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
-    else:
-        log.frame = _reduce(pl.DataFrame(schema=_schema(legacy)), file_index, legacy)
     log.versions = tuple(sorted(versions))
     return log
 
