@@ -1,14 +1,28 @@
 #!/usr/bin/env python3
-"""Benchmark of the aggregation: generates a realistic timing log (10 million records by default) and times
-``analysis/aggregate.py`` on it (wall time and peak RSS of the process), against the requirement of at most
-10 s and 2 GB for summary + per-second + comparison (charts are timed apart, when asked).
+"""Benchmark of the aggregation: generates realistic timing logs (10 million records by default; repeat
+``--records`` for more sizes) and times ``analysis/aggregate.py`` on each (wall time and peak RSS of the process),
+against the requirements for summary + per-second + comparison (charts are timed apart, when asked):
 
-If JMeter has been assembled at ``target/jmeter`` (repository root), a .jtl with the same number of rows is
-generated too and JMeter's own dashboard generator (``jmeter -g FILE.jtl -o DIR``) is timed next to it.
+==============  ==========  ===========
+records         wall        peak RSS
+==============  ==========  ===========
+10,000,000      5 s         2 GiB
+100,000,000     60 s        3 GiB
+==============  ==========  ===========
 
-Data goes under /tmp by default (never into the repository)::
+(a size in between gets the next size's budget; ``--max-wall-s`` and ``--max-rss-mib`` override). Inputs of
+``--max-in-memory`` MiB and more (512 by default, so both sizes) are aggregated out of core; ``--phases`` also times
+the phases apart, each in a process of its own: the bare CSV parse by polars (the floor), pass 1 (parse and spill
+into slices of send time) and pass 2 (the slices aggregated: dedup by message, grouping, histograms, per-second
+series, CO correction), or reading and aggregating in memory.
+
+If JMeter has been assembled at ``target/jmeter`` (repository root), a .jtl with as many rows as the first size
+is generated too and JMeter's own dashboard generator (``jmeter -g FILE.jtl -o DIR``) is timed next to it.
+
+Data goes under /tmp by default (never into the repository); ``--clean`` removes it at the end::
 
     .venv/bin/python analysis/bench/bench_aggregate.py                 # 10M records, /tmp/stomp-analysis-bench
+    .venv/bin/python analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
     .venv/bin/python analysis/bench/bench_aggregate.py --records 1000000 --charts --dir /tmp/b
     .venv/bin/python analysis/bench/bench_aggregate.py --mode fire-and-forget      # schedule lag instead of CO
 """
@@ -29,6 +43,16 @@ HERE = Path(__file__).resolve().parent
 ANALYSIS = HERE.parent
 REPO = ANALYSIS.parent
 GEN = HERE / "gen_data.py"
+#: (records, wall seconds, peak RSS MiB): the budget of every size up to these records.
+BUDGETS = ((10_000_000, 5.0, 2048.0), (100_000_000, 60.0, 3072.0))
+
+
+def budget(records: int) -> tuple[float, float]:
+    for n, wall, rss in BUDGETS:
+        if records <= n:
+            return wall, rss
+    n, wall, rss = BUDGETS[-1]
+    return wall * records / n, rss
 
 
 def generate(kind: str, path: Path, records: int, *extra: str) -> dict:
@@ -102,9 +126,140 @@ def timed(cmd: list[str], *, env: dict | None = None, timeout: float | None = No
     }
 
 
+PHASES = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+kind, log, rate = sys.argv[2], Path(sys.argv[3]), float(sys.argv[4])
+t0 = time.perf_counter()
+out = {}
+if kind == "parse":  # the floor: polars parses every column, nothing else
+    import polars as pl
+    from stomp_analysis.timing_log import SCHEMA, SCHEMA_V1, check_header
+    schema = SCHEMA_V1 if check_header(log)[1] else SCHEMA
+    n = 0
+    for batch in pl.scan_csv(log, has_header=False, skip_rows=1, schema=schema).collect_batches():
+        n += batch.height
+    out["parse_s"] = time.perf_counter() - t0
+else:
+    from stomp_analysis.aggregate import RunSpec, analyze
+    spec = RunSpec("bench", [log], target_rate_per_min=rate)
+    if kind == "out-of-core":
+        from stomp_analysis.spill import SpillStore, analyze_spilled
+        with SpillStore(total_bytes=log.stat().st_size) as store:
+            scan = store.read(log, 0)
+            out["pass1_parse_and_spill_s"] = time.perf_counter() - t0
+            out["slices"], out["slice_s"] = len(store.slices), store.slice_s
+            t1 = time.perf_counter()
+            results = analyze_spilled(spec, [scan], store)
+            out["pass2_aggregate_s"] = time.perf_counter() - t1
+    else:
+        from stomp_analysis.timing_log import read_timing_log
+        logs = [read_timing_log(log, 0)]
+        out["read_s"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        results = analyze(spec, logs)
+        out["aggregate_s"] = time.perf_counter() - t1
+    out["sent"] = sum(r.total.sent for r in results)
+print(json.dumps(out))
+"""
+
+
+def phases(log: Path, rate_per_min: float, kinds: list[str]) -> dict:
+    """Times the phases apart, each kind in a process of its own (peak RSS per kind)."""
+    out = {}
+    for kind in kinds:
+        r = timed([sys.executable, "-c", PHASES, str(ANALYSIS / "src"), kind, str(log), str(rate_per_min)])
+        if r["rc"] != 0:
+            print(r["stderr"][-2000:], file=sys.stderr)
+            continue
+        figures = json.loads(r["stdout"].strip().splitlines()[-1])
+        figures.update(wall_s=r["wall_s"], cpu_s=r["cpu_s"], peak_rss_mib=r["peak_rss_mib"])
+        shown = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items())
+        print(f"  phases, {kind}: {shown}")
+        out[kind] = figures
+    return out
+
+
+def bench_size(args, records: int) -> dict:
+    """Generates (or reuses) a log of ``records`` records and times the aggregation on it."""
+    log = args.dir / f"timing_{records}_{args.mode}.csv"
+    meta_path = log.with_suffix(".json")
+    if args.reuse and log.exists() and meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        print(f"reusing {log} ({log.stat().st_size / 2**20:.0f} MiB)")
+    else:
+        t = time.perf_counter()
+        meta = generate(
+            "timing", log, records, "--senders", str(args.senders), "--rate", str(args.rate), "--mode", args.mode
+        )
+        meta_path.write_text(json.dumps(meta))
+        print(
+            f"generated {log}: {records} records, {log.stat().st_size / 2**20:.0f} MiB"
+            f" in {time.perf_counter() - t:.1f} s"
+        )
+
+    script = ANALYSIS / "aggregate.py"
+    out_dir = args.dir / "out"
+    base = [sys.executable, str(script), str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]
+    base += ["--max-in-memory", str(args.max_in_memory)]
+    out_of_core = log.stat().st_size >= args.max_in_memory * 2**20
+    results = {
+        "records": records,
+        "file_mib": round(log.stat().st_size / 2**20, 1),
+        "out_of_core": out_of_core,
+        "runs": [],
+    }
+    max_wall, max_rss = budget(records)
+    max_wall, max_rss = args.max_wall_s or max_wall, args.max_rss_mib or max_rss
+    best = None
+    for i in range(args.repeat):
+        r = timed([*base, "--no-charts", "--out", str(out_dir)])
+        if r["rc"] != 0:
+            print(r["stderr"], file=sys.stderr)
+            print(f"aggregation failed (exit {r['rc']})", file=sys.stderr)
+            results["failed"] = r["rc"]
+            return results
+        print(
+            f"aggregation #{i + 1} of {records} records ({'out of core' if out_of_core else 'in memory'}; summary + "
+            f"per-second + comparison, no charts): wall {r['wall_s']:.2f} s, cpu {r['cpu_s']:.2f} s, peak RSS "
+            f"{r['peak_rss_mib']:.0f} MiB"
+            + (f", other processes meanwhile: {r['other_load_cores']:.2f} cores" if r["other_load_cores"] else "")
+        )
+        results["runs"].append({k: v for k, v in r.items() if k not in ("stdout", "stderr")})
+        if best is None or r["wall_s"] < best["wall_s"]:
+            best = r
+    ok = best["wall_s"] <= max_wall and best["peak_rss_mib"] <= max_rss
+    verdict = "within" if ok else "OVER"
+    print(
+        f"=> {records} records: {best['wall_s']:.2f} s, {best['peak_rss_mib']:.0f} MiB peak RSS: {verdict} the "
+        f"limits ({max_wall:g} s, {max_rss:g} MiB)"
+    )
+    results["best"] = {k: v for k, v in best.items() if k not in ("stdout", "stderr")}
+    results["limits"] = {"wall_s": max_wall, "peak_rss_mib": max_rss}
+    results["within_limits"] = ok
+    if args.charts:
+        r = timed([*base, "--out", str(out_dir)])
+        print(f"with charts + report.html: wall {r['wall_s']:.2f} s, peak RSS {r['peak_rss_mib']:.0f} MiB")
+        results["with_charts"] = {k: v for k, v in r.items() if k not in ("stdout", "stderr")}
+    if args.phases:
+        kinds = ["parse", "out-of-core" if out_of_core else "in-memory"]
+        results["phases"] = phases(log, meta["target_rate_per_min"], kinds)
+    if args.clean:
+        for p in (log, meta_path):
+            p.unlink(missing_ok=True)
+        shutil.rmtree(out_dir, ignore_errors=True)
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--records", type=int, default=10_000_000, help="timing records to generate (default 10M)")
+    p.add_argument(
+        "--records",
+        type=int,
+        action="append",
+        help="timing records to generate, repeatable for several sizes (default 10000000)",
+    )
     p.add_argument("--senders", type=int, default=200)
     p.add_argument("--rate", type=float, default=20_000.0, help="messages per second in the generated run")
     p.add_argument(
@@ -116,74 +271,40 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--dir", type=Path, default=Path("/tmp/stomp-analysis-bench"), help="where data goes")
     p.add_argument("--reuse", action="store_true", help="reuse data files already generated with the same size")
+    p.add_argument("--clean", action="store_true", help="remove the generated data at the end")
     p.add_argument("--repeat", type=int, default=1, help="time the aggregation this many times (best is kept)")
     p.add_argument("--charts", action="store_true", help="also time a run that writes the charts")
+    p.add_argument("--phases", action="store_true", help="also time the phases apart (see above)")
+    p.add_argument(
+        "--max-in-memory",
+        type=int,
+        default=512,
+        metavar="MIB",
+        help="passed to aggregate.py: inputs this big and bigger are aggregated out of core (default 512)",
+    )
     p.add_argument("--skip-jmeter", action="store_true", help="do not time JMeter's dashboard generator")
     p.add_argument("--jmeter", type=Path, default=REPO / "target" / "jmeter" / "bin" / "jmeter")
-    p.add_argument("--max-wall-s", type=float, default=10.0)
-    p.add_argument("--max-rss-mib", type=float, default=2048.0)
+    p.add_argument("--max-wall-s", type=float, help="override the wall-time budget of every size")
+    p.add_argument("--max-rss-mib", type=float, help="override the peak-RSS budget of every size")
     p.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = p.parse_args(argv)
+    sizes = args.records or [10_000_000]
 
     args.dir.mkdir(parents=True, exist_ok=True)
-    log = args.dir / f"timing_{args.records}_{args.mode}.csv"
-    meta_path = log.with_suffix(".json")
-    if args.reuse and log.exists() and meta_path.exists():
-        meta = json.loads(meta_path.read_text())
-        print(f"reusing {log} ({log.stat().st_size / 2**20:.0f} MiB)")
-    else:
-        t = time.perf_counter()
-        meta = generate(
-            "timing", log, args.records, "--senders", str(args.senders), "--rate", str(args.rate), "--mode", args.mode
-        )
-        meta_path.write_text(json.dumps(meta))
-        print(
-            f"generated {log}: {args.records} records, {log.stat().st_size / 2**20:.0f} MiB"
-            f" in {time.perf_counter() - t:.1f} s"
-        )
-
-    script = ANALYSIS / "aggregate.py"
-    out_dir = args.dir / "out"
-    base = [sys.executable, str(script), str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]
-    results = {"records": args.records, "file_mib": round(log.stat().st_size / 2**20, 1), "runs": []}
-    best = None
-    for i in range(args.repeat):
-        r = timed([*base, "--no-charts", "--out", str(out_dir)])
-        if r["rc"] != 0:
-            print(r["stderr"], file=sys.stderr)
-            print(f"aggregation failed (exit {r['rc']})", file=sys.stderr)
-            return 1
-        print(
-            f"aggregation #{i + 1} (summary + per-second + comparison, no charts): wall {r['wall_s']:.2f} s, "
-            f"cpu {r['cpu_s']:.2f} s, peak RSS {r['peak_rss_mib']:.0f} MiB"
-            + (f", other processes meanwhile: {r['other_load_cores']:.2f} cores" if r["other_load_cores"] else "")
-        )
-        results["runs"].append({k: v for k, v in r.items() if k not in ("stdout", "stderr")})
-        if best is None or r["wall_s"] < best["wall_s"]:
-            best = r
-    ok = best["wall_s"] <= args.max_wall_s and best["peak_rss_mib"] <= args.max_rss_mib
-    verdict = "within" if ok else "OVER"
-    print(
-        f"=> {args.records} records: {best['wall_s']:.2f} s, {best['peak_rss_mib']:.0f} MiB peak RSS: {verdict} the "
-        f"limits ({args.max_wall_s:g} s, {args.max_rss_mib:g} MiB)"
-    )
-    results["best"] = {k: v for k, v in best.items() if k not in ("stdout", "stderr")}
-    results["within_limits"] = ok
-    if args.charts:
-        r = timed([*base, "--out", str(out_dir)])
-        print(f"with charts + report.html: wall {r['wall_s']:.2f} s, peak RSS {r['peak_rss_mib']:.0f} MiB")
-        results["with_charts"] = {k: v for k, v in r.items() if k not in ("stdout", "stderr")}
+    results = {"sizes": [bench_size(args, n) for n in sizes]}
+    ok = all(r.get("within_limits") for r in results["sizes"])
 
     if args.skip_jmeter:
         print("JMeter dashboard: skipped (--skip-jmeter)")
     elif not args.jmeter.exists():
         print(f"JMeter dashboard: skipped ({args.jmeter} not found; build JMeter there to compare)")
     else:
-        jtl = args.dir / f"results_{args.records}.jtl"
+        rows = sizes[0]
+        jtl = args.dir / f"results_{rows}.jtl"
         if not (args.reuse and jtl.exists()):
             t = time.perf_counter()
-            generate("jtl", jtl, args.records, "--senders", str(args.senders))
-            print(f"generated {jtl}: {args.records} rows in {time.perf_counter() - t:.1f} s")
+            generate("jtl", jtl, rows, "--senders", str(args.senders))
+            print(f"generated {jtl}: {rows} rows in {time.perf_counter() - t:.1f} s")
         dash = args.dir / "jmeter-dashboard"
         shutil.rmtree(dash, ignore_errors=True)
         r = timed(
@@ -191,13 +312,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         state = "ok" if r["rc"] == 0 else f"exit {r['rc']}"
         print(
-            f"JMeter dashboard generator (jmeter -g, {args.records} rows): wall {r['wall_s']:.2f} s,"
+            f"JMeter dashboard generator (jmeter -g, {rows} rows): wall {r['wall_s']:.2f} s,"
             f" cpu {r['cpu_s']:.2f} s, "
             f"peak RSS {r['peak_rss_mib']:.0f} MiB ({state})"
         )
         if r["rc"] != 0:
             print(r["stderr"][-2000:] or r["stdout"][-2000:], file=sys.stderr)
         results["jmeter_dashboard"] = {k: v for k, v in r.items() if k not in ("stdout", "stderr")}
+        if args.clean:
+            jtl.unlink(missing_ok=True)
+            shutil.rmtree(dash, ignore_errors=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0 if ok else 1

@@ -58,15 +58,39 @@ def generate_timing_log(
     seed: int = 42,
     start_ms: int = 1_763_771_234_567,
     mode: str | None = "await-reply",
+    chunk: int = 2_000_000,
 ) -> dict:
-    """Write ``records`` lines: one echo destination, lognormal latencies, a few multi-second stalls.
+    """Write ``records`` lines: one echo destination, lognormal latencies, a few multi-second stalls; unique
+    message ids.
 
     ``mode`` goes into the mode column of the current 14-column format (one run, engine ``local``); ``None``
-    writes the old 9-column format. Returns the parameters a caller needs (target rate in msgs/min, span).
+    writes the old 9-column format. Written ``chunk`` records at a time, so any size fits in memory. Returns the
+    parameters a caller needs (target rate in msgs/min, span).
     """
     rng = np.random.default_rng(seed)
-    n = records
-    idx = np.arange(n, dtype=np.int64)
+    # The last ~2 s of sends that were lost were lost because the test ended.
+    test_end_ms = start_ms + int((records - 1) * (1000.0 / rate_per_s)) - 2_000
+    first_sent = last_sent = None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        for lo in range(0, records, chunk):
+            n = min(chunk, records - lo)
+            out = _timing_chunk(
+                rng, lo, n, senders, rate_per_s, lost_share, failed_share, stall_share, start_ms, test_end_ms, mode
+            )
+            out.write_csv(f, include_header=lo == 0, null_value="")
+            sent = out.get_column("sent_epoch_ms")
+            first_sent = sent[0] if first_sent is None else first_sent
+            last_sent = sent[-1]
+    span_s = (int(last_sent) - int(first_sent)) / 1000.0 if records else 0.0
+    return {"records": records, "senders": senders, "target_rate_per_min": rate_per_s * 60.0, "span_s": span_s}
+
+
+def _timing_chunk(
+    rng, lo, n, senders, rate_per_s, lost_share, failed_share, stall_share, start_ms, test_end_ms, mode
+) -> pl.DataFrame:
+    """Records lo .. lo + n - 1 of generate_timing_log."""
+    idx = np.arange(lo, lo + n, dtype=np.int64)
     # Sends spread evenly over the run with a little jitter; sender i sends every `senders` messages.
     sent = start_ms + (idx * (1000.0 / rate_per_s)).astype(np.int64) + rng.integers(0, 3, n)
     sent_us = sent * 1000 + rng.integers(0, 1000, n)
@@ -78,8 +102,6 @@ def generate_timing_log(
     lat = lat.astype(np.int64)
     answered = outcome == 0
     sender_idx = (idx % senders).astype(np.int32)
-    # The last ~0.2 % of the lost ones happen because the test ended.
-    lost_detail_end = sent >= sent[-1] - 2_000
     df = pl.DataFrame(
         {
             "sent_epoch_ms": sent,
@@ -89,7 +111,7 @@ def generate_timing_log(
             "latency_us": pl.Series(lat).set(pl.Series(~answered), None),
             "s": sender_idx,
             "bytes": rng.integers(96, 128, n, dtype=np.int32),
-            "end": lost_detail_end,
+            "end": sent >= test_end_ms,
         }
     )
     out = df.select(
@@ -118,10 +140,7 @@ def generate_timing_log(
     )
     if mode is None:
         out = out.select(TIMING_HEADER[:9])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    out.write_csv(path, null_value="")
-    span_s = (int(sent[-1]) - int(sent[0])) / 1000.0
-    return {"records": n, "senders": senders, "target_rate_per_min": rate_per_s * 60.0, "span_s": span_s}
+    return out
 
 
 def generate_jtl(

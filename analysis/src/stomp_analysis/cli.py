@@ -6,15 +6,20 @@ import argparse
 import math
 import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+
+from polars.exceptions import PanicException  # a polars panic is a BaseException
 
 from . import InputError, __version__
 from .aggregate import RunResult, RunSpec, analyze
 from .jtl import _header as check_jtl_header
 from .jtl import assign_to_runs, read_jtl
 from .progress import Progress
+from .spill import SpillStore, analyze_spilled
 from .tables import (
     Table,
     co_table,
@@ -29,6 +34,8 @@ from .tables import (
 from .timing_log import check_header, read_timing_log
 
 PROG = "sockjs-stomp-aggregate"
+#: Runs whose timing logs total this many MiB or more are aggregated out of core (--max-in-memory).
+DEFAULT_MAX_IN_MEMORY_MIB = 512
 
 DESCRIPTION = """\
 Aggregates the reply-timing logs written by the jmeter-sockjs-stomp plugin (one CSV line per outcome of a
@@ -49,8 +56,13 @@ examples:
   %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
 
+big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
+once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by
+slice, with the same exact figures.
+
 exit status: 0 success (malformed records are reported on stderr but do not fail the run), 2 bad usage or an
-input file that cannot be used (missing, unreadable, empty, wrong header)."""
+input file that cannot be used (missing, unreadable, empty, wrong header), 1 the aggregation failed (one line
+says where and why; --traceback for Python's traceback)."""
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -183,6 +195,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="show the messages sent in each run's first SECONDS apart, as the run '<label> warm-up', and leave "
         "them out of the run's own figures (default 0: no warm-up)",
     )
+    p.add_argument(
+        "--max-in-memory",
+        type=non_negative_int,
+        default=DEFAULT_MAX_IN_MEMORY_MIB,
+        metavar="MIB",
+        help=f"timing logs of a run totalling this many MiB or more are aggregated out of core, in slices of send "
+        f"time spilled to --temp-dir (default {DEFAULT_MAX_IN_MEMORY_MIB}; 0: always)",
+    )
+    p.add_argument(
+        "--temp-dir",
+        type=Path,
+        metavar="DIR",
+        help="where out-of-core aggregation keeps its slices, about 12 bytes per record, removed at the end "
+        "(default: the system's temporary directory, $TMPDIR)",
+    )
+    p.add_argument("--traceback", action="store_true", help="when the aggregation fails, print Python's traceback too")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -258,7 +286,76 @@ def _unique_labels(results: list[RunResult]) -> None:
         used.add(label)
 
 
-def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+class Stage:
+    """What the command is doing, for the one-line message when something fails."""
+
+    def __init__(self) -> None:
+        self.text = "starting"
+
+    def __call__(self, text: str) -> None:
+        self.text = text
+
+
+def _failure(stage: Stage, e: BaseException) -> str:
+    """One line: where it failed and why (the first line of the exception's message)."""
+    if isinstance(e, MemoryError):
+        why = "out of memory (a lower --max-in-memory aggregates big runs out of core)"
+    else:
+        text = str(e).strip().splitlines()
+        why = type(e).__name__ + (f": {text[0][:300]}" if text else "")
+    return f"{stage.text} failed: {why}"
+
+
+def _read_in_memory(spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage) -> list[RunResult]:
+    logs = []
+    for i, pth in enumerate(spec.paths):
+        stage(f"reading {pth}")
+        progress.describe(f"reading {pth.name}")
+        logs.append(read_timing_log(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
+    _check_usable(
+        spec, [(log.path, log.records, log.malformed, log.issues, log.frame.height) for log in logs], progress
+    )
+    stage(f"aggregating {spec.label}")
+    progress.describe(f"aggregating {spec.label}")
+    return analyze(spec, logs, co_max_entries=args.co_max_entries, warmup_s=args.warmup)
+
+
+def _read_out_of_core(spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage) -> list[RunResult]:
+    total = sum(os.path.getsize(p) for p in spec.paths)
+    stage(f"creating a temporary directory in {args.temp_dir or tempfile.gettempdir()}")
+    with SpillStore(args.temp_dir, total_bytes=total) as store:
+        scans = []
+        for i, pth in enumerate(spec.paths):
+            stage(f"reading {pth} (out of core, into {store.directory})")
+            progress.describe(f"reading {pth.name}")
+            scans.append(store.read(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
+        logs = [(s.log.path, s.log.records, s.log.malformed, s.log.issues, s.rows) for s in scans]
+        _check_usable(spec, logs, progress)
+        stage(f"aggregating {spec.label} (out of core, from {store.directory})")
+
+        def describe(text: str) -> None:
+            stage(text)
+            progress.describe(text)
+
+        return analyze_spilled(
+            spec, scans, store, co_max_entries=args.co_max_entries, warmup_s=args.warmup, describe=describe
+        )
+
+
+def _check_usable(spec: RunSpec, logs: list[tuple], progress: Progress) -> None:
+    """Raises InputError when no file of the spec has a usable record: (path, records, malformed, issues, good)."""
+    if any(good for *_, good in logs):
+        return
+    progress.close()
+    for path, records, malformed, issues, _ in logs:
+        _report_issues(path, records, malformed, issues)
+    names = ", ".join(str(p) for p in spec.paths)
+    raise InputError(f"{names}: no usable record (all {sum(x[1] for x in logs)} are malformed)")
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage | None = None) -> int:
+    stage = stage or Stage()
+    stage("checking the inputs")
     specs = build_runs(args, parser)
     seen: set[Path] = set()
     for pth in args.timing_logs:
@@ -283,28 +380,24 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     file_index = 0
     try:
         for spec in specs:
-            logs = []
-            for pth in spec.paths:
-                progress.describe(f"reading {pth.name}")
-                logs.append(read_timing_log(pth, file_index, max_issues=args.max_issues, advance=progress.advance))
-                file_index += 1
-            if not any(log.frame.height for log in logs):
-                progress.close()
-                for log in logs:
-                    _report_issues(log.path, log.records, log.malformed, log.issues)
-                names = ", ".join(str(p) for p in spec.paths)
-                raise InputError(f"{names}: no usable record (all {sum(x.records for x in logs)} are malformed)")
-            progress.describe(f"aggregating {spec.label}")
-            results += analyze(spec, logs, co_max_entries=args.co_max_entries, warmup_s=args.warmup)
-            del logs
+            spec_bytes = sum(os.path.getsize(p) for p in spec.paths)
+            out_of_core = spec_bytes >= args.max_in_memory * 2**20
+            read = _read_out_of_core if out_of_core else _read_in_memory
+            results += read(spec, file_index, args, progress, stage)
+            file_index += len(spec.paths)
     finally:
         progress.close()
+    stage("making the tables")
     _unique_labels(results)
     for r in results:
         for f in r.files:
             _report_issues(f.path, f.records, f.malformed, f.issues)
 
-    jtls = [read_jtl(p, max_issues=args.max_issues) for p in args.jtl]
+    jtls = []
+    for p in args.jtl:
+        stage(f"reading {p}")
+        jtls.append(read_jtl(p, max_issues=args.max_issues))
+    stage("making the tables")
     for j in jtls:
         _report_issues(j.path, j.records, j.malformed, j.issues)
     assignment = assign_to_runs(jtls, [(r.start_ms, r.end_us // 1000) for r in results])
@@ -334,6 +427,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     inputs = input_table(results, jtls)
     per_second = per_second_frame(results, {k: v for k, v in jtl_by_run.items() if k is not None})
 
+    stage("writing the tables to stdout")
     out = sys.stdout
     out.write("# SockJS/STOMP reply timing\n\n")
     for r in results:
@@ -356,6 +450,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if args.out is not None:
         d: Path = args.out
+        stage(f"writing to {d}")
         written = [t.write_csv(d) for t in tables]
         ps_path = d / "per_second.csv"
         per_second.write_csv(ps_path, null_value="")
@@ -378,9 +473,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    stage = Stage()
+    args = None
     try:
         args = parser.parse_args(argv)
-        return run(args, parser)
+        return run(args, parser, stage)
     except SystemExit as e:  # argparse: --help, --version, usage errors
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     except InputError as e:
@@ -391,6 +488,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (Exception, PanicException) as e:  # anything else inside the aggregation: one line, not a traceback
+        print(f"{PROG}: error: {_failure(stage, e)}", file=sys.stderr)
+        if args is not None and args.traceback:
+            traceback.print_exc()
+        return 1
 
 
 if __name__ == "__main__":

@@ -222,8 +222,10 @@ def _problem_expr(legacy: bool, empty_checks: bool = True) -> pl.Expr:
 def _has_empty_fields(frame: pl.DataFrame, file_index: int, legacy: bool) -> bool:
     """Whether a required field is an empty string somewhere (checked on distinct values, then rows if needed)."""
 
+    empty_code = pl.Series([""], dtype=pl.Categorical).to_physical().item()  # categories are global
+
     def has_empty(c: str) -> bool:
-        return "" in frame.get_column(c).unique().cast(pl.String).to_list()
+        return bool((frame.get_column(c).to_physical() == empty_code).any())
 
     if has_empty("sender") or has_empty("destination"):
         return True
