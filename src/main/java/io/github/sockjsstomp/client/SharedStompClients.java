@@ -67,7 +67,7 @@ public final class SharedStompClients {
     private final SockJsMessageCodec codec;
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
-    private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<PerSessionInfoSockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
@@ -143,14 +143,10 @@ public final class SharedStompClients {
         }
     }
 
-    /**
-     * Makes the next SockJS connect ask {@code /info} again, as a browser does for every session: Spring caches
-     * it per URL for the whole JVM, so only the first user would see what /info sets (a load balancer's
-     * sticky cookie) and the server would see one /info request per run instead of one per session.
-     */
+    /** Drops the SockJS /info answers of finished connects (see {@link PerSessionInfoSockJsClient}). */
     public void forgetSockJsInfo(io.github.sockjsstomp.client.Transport transport) {
         if (transport.isSockJs()) {
-            sockJsClients.forEach(SockJsClient::clearServerInfoCache);
+            sockJsClients.forEach(PerSessionInfoSockJsClient::forgetServerInfo);
         }
     }
 
@@ -189,8 +185,8 @@ public final class SharedStompClients {
         return stompClient;
     }
 
-    private SockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
-        SockJsClient client = new SockJsClient(List.of(transport));
+    private PerSessionInfoSockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
+        PerSessionInfoSockJsClient client = new PerSessionInfoSockJsClient(List.of(transport));
         sockJsClients.add(client);
         // The /info request goes through our RestTemplate, not a default one built with Jackson probing.
         client.setInfoReceiver(new RestTemplateXhrTransport(restTemplate));

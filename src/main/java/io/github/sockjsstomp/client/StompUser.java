@@ -104,7 +104,6 @@ public class StompUser implements AutoCloseable {
         ConnectAttempt current = new ConnectAttempt();
         attempt = current;
         live = current;
-        shared.forgetSockJsInfo(settings.transport());
         CompletableFuture<StompSession> future;
         try {
             future = SockJsCookies.during((responseUri, setCookies) -> {
@@ -119,6 +118,9 @@ public class StompUser implements AutoCloseable {
             Failure failure = Failure.of(e);
             return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over "
                     + settings.transport() + " failed: " + failure.message(), startMillis, startNanos);
+        } finally {
+            // SockJS's /info was asked and read on this thread, inside connectAsync.
+            shared.forgetSockJsInfo(settings.transport());
         }
         try {
             CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(),

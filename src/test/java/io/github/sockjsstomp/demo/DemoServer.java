@@ -188,9 +188,13 @@ public final class DemoServer implements AutoCloseable {
     }
 
     /** Current number of STOMP-connected sessions (as in {@code /stats}). */
-    /** SockJS session requests that carried / lacked the sticky cookie set on /info (JVM-wide counts). */
+    /**
+     * SockJS session requests that carried / lacked the sticky cookie set on /info, and the /info requests
+     * (JVM-wide counts).
+     */
     public static long[] stickyAndUnstickyRequests() {
-        return new long[] {DemoStickyCookieFilter.STICKY_REQUESTS.get(), DemoStickyCookieFilter.UNSTICKY_REQUESTS.get()};
+        return new long[] {DemoStickyCookieFilter.STICKY_REQUESTS.get(), DemoStickyCookieFilter.UNSTICKY_REQUESTS.get(),
+                DemoStickyCookieFilter.INFO_REQUESTS.get()};
     }
 
     /** Connections open on the strict broker endpoint, across the JVM's demo servers. */

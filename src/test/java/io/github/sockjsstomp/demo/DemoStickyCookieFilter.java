@@ -20,12 +20,14 @@ final class DemoStickyCookieFilter extends HttpFilter {
     static final String COOKIE = "DEMOSTICKY";
     static final AtomicLong STICKY_REQUESTS = new AtomicLong();
     static final AtomicLong UNSTICKY_REQUESTS = new AtomicLong();
+    static final AtomicLong INFO_REQUESTS = new AtomicLong();
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String path = request.getRequestURI();
         if (path.endsWith("/info")) {
+            INFO_REQUESTS.incrementAndGet();
             Cookie sticky = new Cookie(COOKIE, "node-1");
             sticky.setPath("/");
             response.addCookie(sticky);
