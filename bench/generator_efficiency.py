@@ -171,7 +171,7 @@ def echo_run(side, server, out, round_no, fire=False):
                      timingLog=out / f"{name}-timing.csv")
         if os.environ.get("JFR") == "1" and round_no == 1 and not fire:
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
-                        f"filename={out / (name + '.jfr')},settings=profile")
+                        f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
         plan = "send.jmx" if fire else "echo.jmx"
         if fire:
             props.update(throughput=0)

@@ -55,6 +55,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
 
     /** The virtual users of this thread; empty when the configuration was refused. */
     private List<TimingStompUser> sessions = List.of();
+    /** Whether the sessions are those a session sampler of this thread opened (and will close). */
+    private boolean attached;
     private int nextSession;
     private List<String> configErrors = List.of();
     private List<String> subscribeTo = List.of();
@@ -67,8 +69,20 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
     private Thread samplingThread;
     private boolean interruptRequested;
 
+    /**
+     * A send sampler lists only its own parameters: its connection settings are the session sampler's, and
+     * JMeter's GUI adds every listed parameter back to a plan it opens. Given connection parameters anyway
+     * (plans made before the session sampler, tests), a send sampler opens sessions of its own.
+     */
     @Override
     public Arguments getDefaultParameters() {
+        Arguments args = attachesToThreadSessions() ? new Arguments() : connectionParameters(defaultSubscribeTo());
+        addParameters(args);
+        return args;
+    }
+
+    /** The parameters of a connection: where, how, who, and what to subscribe to. */
+    static Arguments connectionParameters(String defaultSubscribeTo) {
         Arguments args = new Arguments();
         args.addArgument(SCHEME, SCHEME_DEFAULT, null, "http or https");
         args.addArgument(HOST, HOST_DEFAULT);
@@ -86,8 +100,7 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         args.addArgument(SESSIONS_PER_THREAD, SESSIONS_PER_THREAD_DEFAULT, null, "virtual users this thread owns");
         args.addArgument(CONNECTS_PER_SECOND, CONNECTS_PER_SECOND_DEFAULT, null,
                 "this thread's connect rate; 0 = as fast as they complete");
-        args.addArgument(SUBSCRIBE_TO, defaultSubscribeTo(), null, "destinations, comma-separated");
-        addParameters(args);
+        args.addArgument(SUBSCRIBE_TO, defaultSubscribeTo, null, "destinations, comma-separated");
         return args;
     }
 
@@ -116,6 +129,19 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         return true;
     }
 
+    /** Whether this sampler's sessions are there for the samplers after it in the thread to send on. */
+    protected boolean publishesSessions() {
+        return false;
+    }
+
+    /**
+     * Whether this sampler, given no connection parameters, sends on the sessions a session sampler opened
+     * before it in the same thread.
+     */
+    protected boolean attachesToThreadSessions() {
+        return false;
+    }
+
     protected TimingStompUser createUser(SharedStompClients shared, UserSettings settings, TimingOptions timing,
             TimingSink sink) {
         return new TimingStompUser(shared, settings, ReplyTracker.shared(), timing, sink);
@@ -128,6 +154,10 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
     public final void setupTest(JavaSamplerContext context) {
         String label = label(context);
         ParameterReader params = new ParameterReader(context);
+        if (attachesToThreadSessions() && !context.containsParameter(HOST)) {
+            attach(params, label);
+            return;
+        }
         List<UserSettings> users = readUsers(params);
         subscribeTo = splitDestinations(params.optional(SUBSCRIBE_TO, defaultSubscribeTo()));
         subscribeTo.forEach(d -> checkPlaceholders(params, SUBSCRIBE_TO, d, SessionNames.DESTINATION_PLACEHOLDERS));
@@ -146,17 +176,51 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
             created.add(createUser(shared, settings, timing, sink));
         }
         sessions = List.copyOf(created);
+        if (publishesSessions()) {
+            ThreadSessions.publish(label, sessions, subscribeTo);
+        }
         connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
         nextConnectNanos = System.nanoTime();
+        enterRun(timing);
+        if (connectsInSetup()) {
+            connectAllInSetup(label);
+        }
+    }
+
+    /** Sends on the sessions the thread's session sampler opened, which connects, reconnects and closes them. */
+    private void attach(ParameterReader params, String label) {
+        TimingOptions timing = readParameters(params);
+        ThreadSessions thread = ThreadSessions.current();
+        if (thread == null) {
+            params.problem("'" + label + "' has no connection parameters (host, port, ...) and no session sampler "
+                    + "(" + StompConnectSampler.class.getSimpleName() + ") ran before it in this thread; put one "
+                    + "before it, or give it the connection parameters");
+        }
+        TimingSink sink = params.hasErrors() || timing == null ? TimingSink.NONE : openTimingSink(params);
+        if (!params.hasErrors() && timing != null) {
+            String conflict = thread.useTiming(label, timing, sink);
+            if (conflict != null) {
+                params.problem(conflict);
+            }
+        }
+        if (params.hasErrors() || timing == null) {
+            configErrors = params.hasErrors() ? params.errors() : List.of("Invalid configuration");
+            log.error("{}: configuration refused: {}", label, configErrors);
+            return;
+        }
+        sessions = thread.users();
+        subscribeTo = thread.subscribeTo();
+        attached = true;
+        enterRun(timing);
+    }
+
+    private void enterRun(TimingOptions timing) {
         // Only senders have replies in flight at the end; listeners and connections need no drain of their own.
         if (TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0,
                 JMeterContextService.getTestStartTime())) {
             ReplySummaries.start();
         }
         inRun = true;
-        if (connectsInSetup()) {
-            connectAllInSetup(label);
-        }
     }
 
     private void connectAllInSetup(String label) {
@@ -224,6 +288,9 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
             inRun = false;
             // The first teardown waits here for replies in flight while every other session is still open.
             TimingRun.exit();
+        }
+        if (attached) {
+            return;
         }
         // JMeter tears every sampler down in one loop: one that threw would leave the rest of the run open.
         for (TimingStompUser user : sessions) {

@@ -18,6 +18,9 @@ import org.apache.jmeter.threads.JMeterVariables;
  * thread's sessions are up ({@code true} after an alive check), so a plan holds only then and connects the
  * sessions of a thread back to back. The sessions are connected in order first; only after that does a
  * sample look over all of them for one to reconnect, so connecting N sessions costs N samples, not N².
+ *
+ * <p>It is also the session sampler of the send plans: a send sampler after it in the same thread, given no
+ * connection parameters of its own, sends on these sessions (see {@link ThreadSessions}).
  */
 public class StompConnectSampler extends AbstractStompSampler {
 
@@ -41,6 +44,11 @@ public class StompConnectSampler extends AbstractStompSampler {
     @Override
     protected boolean connectsInSetup() {
         return false;
+    }
+
+    @Override
+    protected boolean publishesSessions() {
+        return true;
     }
 
     @Override

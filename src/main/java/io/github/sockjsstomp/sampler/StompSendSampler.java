@@ -29,7 +29,9 @@ import org.apache.jmeter.samplers.SampleResult;
  * first correlated reply and shows it as response data.
  *
  * <p>Destination, payload and headers are read per sample, so JMeter functions and CSV data in them vary per
- * message; everything else is fixed in setupTest.
+ * message; everything else is fixed in setupTest. Without connection parameters ({@code host} absent) it sends
+ * on the sessions a session sampler ({@link StompConnectSampler}) opened before it in the same thread, so that
+ * JMeter does not evaluate settings that never change on every message.
  */
 public class StompSendSampler extends AbstractStompSampler {
 
@@ -63,6 +65,11 @@ public class StompSendSampler extends AbstractStompSampler {
 
     @Override
     protected boolean sendsTimedMessages() {
+        return true;
+    }
+
+    @Override
+    protected boolean attachesToThreadSessions() {
         return true;
     }
 

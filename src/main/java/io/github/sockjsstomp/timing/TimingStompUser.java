@@ -14,9 +14,8 @@ import io.github.sockjsstomp.client.UserSettings;
 public class TimingStompUser extends StompUser {
 
     private final ReplyTracker tracker;
-    private final TimingOptions options;
-    private final TimingSink sink;
-    private final ReplyIdFinder idFinder;
+    /** Replaced, rarely, by the sampler that sends on sessions another sampler opened; read by I/O threads. */
+    private volatile Timing timing;
     /** Written by the owning JMeter thread; read by it and, on an ERROR frame, by an I/O thread. */
     private volatile PendingMessage lastSent;
 
@@ -24,9 +23,23 @@ public class TimingStompUser extends StompUser {
             TimingOptions options, TimingSink sink) {
         super(shared, settings);
         this.tracker = tracker;
-        this.options = options;
-        this.sink = sink;
-        this.idFinder = new ReplyIdFinder(options.idHeader(), options.replyIdPattern(), tracker.ids());
+        useTiming(options, sink);
+    }
+
+    private record Timing(TimingOptions options, TimingSink sink, ReplyIdFinder idFinder) {
+    }
+
+    /**
+     * How this user's messages are timed from now on, and where their outcomes go: set by the sampler that
+     * sends on this session when another sampler of the thread (the session sampler) opened it.
+     */
+    public final void useTiming(TimingOptions options, TimingSink sink) {
+        timing = new Timing(options, sink, new ReplyIdFinder(options.idHeader(), options.replyIdPattern(),
+                tracker.ids()));
+    }
+
+    public TimingOptions timingOptions() {
+        return timing.options();
     }
 
     @Override
@@ -36,11 +49,13 @@ public class TimingStompUser extends StompUser {
 
     @Override
     protected void beforeSend(OutgoingMessage message) {
+        Timing current = timing;
+        TimingOptions options = current.options();
         if (!options.idHeader().isEmpty()) {
             message.headers().set(options.idHeader(), message.msgId());
         }
-        lastSent = tracker.register(message, options.replyTimeoutMillis(), options.repliesPerMessage(), sink,
-                options.awaitReply());
+        lastSent = tracker.register(message, options.replyTimeoutMillis(), options.repliesPerMessage(),
+                current.sink(), options.awaitReply());
     }
 
     @Override
@@ -53,7 +68,7 @@ public class TimingStompUser extends StompUser {
 
     @Override
     protected void onMessage(IncomingMessage message) {
-        tracker.reply(idFinder.find(message), message);
+        tracker.reply(timing.idFinder().find(message), message);
     }
 
     /**
@@ -63,7 +78,7 @@ public class TimingStompUser extends StompUser {
     @Override
     protected void onStompError(String error) {
         PendingMessage waiting = lastSent;
-        if (waiting != null && options.awaitReply()) {
+        if (waiting != null && timing.options().awaitReply()) {
             tracker.fail(waiting, "StompError: " + error);
         }
     }
@@ -72,7 +87,7 @@ public class TimingStompUser extends StompUser {
     @Override
     protected void onConnectionLost(String reason) {
         PendingMessage waiting = lastSent;
-        if (waiting != null && options.awaitReply()) {
+        if (waiting != null && timing.options().awaitReply()) {
             tracker.fail(waiting, "ConnectionLost: " + reason);
         }
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -96,12 +97,35 @@ class JMeterPlansIT {
 
     // ------------------------------------------------------------------ runs
 
+    /**
+     * The rows a session sampler writes per session, one connect each: its sample, then a sub-result per step
+     * (the login steps over SockJS unless skipped, the STOMP connect, the subscribe when there is one).
+     */
+    private static Map<String, Long> sessionRows(long sessions, boolean loginSteps, boolean subscribes) {
+        Map<String, Long> rows = new LinkedHashMap<>();
+        rows.put("session", sessions);
+        if (loginSteps) {
+            rows.put("index", sessions);
+            rows.put("clientPull", sessions);
+        }
+        rows.put("connect", sessions);
+        if (subscribes) {
+            rows.put("subscribe", sessions);
+        }
+        return rows;
+    }
+
+    private static Map<String, Long> with(Map<String, Long> rows, String label, long count) {
+        rows.put(label, count);
+        return rows;
+    }
+
     @Test
     void echoAwaitsEveryReplyAndBuildsTheDashboard() throws Exception {
         PlanRun run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
                 "replyTimeoutMillis=2000", "summariser.interval=3");
         long echoes = run.count("echo");
-        assertThat(run.labels()).containsOnlyKeys("echo");
+        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(3, true, true), "echo", echoes));
         assertThat(echoes).isGreaterThanOrEqualTo(3);
         assertThat(run.threads("echo")).hasSize(3);
 
@@ -175,8 +199,8 @@ class JMeterPlansIT {
             default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
         }
         PlanRun run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
-        assertThat(run.labels()).containsOnlyKeys("send");
         long sends = run.count("send");
+        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "send", sends));
         Map<String, Long> perThread = run.threads("send");
         // Every thread sends: a Constant Throughput Timer at 0 would stall threads until the end.
         assertThat(perThread).hasSize(threads);
@@ -203,7 +227,8 @@ class JMeterPlansIT {
         int messages = 3;
         PlanRun run = jmeter("greetings", false, "threads=" + threads, "rampUp=0", "messages=" + messages,
                 "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000");
-        assertThat(run.labels()).containsExactly(Map.entry("hello", (long) threads * messages));
+        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "hello",
+                (long) threads * messages));
         assertThat(run.threads("hello").values()).containsOnly((long) messages);
 
         List<String[]> timing = run.timing();
@@ -228,7 +253,11 @@ class JMeterPlansIT {
         PlanRun run = jmeter("chat", false, "senders=" + senders, "receivers=" + receivers, "messages=" + messages,
                 "pauseMillis=200", "senderDelay=4", "replyTimeoutMillis=3000");
         // round robin over all senders*messages = 8 messages: receivers 1,2,3,1,2,3,1,2
-        assertThat(run.labels()).containsOnly(Map.entry("chat send", 8L), Map.entry("chat receive", 8L));
+        // The receivers connect inside their first sample (no rows of their own); the senders have a session
+        // sampler, and subscribe to nothing.
+        Map<String, Long> expected = with(sessionRows(senders, true, false), "chat send", 8L);
+        expected.put("chat receive", 8L);
+        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(expected);
         assertThat(run.threads("chat send")).containsOnly(Map.entry("senders 2-1", 4L), Map.entry("senders 2-2", 4L));
         assertThat(run.threads("chat receive")).containsOnly(Map.entry("receivers 1-1", 3L),
                 Map.entry("receivers 1-2", 3L), Map.entry("receivers 1-3", 2L));
@@ -277,7 +306,7 @@ class JMeterPlansIT {
     void noneSkipsTheLoginStepsOnTheCommandLine() throws Exception {
         PlanRun run = jmeter("send-none", false, "threads=2", "rampUp=0", "duration=6", "throughput=600",
                 "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "replyTimeoutMillis=3000");
-        assertThat(run.labels()).containsOnlyKeys("send");
+        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(2, false, true), "send", run.count("send")));
         assertOnlyAnswered(run.timing());
         assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }

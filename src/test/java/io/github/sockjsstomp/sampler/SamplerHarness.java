@@ -24,6 +24,7 @@ final class SamplerHarness implements AutoCloseable {
 
     private final ExecutorService threads;
     private final List<Running> running = new ArrayList<>();
+    private final java.util.Set<Integer> setUp = new java.util.HashSet<>();
 
     SamplerHarness(int threadCount) {
         this.threads = Executors.newFixedThreadPool(threadCount);
@@ -32,6 +33,13 @@ final class SamplerHarness implements AutoCloseable {
     static JavaSamplerContext context(AbstractStompSampler sampler, Map<String, String> overrides) {
         Arguments args = sampler.getDefaultParameters();
         Map<String, String> values = new LinkedHashMap<>();
+        if (sampler instanceof StompSendSampler) {
+            // Sessions of its own, as in plans that give a send sampler the connection parameters.
+            Arguments connection = AbstractStompSampler.connectionParameters(sampler.defaultSubscribeTo());
+            for (int i = 0; i < connection.getArgumentCount(); i++) {
+                values.put(connection.getArgument(i).getName(), connection.getArgument(i).getValue());
+            }
+        }
         for (int i = 0; i < args.getArgumentCount(); i++) {
             values.put(args.getArgument(i).getName(), args.getArgument(i).getValue());
         }
@@ -81,6 +89,47 @@ final class SamplerHarness implements AutoCloseable {
         }).get(120, TimeUnit.SECONDS);
     }
 
+    /** A sampler given only the parameters listed and {@code overrides}: a send sampler without connection ones. */
+    static JavaSamplerContext ownContext(AbstractStompSampler sampler, Map<String, String> overrides) {
+        Arguments args = sampler.getDefaultParameters();
+        Arguments merged = new Arguments();
+        for (int i = 0; i < args.getArgumentCount(); i++) {
+            String name = args.getArgument(i).getName();
+            merged.addArgument(name, overrides.getOrDefault(name, args.getArgument(i).getValue()));
+        }
+        merged.addArgument("TestElement.name", overrides.getOrDefault("TestElement.name",
+                sampler.getClass().getSimpleName()));
+        return new JavaSamplerContext(merged);
+    }
+
+    /** Adds a sampler to the test without sampling; returns its index for {@link #samples}. */
+    int add(AbstractStompSampler sampler, JavaSamplerContext context) {
+        running.add(new Running(sampler, context));
+        return running.size() - 1;
+    }
+
+    /**
+     * {@code count} samples of an added sampler on a pool thread (with one thread, the thread every sampler
+     * of the harness samples on, as in one JMeter thread); the first ever runs its setupTest first.
+     */
+    List<SampleResult> samples(int index, int count) throws Exception {
+        Running r = running.get(index);
+        return onThread(() -> {
+            JMeterContextService.getContext().setThreadNum(0);
+            if (JMeterContextService.getContext().getVariables() == null) {
+                JMeterContextService.getContext().setVariables(new JMeterVariables());
+            }
+            if (setUp.add(index)) {
+                r.sampler.setupTest(r.context);
+            }
+            List<SampleResult> results = new ArrayList<>();
+            for (int n = 0; n < count; n++) {
+                results.add(r.sampler.runTest(r.context));
+            }
+            return results;
+        });
+    }
+
     /** Runs on a pool thread: with one thread, the thread of every sample, so its JMeter variables too. */
     <T> T onThread(java.util.concurrent.Callable<T> task) throws Exception {
         return threads.submit(task).get(120, TimeUnit.SECONDS);
@@ -96,6 +145,7 @@ final class SamplerHarness implements AutoCloseable {
             r.sampler.teardownTest(r.context);
         }
         running.clear();
+        setUp.clear();
     }
 
     @Override

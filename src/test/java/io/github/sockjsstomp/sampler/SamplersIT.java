@@ -105,6 +105,74 @@ class SamplersIT {
         assertThat(records.stream().map(r -> r[4]).collect(Collectors.toSet())).hasSize(users);
     }
 
+    /** The plans' shape: a session sampler opens the thread's sessions, the send sampler after it uses them. */
+    @Test
+    void aSendSamplerWithoutConnectionParametersSendsOnTheSessionsOfTheSessionSamplerBeforeIt() throws Exception {
+        Path timingLog = dir.resolve("attached.csv");
+        List<SampleResult> connects;
+        List<SampleResult> sends;
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> session = base("user-{{session}}");
+            session.put("sessionsPerThread", "3");
+            session.put("subscribeTo", "/user/queue/echo");
+            session.put("TestElement.name", "session");
+            int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
+                    session));
+            StompSendSampler send = new StompSendSampler();
+            int sender = harness.add(send, SamplerHarness.ownContext(send, Map.of("TestElement.name", "echo",
+                    "mode", "await-reply", "replyTimeoutMillis", "10000", "timingLog", timingLog.toString())));
+            connects = harness.samples(opener, 3);
+            sends = harness.samples(sender, 6);
+            harness.endTest();
+        }
+        assertThat(connects).extracting(SampleResult::getSampleLabel).containsOnly("session");
+        assertAllSuccessful(List.of(connects, sends));
+        // No connect of its own: every sample is a round trip on a session already open.
+        assertThat(sends).extracting(SampleResult::getSampleLabel).containsOnly("echo");
+        assertThat(sends).allSatisfy(r -> assertThat(r.getResponseMessage()).startsWith("Reply to "));
+        List<String[]> records = records(timingLog);
+        assertThat(records).hasSize(6).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("ANSWERED");
+            assertThat(r[9]).isEqualTo("await-reply");
+        });
+        // Round-robin over the three sessions, in order.
+        assertThat(records.stream().map(r -> r[4]).toList()).containsExactly("user-1", "user-2", "user-3", "user-1",
+                "user-2", "user-3");
+    }
+
+    @Test
+    void aSendSamplerWithoutConnectionParametersOrASessionSamplerIsAConfigError() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            StompSendSampler send = new StompSendSampler();
+            int sender = harness.add(send, SamplerHarness.ownContext(send, Map.of("TestElement.name", "echo",
+                    "timingLog", "none")));
+            SampleResult result = harness.samples(sender, 1).get(0);
+            assertThat(result.getResponseCode()).isEqualTo(SampleResults.CONFIG_ERROR);
+            assertThat(result.getResponseMessage()).contains("'echo' has no connection parameters")
+                    .contains("StompConnectSampler");
+        }
+    }
+
+    @Test
+    void twoSendSamplersThatTimeDifferentlyCannotShareTheSessions() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> session = base("user-{{session}}");
+            int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
+                    session));
+            StompSendSampler first = new StompSendSampler();
+            StompSendSampler second = new StompSendSampler();
+            int a = harness.add(first, SamplerHarness.ownContext(first, Map.of("TestElement.name", "first",
+                    "timingLog", "none")));
+            int b = harness.add(second, SamplerHarness.ownContext(second, Map.of("TestElement.name", "second",
+                    "timingLog", "none", "replyTimeoutMillis", "1234")));
+            assertThat(harness.samples(opener, 1).get(0).isSuccessful()).isTrue();
+            assertThat(harness.samples(a, 1).get(0).isSuccessful()).isTrue();
+            SampleResult refused = harness.samples(b, 1).get(0);
+            assertThat(refused.getResponseCode()).isEqualTo(SampleResults.CONFIG_ERROR);
+            assertThat(refused.getResponseMessage()).contains("'second' and 'first' send on the sessions of");
+        }
+    }
+
     @Test
     void chatIsTimedAtTheReceiver() throws Exception {
         Path timingLog = dir.resolve("chat.csv");
@@ -244,17 +312,23 @@ class SamplersIT {
     @ParameterizedTest
     @CsvSource({"websocket", "xhr-streaming", "xhr"})
     void aCookieSetBySockJsInfoPinsTheSession(String transport) throws Exception {
+        // Many users connecting at once, as in a ramp-up: each must ask /info itself and keep its own answer's
+        // cookie, though Spring's SockJS client caches /info answers for the whole JVM.
+        int users = 8;
+        int sessionsEach = 3;
         long[] before = settledStickyCounts();
-        try (SamplerHarness harness = new SamplerHarness(2)) {
-            List<List<SampleResult>> results = harness.run(2, StompConnectSampler::new, i -> {
-                Map<String, String> p = base("sticky-" + transport + "-" + i);
+        try (SamplerHarness harness = new SamplerHarness(users)) {
+            List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> {
+                Map<String, String> p = base("sticky-" + transport + "-" + i + "-{{session}}");
                 p.put("transport", transport);
+                p.put("sessionsPerThread", Integer.toString(sessionsEach));
                 return p;
-            }, 2);
+            }, sessionsEach);
             assertAllSuccessful(results);
         }
-        long[] after = DemoServer.stickyAndUnstickyRequests();
-        assertThat(after[0] - before[0]).as("requests carrying the cookie").isGreaterThanOrEqualTo(2);
+        long[] after = settledStickyCounts();
+        assertThat(after[2] - before[2]).as("/info requests, one per session").isEqualTo(users * sessionsEach);
+        assertThat(after[0] - before[0]).as("requests carrying the cookie").isGreaterThanOrEqualTo(users * sessionsEach);
         assertThat(after[1] - before[1]).as("requests without it").isZero();
     }
 
