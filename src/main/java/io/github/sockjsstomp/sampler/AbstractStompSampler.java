@@ -60,7 +60,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
     private int nextSession;
     private List<String> configErrors = List.of();
     private List<String> subscribeTo = List.of();
-    private boolean inRun;
+    /** The run this sampler joined in setupTest and leaves in teardownTest; null outside one. */
+    private TimingRun run;
     private long connectIntervalNanos;
     private long nextConnectNanos;
     /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
@@ -216,11 +217,8 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
 
     private void enterRun(TimingOptions timing) {
         // Only senders have replies in flight at the end; listeners and connections need no drain of their own.
-        if (TimingRun.enter(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0,
-                JMeterContextService.getTestStartTime())) {
-            ReplySummaries.start();
-        }
-        inRun = true;
+        run = TimingRun.join(sendsTimedMessages() ? timing.replyTimeoutMillis() + 1000 : 0,
+                JMeterContextService.getTestStartTime(), ReplySummaries::start);
     }
 
     private void connectAllInSetup(String label) {
@@ -284,10 +282,10 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
 
     @Override
     public void teardownTest(JavaSamplerContext context) {
-        if (inRun) {
-            inRun = false;
+        if (run != null) {
             // The first teardown waits here for replies in flight while every other session is still open.
-            TimingRun.exit();
+            run.leave();
+            run = null;
         }
         if (attached) {
             return;
@@ -314,8 +312,9 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
                 samplingThread.interrupt();
             }
         }
-        if (inRun) {
-            TimingRun.stop();
+        TimingRun joined = run;
+        if (joined != null) {
+            joined.stop();
         }
         for (TimingStompUser user : sessions) {
             user.disconnect();

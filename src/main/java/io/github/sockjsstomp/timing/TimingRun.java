@@ -5,86 +5,100 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The end of a test, for the books: every way a test ends goes through here. JMeter calls each sampler's
- * teardownTest on one thread after all threads stopped (normal end, Stop, Shutdown); the first one waits for
- * the replies still in flight while every session is still open, the last one declares the rest LOST and
- * closes the timing logs. A JVM that exits without a teardown (kill, System.exit) gets the same from a
- * shutdown hook.
+ * One test's run, for the books: every way a test ends goes through here. Each sampler joins the run of its
+ * test in setupTest and leaves that same run in teardownTest, which JMeter calls on one thread after all
+ * threads stopped (normal end, Stop, Shutdown): the first to leave waits for the replies still in flight
+ * while every session is still open, the last declares the rest LOST, writes the books and closes the timing
+ * logs. A JVM that exits without a teardown (kill, System.exit) gets the same from a shutdown hook.
+ *
+ * <p>The GUI and remote engines run many tests in one JVM. A run whose teardowns did not all come (one threw
+ * out of JMeter's loop, or the engine skipped it) is ended by the first sampler of the next test; a teardown
+ * that comes after that leaves the old, ended run and cannot touch the new one.
  */
 public final class TimingRun {
 
     private static final Logger log = LoggerFactory.getLogger(TimingRun.class);
     private static final Object LOCK = new Object();
-    private static int active;
-    private static boolean drained;
-    private static boolean finished;
+    /** The run samplers join now; null between runs. */
+    private static TimingRun current;
     private static boolean hookInstalled;
+
+    /** Which test this run belongs to (the engine's test start time; 0 when unknown). */
+    private final long testStartMillis;
+    private int members;
+    private boolean drained;
+    private boolean finished;
     /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
-    private static volatile boolean stopped;
-    private static long longestDrainMillis;
-    /** Which test the open run belongs to (the engine's test start time; 0 when unknown). */
-    private static long runTestStart;
+    private volatile boolean stopped;
+    private long longestDrainMillis;
 
-    private TimingRun() {
+    private TimingRun(long testStartMillis) {
+        this.testStartMillis = testStartMillis;
     }
 
     /**
-     * A sampler joins the run (its setupTest). The first one of a run starts new books. The end of the run
-     * waits for replies as long as the longest {@code drainMillis} of all samplers, whichever tears down first.
-     *
-     * @return whether this sampler started a new run
+     * A sampler of the test that started at {@code testStartMillis} joins its run; the first one starts new
+     * books and runs {@code atStart}. The run waits for replies at its end as long as the longest
+     * {@code drainMillis} of its samplers, whichever leaves first. A run of another test still open is ended
+     * first, so its books are written and its logs closed and the new test does not add to them.
      */
-    public static boolean enter(long drainMillis) {
-        return enter(drainMillis, 0);
-    }
-
-    /**
-     * As {@link #enter(long)}, for the test that started at {@code testStartMillis}. A sampler of a new test
-     * finding the last test's run still open (a teardown that never came: another sampler's threw, or the
-     * engine skipped it) ends that run first, so its books are written and its logs closed, and the new test
-     * starts new books instead of adding to the old ones.
-     */
-    public static boolean enter(long drainMillis, long testStartMillis) {
+    public static TimingRun join(long drainMillis, long testStartMillis, Runnable atStart) {
         synchronized (LOCK) {
-            if (active > 0 && !finished && testStartMillis != 0 && runTestStart != 0
-                    && testStartMillis != runTestStart) {
+            TimingRun run = current;
+            if (run != null && testStartMillis != 0 && run.testStartMillis != 0
+                    && testStartMillis != run.testStartMillis) {
                 log.warn("The test started at {} left its STOMP run open ({} samplers never tore down); ending it "
-                        + "now, before the test started at {}", runTestStart, active, testStartMillis);
-                finish();
-                active = 0;
+                        + "now, before the test started at {}", run.testStartMillis, run.members, testStartMillis);
+                run.finish();
+                run = null;
             }
-            boolean newRun = active == 0;
-            if (newRun) {
-                runTestStart = testStartMillis;
-                drained = false;
-                finished = false;
-                stopped = false;
-                longestDrainMillis = 0;
+            if (run == null) {
+                run = new TimingRun(testStartMillis);
+                current = run;
                 ReplyTracker.shared().reset();
+                installShutdownHook();
+                atStart.run();
             }
-            active++;
-            longestDrainMillis = Math.max(longestDrainMillis, drainMillis);
-            if (!hookInstalled) {
-                Runtime.getRuntime().addShutdownHook(new Thread(TimingRun::finish, "stomp-timing-shutdown"));
-                hookInstalled = true;
-            }
-            return newRun;
+            run.members++;
+            run.longestDrainMillis = Math.max(run.longestDrainMillis, drainMillis);
+            return run;
+        }
+    }
+
+    /** Ends the open run, if any: for a JVM that exits without its teardowns. */
+    public static void finishCurrent() {
+        TimingRun run;
+        synchronized (LOCK) {
+            run = current;
+        }
+        if (run != null) {
+            run.finish();
+        }
+    }
+
+    private static void installShutdownHook() {
+        if (!hookInstalled) {
+            Runtime.getRuntime().addShutdownHook(new Thread(TimingRun::finishCurrent, "stomp-timing-shutdown"));
+            hookInstalled = true;
         }
     }
 
     /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
-    public static void stop() {
+    public void stop() {
         stopped = true;
     }
 
     /**
-     * A sampler leaves the run (its teardownTest). The first to leave waits up to the longest drain of the run
-     * for outstanding replies; the last ends the run.
+     * A sampler leaves this run (its teardownTest). The first to leave waits up to the longest drain of the run
+     * for outstanding replies; the last ends the run. Leaving a run already ended does nothing.
      */
-    public static void exit() {
+    public void leave() {
         boolean first;
         long drainMillis;
         synchronized (LOCK) {
+            if (finished) {
+                return;
+            }
             first = !drained;
             drained = true;
             drainMillis = longestDrainMillis;
@@ -99,21 +113,33 @@ public final class TimingRun {
                 Thread.currentThread().interrupt();
             }
         }
+        boolean last;
         synchronized (LOCK) {
-            active = Math.max(0, active - 1);
-            if (active == 0) {
-                finish();
-            }
+            members = Math.max(0, members - 1);
+            last = members == 0;
+        }
+        if (last) {
+            finish();
         }
     }
 
-    /** Marks what is still outstanding LOST, logs the books and closes every timing log, once per run. */
-    public static void finish() {
+    /** Whether the books of this run are written and its logs closed. */
+    public boolean isFinished() {
+        synchronized (LOCK) {
+            return finished;
+        }
+    }
+
+    /** Marks what is still outstanding LOST, logs the books and closes every timing log, once. */
+    private void finish() {
         synchronized (LOCK) {
             if (finished) {
                 return;
             }
             finished = true;
+            if (current == this) {
+                current = null;
+            }
         }
         ReplyTracker tracker = ReplyTracker.shared();
         tracker.abandonAll("test-ended");

@@ -16,7 +16,7 @@ final class ExitWithoutTeardown {
     public static void main(String[] args) throws Exception {
         TimingLog log = TimingLog.open(Path.of(args[0]));
         int messages = Integer.parseInt(args[1]);
-        TimingRun.enter(0);
+        TimingRun.join(0, 0, () -> { });
         ReplyTracker tracker = ReplyTracker.shared();
         for (int i = 0; i < messages; i++) {
             OutgoingMessage message = new OutgoingMessage("exiter", "/app/echo", new StompHeaders(), i,

@@ -20,8 +20,9 @@ class TimingRunTest {
     void theDrainLastsAsLongAsTheLongestSendersWhoeverTearsDownFirst() throws Exception {
         ReplyTracker tracker = ReplyTracker.shared();
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        TimingRun.enter(0);
-        TimingRun.enter(30_000);
+        TimingRun listener = TimingRun.join(0, 0, () -> { });
+        TimingRun sender = TimingRun.join(30_000, 0, () -> { });
+        assertThat(sender).isSameAs(listener);
         OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1,
                 tracker.ids().next(), new byte[1], System.currentTimeMillis());
         PendingMessage pending = tracker.register(message, 60_000, 1, records::add, false);
@@ -35,8 +36,9 @@ class TimingRunTest {
                     new byte[1], System.nanoTime()));
         });
         replier.start();
-        TimingRun.exit();
-        TimingRun.exit();
+        listener.leave();
+        sender.leave();
+        assertThat(sender.isFinished()).isTrue();
         replier.join();
         assertThat(records).singleElement().satisfies(r -> assertThat(r.outcome())
                 .isEqualTo(TimingRecord.Outcome.ANSWERED));
@@ -51,19 +53,49 @@ class TimingRunTest {
     void aNewTestEndsARunItsPredecessorLeftOpen() {
         ReplyTracker tracker = ReplyTracker.shared();
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        assertThat(TimingRun.enter(0, 1_000)).isTrue();
-        assertThat(TimingRun.enter(0, 1_000)).isFalse();
+        List<String> starts = new ArrayList<>();
+        TimingRun first = TimingRun.join(0, 1_000, () -> starts.add("first"));
+        TimingRun second = TimingRun.join(0, 1_000, () -> starts.add("second"));
+        assertThat(second).isSameAs(first);
         OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1,
                 tracker.ids().next(), new byte[1], System.currentTimeMillis());
         tracker.register(message, 60_000, 1, records::add, false);
-        TimingRun.exit(); // the other sampler's teardown never comes
+        first.leave(); // the other sampler's teardown never comes
 
-        assertThat(TimingRun.enter(0, 2_000)).as("a new run").isTrue();
+        TimingRun next = TimingRun.join(0, 2_000, () -> starts.add("next"));
+        assertThat(next).as("a new run").isNotSameAs(first);
+        assertThat(starts).containsExactly("first", "next");
+        assertThat(first.isFinished()).isTrue();
         assertThat(records).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(TimingRecord.Outcome.LOST);
             assertThat(r.detail()).isEqualTo("test-ended");
         });
         assertThat(tracker.books().sent()).as("new books").isZero();
-        TimingRun.exit();
+        next.leave();
+    }
+
+    /** The teardown that never came comes after all, during the next test: the next test's run goes on. */
+    @Test
+    void aLateTeardownOfAnEndedRunLeavesTheNextRunAlone() {
+        ReplyTracker tracker = ReplyTracker.shared();
+        List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
+        TimingRun old = TimingRun.join(0, 3_000, () -> { });
+        TimingRun.join(0, 3_000, () -> { });
+        old.leave();
+        TimingRun next = TimingRun.join(0, 4_000, () -> { });
+        OutgoingMessage message = new OutgoingMessage("bob", "/app/echo", new StompHeaders(), 1,
+                tracker.ids().next(), new byte[1], System.currentTimeMillis());
+        tracker.register(message, 60_000, 1, records::add, false);
+
+        old.leave(); // the old test's late teardown
+
+        assertThat(next.isFinished()).isFalse();
+        assertThat(records).as("the new test's message is still pending").isEmpty();
+        assertThat(tracker.books().pending()).isEqualTo(1);
+        next.stop();
+        next.leave();
+        assertThat(next.isFinished()).isTrue();
+        assertThat(records).singleElement().satisfies(r -> assertThat(r.outcome())
+                .isEqualTo(TimingRecord.Outcome.LOST));
     }
 }
