@@ -93,7 +93,7 @@ public final class ReplyTracker {
         if (entry.end(PendingMessage.FAILED)) {
             failed.increment();
             pending.remove(entry.msgId, entry);
-            entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.FAILED, entry.msgId, -1,
+            emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.FAILED, entry.msgId, -1,
                     entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
         }
     }
@@ -134,7 +134,7 @@ public final class ReplyTracker {
         if (entry.complete()) {
             pending.remove(msgId, entry);
         }
-        entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.ANSWERED, msgId,
+        emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.ANSWERED, msgId,
                 latencyMicros, entry.sender, message.receiver(), entry.destination, message.payload().length, "",
                 entry.awaited()));
     }
@@ -204,9 +204,15 @@ public final class ReplyTracker {
     private void lose(PendingMessage entry, String reason) {
         if (entry.end(PendingMessage.LOST)) {
             lost.increment();
-            entry.sink.record(new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.LOST, entry.msgId, -1,
+            emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.LOST, entry.msgId, -1,
                     entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
         }
+    }
+
+    /** A finished message goes to its sender's timing log and, when a replies sampler runs, to its feed. */
+    private static void emit(PendingMessage entry, TimingRecord record) {
+        entry.sink.record(record);
+        ReplyFeed.shared().offer(record);
     }
 
     public Books books() {

@@ -221,6 +221,36 @@ class JMeterPlansIT {
         assertThat(distinct(timing, 9)).containsExactly("fire-and-forget");
     }
 
+    /**
+     * Opt-in reply samples: every finished message of a fire-and-forget run reaches JMeter's listeners as a
+     * sample of its own, its elapsed time the reply latency, and the HTML dashboard lists them.
+     */
+    @Test
+    void replySamplesBringFireAndForgetLatencyToJMetersListeners() throws Exception {
+        int threads = 2;
+        PlanRun run = jmeter("send-replies", true, "threads=" + threads, "rampUp=0", "duration=6",
+                "throughput=1200", "replyTimeoutMillis=3000", "replySamples=true");
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        long sends = run.count("send");
+        assertThat(timing).hasSize((int) sends);
+        List<Map<String, String>> replies = run.rows().stream()
+                .filter(r -> r.get("label").equals("reply /app/echo")).toList();
+        // The replies thread stops with the senders: the last replies may finish after it, in the drain.
+        assertThat(replies).hasSizeBetween((int) sends - 2 * threads, (int) sends);
+        assertThat(replies).allSatisfy(r -> {
+            assertThat(r.get("success")).isEqualTo("true");
+            assertThat(r.get("threadName")).startsWith("replies ");
+        });
+        // Each reply sample's elapsed time is one message's latency in the timing log (in whole ms).
+        List<Long> logged = new ArrayList<>(timing.stream().map(r -> Long.parseLong(r[3]) / 1000).toList());
+        for (Map<String, String> reply : replies) {
+            assertThat(logged.remove(Long.valueOf(reply.get("elapsed")))).as("elapsed " + reply.get("elapsed")
+                    + " is a logged latency").isTrue();
+        }
+        assertThat(Files.readString(run.dir().resolve("report/statistics.json"))).contains("\"reply /app/echo\"");
+    }
+
     @Test
     void greetingsAreBroadcastToEverySubscriber() throws Exception {
         int threads = 3;

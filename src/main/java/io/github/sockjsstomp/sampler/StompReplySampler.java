@@ -1,0 +1,137 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.timing.ReplyFeed;
+import io.github.sockjsstomp.timing.TimingRecord;
+import java.nio.charset.StandardCharsets;
+import org.apache.jmeter.config.Arguments;
+import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
+import org.apache.jmeter.samplers.Interruptible;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.util.JMeterUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replies as samples of their own, for JMeter's listeners (Aggregate Report, HTML dashboard, Backend
+ * Listener): each sample is one finished timed message of the run, from any thread, labelled
+ * {@code reply <destination>}, its time the message's send and its elapsed time the reply latency; a message
+ * LOST or FAILED is a failed sample with that response code and the reason. A fire-and-forget sender's
+ * replies, otherwise seen only in the timing log, show up live. Opt-in: put it in a thread group of its own
+ * (one thread) that runs as long as the senders; a sample that finds nothing within {@code waitMillis} is not
+ * reported. Replies that complete in the drain after the last sender stopped are in the timing log only.
+ */
+public class StompReplySampler extends AbstractJavaSamplerClient implements Interruptible {
+
+    private static final Logger log = LoggerFactory.getLogger(StompReplySampler.class);
+    static final String WAIT_MILLIS = "waitMillis";
+    static final String REPLY_PREFIX = "reply ";
+    static final String LOST = "LOST";
+    static final String FAILED = "FAILED";
+
+    private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
+            && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
+
+    private long waitMillis;
+    private String configError;
+    private boolean open;
+    private volatile Thread sampling;
+
+    @Override
+    public Arguments getDefaultParameters() {
+        Arguments args = new Arguments();
+        args.addArgument(WAIT_MILLIS, "1000", null, "longest wait for the next finished message");
+        return args;
+    }
+
+    @Override
+    public void setupTest(JavaSamplerContext context) {
+        ParameterReader params = new ParameterReader(context);
+        waitMillis = params.number(WAIT_MILLIS, 1000, 1, Integer.MAX_VALUE);
+        if (params.hasErrors()) {
+            configError = String.join("; ", params.errors());
+            return;
+        }
+        ReplyFeed.shared().open();
+        open = true;
+    }
+
+    @Override
+    public SampleResult runTest(JavaSamplerContext context) {
+        if (configError != null) {
+            return SampleResults.immediateFailure(AbstractStompSampler.label(context), SampleResults.CONFIG_ERROR,
+                    configError);
+        }
+        sampling = Thread.currentThread();
+        TimingRecord record;
+        try {
+            record = ReplyFeed.shared().take(waitMillis);
+        } catch (InterruptedException e) {
+            record = null;
+        } finally {
+            sampling = null;
+            // Only our interrupt() can have set it: JMeter's Stop; the next sample must not fail at once.
+            Thread.interrupted();
+        }
+        if (record == null) {
+            SampleResult nothing = new SampleResult();
+            nothing.setIgnore();
+            return nothing;
+        }
+        return sampleOf(record, System.currentTimeMillis());
+    }
+
+    static SampleResult sampleOf(TimingRecord record, long nowMillis) {
+        SampleResult result = SampleResults.newResult(REPLY_PREFIX + record.destination());
+        long sentMillis = record.sentEpochMicros() / 1000;
+        result.setSentBytes(record.bytes());
+        switch (record.outcome()) {
+            case ANSWERED -> {
+                long elapsed = record.latencyMicros() / 1000;
+                times(result, sentMillis, elapsed);
+                result.setLatency(elapsed);
+                SampleResults.ok(result, "Reply to " + record.msgId() + " from " + record.sender() + " received by "
+                        + record.receiver());
+            }
+            case LOST -> {
+                // The time it waited in vain, up to when it was declared lost.
+                times(result, sentMillis, Math.max(0, nowMillis - sentMillis));
+                SampleResults.fail(result, LOST, "No reply to " + record.msgId() + " from " + record.sender() + ": "
+                        + record.detail());
+            }
+            default -> {
+                times(result, sentMillis, 0);
+                SampleResults.fail(result, FAILED, record.msgId() + " from " + record.sender() + " failed: "
+                        + record.detail());
+            }
+        }
+        result.setResponseData(record.msgId(), StandardCharsets.UTF_8.name());
+        return result;
+    }
+
+    /** Starts at the send: JMeter's stamp is the start or, by default, the end ({@code sampleresult.timestamp.start}). */
+    private static void times(SampleResult result, long startMillis, long elapsedMillis) {
+        result.setStampAndTime(STAMP_IS_START ? startMillis : startMillis + elapsedMillis, elapsedMillis);
+    }
+
+    @Override
+    public boolean interrupt() {
+        Thread thread = sampling;
+        if (thread != null) {
+            thread.interrupt();
+        }
+        return true;
+    }
+
+    @Override
+    public void teardownTest(JavaSamplerContext context) {
+        if (open) {
+            open = false;
+            long unsampled = ReplyFeed.shared().close();
+            if (unsampled > 0) {
+                log.info("{} finished messages did not become reply samples (the replies thread fell behind, or "
+                        + "they finished after it stopped); the timing log has them all", unsampled);
+            }
+        }
+    }
+}

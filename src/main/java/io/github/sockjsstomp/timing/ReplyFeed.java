@@ -1,0 +1,67 @@
+package io.github.sockjsstomp.timing;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Finished messages (answered, lost, failed) on their way to the replies sampler, which turns each into a
+ * sample of its own for JMeter's listeners. Closed, as it is unless a replies sampler runs, it costs a
+ * volatile read per record. Bounded: a replies thread that falls behind loses samples, never memory, and
+ * the count of those it lost is kept; the timing log has every record either way.
+ */
+public final class ReplyFeed {
+
+    static final int CAPACITY = 100_000;
+    private static final ReplyFeed SHARED = new ReplyFeed(CAPACITY);
+
+    private final BlockingQueue<TimingRecord> queue;
+    private final LongAdder dropped = new LongAdder();
+    private volatile boolean open;
+    private int consumers;
+
+    ReplyFeed(int capacity) {
+        queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    public static ReplyFeed shared() {
+        return SHARED;
+    }
+
+    /** A replies sampler starts taking; the first of a run starts from an empty feed. */
+    public synchronized void open() {
+        if (consumers++ == 0) {
+            queue.clear();
+            dropped.reset();
+            open = true;
+        }
+    }
+
+    /**
+     * A replies sampler stops taking; after the last, nothing more is kept.
+     *
+     * @return records that never became samples (feed full, or left in it at the end); counted once
+     */
+    public synchronized long close() {
+        consumers = Math.max(0, consumers - 1);
+        if (consumers > 0) {
+            return 0;
+        }
+        open = false;
+        long left = queue.size();
+        queue.clear();
+        return left + dropped.sumThenReset();
+    }
+
+    void offer(TimingRecord record) {
+        if (open && !queue.offer(record)) {
+            dropped.increment();
+        }
+    }
+
+    /** The next finished message, waiting up to {@code waitMillis}; null if none came. */
+    public TimingRecord take(long waitMillis) throws InterruptedException {
+        return queue.poll(waitMillis, TimeUnit.MILLISECONDS);
+    }
+}

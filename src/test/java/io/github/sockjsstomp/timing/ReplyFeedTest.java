@@ -1,0 +1,44 @@
+package io.github.sockjsstomp.timing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ReplyFeedTest {
+
+    private static TimingRecord record(String id) {
+        return new TimingRecord(1_000_000, TimingRecord.Outcome.ANSWERED, id, 1500, "alice", "alice", "/app/echo",
+                10, "", false);
+    }
+
+    @Test
+    void closedItKeepsNothing() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        feed.offer(record("a"));
+        assertThat(feed.take(1)).isNull();
+    }
+
+    @Test
+    void openItHandsOverInOrderAndCountsWhatDidNotFit() throws Exception {
+        ReplyFeed feed = new ReplyFeed(2);
+        feed.open();
+        feed.offer(record("a"));
+        feed.offer(record("b"));
+        feed.offer(record("c")); // full: dropped, counted
+        assertThat(feed.take(1).msgId()).isEqualTo("a");
+        assertThat(feed.close()).as("b left in the feed, c dropped").isEqualTo(2);
+        feed.offer(record("d"));
+        assertThat(feed.take(1)).isNull();
+    }
+
+    @Test
+    void itStaysOpenUntilItsLastTakerCloses() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        feed.open();
+        feed.open();
+        feed.offer(record("a"));
+        assertThat(feed.close()).isZero();
+        assertThat(feed.take(1).msgId()).isEqualTo("a");
+        assertThat(feed.close()).isZero();
+    }
+}
