@@ -127,10 +127,14 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
     public void teardownTest(JavaSamplerContext context) {
         if (open) {
             open = false;
-            long unsampled = ReplyFeed.shared().close();
-            if (unsampled > 0) {
-                log.info("{} finished messages did not become reply samples (the replies thread fell behind, or "
-                        + "they finished after it stopped); the timing log has them all", unsampled);
+            ReplyFeed.Unsampled unsampled = ReplyFeed.shared().close();
+            if (unsampled.dropped() > 0) {
+                log.warn("{} finished messages did not become reply samples: the replies thread fell behind and the "
+                        + "hand-off was full; the timing log has them all", unsampled.dropped());
+            }
+            if (unsampled.left() > 0) {
+                log.info("{} finished messages were still waiting to become reply samples when the test ended",
+                        unsampled.left());
             }
         }
     }

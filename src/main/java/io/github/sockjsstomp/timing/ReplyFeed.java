@@ -39,19 +39,22 @@ public final class ReplyFeed {
     }
 
     /**
-     * A replies sampler stops taking; after the last, nothing more is kept.
-     *
-     * @return records that never became samples (feed full, or left in it at the end); counted once
+     * Records that never became samples, counted once: {@code dropped} found the feed full (the replies
+     * thread fell behind), {@code left} were still in it when the last taker stopped.
      */
-    public synchronized long close() {
+    public record Unsampled(long dropped, long left) {
+    }
+
+    /** A replies sampler stops taking; after the last, nothing more is kept. */
+    public synchronized Unsampled close() {
         consumers = Math.max(0, consumers - 1);
         if (consumers > 0) {
-            return 0;
+            return new Unsampled(0, 0);
         }
         open = false;
         long left = queue.size();
         queue.clear();
-        return left + dropped.sumThenReset();
+        return new Unsampled(dropped.sumThenReset(), left);
     }
 
     void offer(TimingRecord record) {
