@@ -13,6 +13,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   many      ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many]   (default: all)
+SIDES="ours-raw ours-raw-standalone" compares the echo plan with its sampler given every connection parameter
+(bench/echo-standalone.jmx, the plan shape before the session sampler) in the same alternating rounds.
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours-raw echo run.
 Needs target/jmeter (make jmeter). The incumbent's jar comes from Maven Central into target/jmeter-incumbent,
@@ -165,6 +167,7 @@ def echo_run(side, server, out, round_no, fire=False):
                                    dict(common, endpoint="/stomp-ws"))
     else:
         transport = side.split("-")[1]
+        # ours-raw-standalone: the echo plan as it was before the session sampler, its 25 arguments on every sample
         props = dict(common, transport=transport, endpoint="/stomp-ws" if transport == "raw" else "/ws",
                      indexPath="none" if transport == "raw" else "/index",
                      pullPath="none" if transport == "raw" else "/clientPull", heartbeatMillis=0,
@@ -177,7 +180,8 @@ def echo_run(side, server, out, round_no, fire=False):
             props.update(throughput=0)
         else:
             props.update(pauseMillis=0)
-        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx" / plan, out, name, props, jvm_args)
+        plan_path = ROOT / "bench/echo-standalone.jmx" if side.endswith("-standalone") else ROOT / "jmx" / plan
+        process, jtl, pid = jmeter(OURS_HOME, plan_path, out, name, props, jvm_args)
     cpu, switches, start_ms, end_ms = steady_window(process, pid)
     if fire:
         done = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
@@ -238,7 +242,7 @@ def main(argv):
              f"{ENV['WARMUP_S']} s.", ""]
     try:
         if "echo" in parts or "fire" in parts:
-            sides = ["ours-raw", "incumbent", "ours-websocket"]
+            sides = os.environ.get("SIDES", "ours-raw incumbent ours-websocket").split()
             runs = {s: [] for s in sides + ["ours-raw-fire"]}
             for round_no in range(1, ENV["ROUNDS"] + 1):
                 if "echo" in parts:
@@ -251,7 +255,7 @@ def main(argv):
             lines += [f"## Echo, {ENV['THREADS']} threads, unthrottled", "",
                       "| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
                       "trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | --- | ---: | ---: |"]
-            base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs["incumbent"] else None
+            base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
             for side, results in runs.items():
                 if not results:
                     continue
