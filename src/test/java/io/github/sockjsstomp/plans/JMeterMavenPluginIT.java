@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,15 @@ class JMeterMavenPluginIT {
                 "-DgroupId=io.github.sockjsstomp", "-DartifactId=jmeter-sockjs-stomp", "-Dversion=" + version,
                 "-Dpackaging=jar", "-DgeneratePom=true");
         Path timingLog = dir.resolve("timing.csv");
+        // JMeter appends to a results file: an earlier run's (same day, same name) would be counted too.
+        Path results = root.resolve("examples/jmeter-maven/target/jmeter/results");
+        if (Files.isDirectory(results)) {
+            try (var files = Files.list(results)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
         String output;
         try (DemoServer server = DemoServer.start(0)) {
             output = mvn(root, "verify.txt", "-f", "examples/jmeter-maven/pom.xml", "verify",
@@ -40,13 +50,29 @@ class JMeterMavenPluginIT {
         }
         Matcher successful = Pattern.compile("Successful requests:\\s+(\\d+)").matcher(output);
         assertThat(successful.find()).as(output).isTrue();
-        long sends = Long.parseLong(successful.group(1));
-        assertThat(sends).isPositive();
         assertThat(output).containsPattern("Failed requests:\\s+0\\b");
+        // The plugin counts every row of its results file: the sends, and a session row with its four steps
+        // (index, clientPull, connect, subscribe) per thread.
+        Map<String, Long> labels = resultLabels(results);
+        long sends = labels.getOrDefault("send", 0L);
+        assertThat(sends).isPositive();
+        assertThat(labels.get("session")).isEqualTo(2);
+        assertThat(Long.parseLong(successful.group(1))).isEqualTo(sends + 2 * 5);
         List<String> records = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
         assertThat(records.get(0)).isEqualTo(PlanRun.TIMING_HEADER);
         assertThat(records.subList(1, records.size())).hasSize((int) sends)
                 .allSatisfy(r -> assertThat(r.split(",")[1]).isEqualTo("ANSWERED"));
+    }
+
+    /** Rows per label in the newest results file the plugin wrote. */
+    private static Map<String, Long> resultLabels(Path results) throws Exception {
+        Path newest;
+        try (var files = Files.list(results)) {
+            newest = files.filter(f -> f.toString().endsWith(".csv"))
+                    .max(java.util.Comparator.comparingLong(f -> f.toFile().lastModified())).orElseThrow();
+        }
+        return PlanRun.readCsv(newest).stream().collect(java.util.stream.Collectors.groupingBy(r -> r.get("label"),
+                java.util.stream.Collectors.counting()));
     }
 
     private String mvn(Path root, String outputName, String... args) throws Exception {
