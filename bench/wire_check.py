@@ -31,7 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generator_efficiency as ge  # the demo server and JMeter runners
 
-ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5)]}
+ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5),
+                                                  ("RAMP_S", 0)]}
 TRANSPORTS = os.environ.get("TRANSPORTS", "raw websocket").split()
 
 
@@ -172,7 +173,7 @@ def run(transport: str, server, out: Path) -> list[str]:
         "host": "127.0.0.1",
         "port": server.port,
         "threads": ENV["THREADS"],
-        "rampUp": 0,
+        "rampUp": ENV["RAMP_S"],
         "duration": ENV["DURATION_S"],
         "throughput": ENV["PER_S"] * 60,
         "transport": transport,
