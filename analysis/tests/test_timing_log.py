@@ -274,3 +274,71 @@ def test_other_headers_are_rejected(tmp_path, header):
     with pytest.raises(InputError, match="not a timing log") as e:
         read_timing_log(p)
     assert HEADER in str(e.value) and HEADER_V1 in str(e.value)
+
+
+def test_skip_records_counts_line_ends_outside_quotes(tmp_path, monkeypatch):
+    """_skip_records finds where the n-th record ends without parsing: quoted line ends and escaped quotes, blank
+    lines and CRLF, across block boundaries."""
+    records = ['1,"a\nb",x', '2,"say ""hi""\n, there",y', "", '3,"",z\r', "4,plain,w", '5,"\n\n",v']
+    data = "\n".join(records) + "\n"
+    path = tmp_path / "r.csv"
+    path.write_text("head\n" + data, encoding="utf-8")
+    monkeypatch.setattr(timing_log, "_BLOCK_BYTES", 3)
+    start = len("head\n")
+    offset = start
+    for n in range(len(records) + 1):
+        expected = start + len("\n".join(records[:n]) + ("\n" if n else ""))
+        assert timing_log._skip_records(path, start, n) == (expected, data[: expected - start].count("\n")), n
+        offset = expected
+    assert offset == path.stat().st_size
+    assert timing_log._skip_records(path, start, len(records) + 5)[0] == path.stat().st_size
+
+
+def test_a_line_cut_short_late_in_a_big_file_keeps_what_the_fast_path_read(log_writer, monkeypatch):
+    """A record that parses but lacks fields (the last line of a killed run): the fast path hands over the batches
+    before it, and the validating path starts after them (not at the top), still numbering the file's lines."""
+    lines = []
+    for i in range(30_000):
+        lines.append(
+            f'{i},FAILED,q-{i},,u,,/d,1,"multi\nline, ""{i}"""' if i % 100 == 0 else f"{i},LOST,l-{i},,u,,/d,1,t"
+        )
+    lines.append("30000,ANSWERED,z,1,u")  # cut short
+    lines += [f"{i},ANSWERED,a-{i},{i},u,u,/d,1," for i in range(10)]
+    starts = []
+    validating = timing_log._validating_path
+
+    def spy(path, start, line, *args):
+        starts.append((start, line))
+        return validating(path, start, line, *args)
+
+    monkeypatch.setattr(timing_log, "_validating_path", spy)
+    path = log_writer(lines)
+    for chunk_rows in (None, 1000):
+        sink = timing_log.FrameSink()
+        log = timing_log.stream_timing_log(path, 0, sink, max_issues=5, chunk_rows=chunk_rows)
+        frame = sink.frame(True, 0)
+        assert (log.records, log.malformed, frame.height) == (30_011, 1, 30_010)
+        assert [i.line for i in log.issues] == [2 + 30_000 + 300]  # 300 records span two lines
+        assert log.issues[0].reason == "5 fields, expected 9: missing destination"
+        assert frame.get_column("outcome").cast(pl.String).to_list()[-10:] == ["ANSWERED"] * 10
+        details = frame.filter(pl.col("outcome") == "FAILED").get_column("detail").cast(pl.String).to_list()
+        assert details == [f'multi\nline, "{i}"' for i in range(0, 30_000, 100)]
+    assert all(start > len(HEADER_V1) + 1 for start, _ in starts), starts  # resumed, not restarted
+    with open(path, "rb") as f:
+        data = f.read()
+    for start, line in starts:
+        assert data[:start].count(b"\n") + 1 == line
+
+
+def test_a_parse_error_reads_the_file_again_from_the_top(log_writer):
+    """After a parse error polars may have delivered a later batch and not an earlier one: nothing the fast path
+    received is kept, every time."""
+    lines = [f"{i},LOST,l-{i},,u,,/d,1,t" for i in range(20_000)]
+    lines[15_000] = "oops,ANSWERED,z,1,u,u,/d,1,"
+    path = log_writer(lines)
+    expected = [i for i in range(20_000) if i != 15_000]
+    for chunk_rows in (None, 700) * 10:
+        sink = timing_log.FrameSink()
+        log = timing_log.stream_timing_log(path, 0, sink, chunk_rows=chunk_rows)
+        assert (log.records, log.malformed, [i.line for i in log.issues]) == (20_000, 1, [15_002])
+        assert (sink.frame(True, 0).get_column("sent_epoch_us") // 1000).to_list() == expected

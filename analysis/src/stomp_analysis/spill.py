@@ -50,7 +50,7 @@ from .timing_log import FrameSink, TimingLog, stream_timing_log
 #: Records per chunk handed over by the reader in pass 1.
 CHUNK_RECORDS = 1_000_000
 #: Records a slice of send time should hold (its length is chosen from the first chunk's send rate).
-SLICE_RECORDS = 4_000_000
+SLICE_RECORDS = 2_000_000
 _I64_MAX = (1 << 63) - 1
 _FILE = "_file"  # the file key column added to the records read back
 
@@ -157,12 +157,12 @@ class SpillStore:
         """The records of slice ``s`` (those sent in seconds [lo_s, hi_s) when given), with their file key."""
         frames = []
         for key, p, _ in self.slices[s]:
-            lf = pl.scan_ipc(p)
+            frame = pl.read_ipc(p)
             if lo_s is not None:
-                t = pl.col("sent_epoch_us")
-                lf = lf.filter((t >= lo_s * 1_000_000) & (t < hi_s * 1_000_000))
-            frames.append(lf.with_columns(pl.lit(key, pl.Int64).alias(_FILE)))
-        return pl.concat(frames).collect()
+                t = frame.get_column("sent_epoch_us")
+                frame = frame.filter((t >= lo_s * 1_000_000) & (t < hi_s * 1_000_000))
+            frames.append(frame.with_columns(pl.lit(key, pl.Int64).alias(_FILE)))
+        return pl.concat(frames, rechunk=False) if len(frames) > 1 else frames[0]
 
     def drop(self, s: int) -> None:
         for _, p, _ in self.slices.pop(s):

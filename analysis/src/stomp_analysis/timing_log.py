@@ -12,10 +12,16 @@ Two paths:
 
 * fast path: polars parses the whole file with strict types and a vectorised check of the per-outcome
   required fields; nothing is done line by line.
-* validating path, taken only when the fast path reports any problem: the file is cut into blocks at
-  record boundaries; each block is again parsed by polars and only a block that polars rejects, or in
-  which the vectorised check finds a bad record, is re-read line by line with Python's csv module, which
-  gives every malformed record a line number and a reason. The good records of every block are kept.
+* validating path, taken only when the fast path reports a problem: the file is cut into blocks at record
+  boundaries; each block is again parsed by polars and only a block that polars rejects, or in which the
+  vectorised check finds a bad record, is re-read line by line with Python's csv module, which gives every
+  malformed record a line number and a reason. The good records of every block are kept. When the fast path
+  stopped at a record that parses but lacks a field (a line cut short, as by a run killed while writing it),
+  the records before it were received in file order: they are kept, and validation starts after them (found
+  by counting line ends outside quotes, without parsing again), so a bad last record of a big file costs one
+  block of validation, not a second parse. When polars could not parse a record at all, the batches received
+  before its error are not reliably the file's first ones (polars 2.1 may deliver a later batch and skip an
+  earlier one): everything is then validated from the top.
 
 A record is malformed when it cannot be parsed (non-integer number, unknown outcome or mode, more fields
 than the header) or lacks a field its outcome needs: sent_epoch_ms, outcome, msg_id, sender, destination and
@@ -133,14 +139,20 @@ class TimingLog:
 
 
 class _NeedsValidation(Exception):
-    pass
+    """The fast path found a problem, having reported ``consumed`` bytes to the progress bar. When ``records`` is
+    not None, it had handed over that many records, the file's first ones, and seen ``versions``; when None,
+    what it handed over must be forgotten."""
+
+    def __init__(self, records: int | None, consumed: int, versions: set[str]) -> None:
+        super().__init__(records, consumed)
+        self.records, self.consumed, self.versions = records, consumed, versions
 
 
 class FrameSink:
     """Receives the good records of one file, reduced (the KEPT columns), in file order.
 
-    ``reset()`` means: forget what this file sent so far, it is read again from its start (the fast path found a
-    problem; the validating path follows). This one keeps the frames in memory."""
+    ``reset()`` means: forget what this file sent so far, it is read again from its start. This one keeps the
+    frames in memory."""
 
     def __init__(self) -> None:
         self.frames: list[pl.DataFrame] = []
@@ -320,19 +332,51 @@ def stream_timing_log(
         records, versions = _fast_path(path, header_len, size, file_index, legacy, advance, sink, chunk_rows)
         return TimingLog(path=path, frame=empty, records=records, legacy=legacy, versions=versions)
     except _NeedsValidation as e:
-        advance(-e.args[0])
+        stop = e
+    if stop.records is None:  # from the top
         sink.reset()
-    log = _validating_path(path, header_len, file_index, legacy, max_issues, advance, sink)
+        stop = _NeedsValidation(0, stop.consumed, set())
+    start, lines = _skip_records(path, header_len, stop.records)
+    advance(start - header_len - stop.consumed)
+    log = _validating_path(path, start, 2 + lines, file_index, legacy, max_issues, advance, sink)
+    log.records += stop.records
+    log.versions = tuple(sorted(stop.versions.union(log.versions)))
     if log.records == 0:
         raise InputError(f"{path}: no records after the header line")
     return log
 
 
+def _skip_records(path: Path, start: int, records: int) -> tuple[int, int]:
+    """The byte offset just after ``records`` records from ``start`` (a record boundary), and how many line ends
+    they span. A line end inside quotes ends no record (RFC 4180; an escaped quote ``""`` toggles twice)."""
+    pos, lines, quoted = start, 0, False
+    if records <= 0:
+        return pos, lines
+    with open(path, "rb") as f:
+        f.seek(start)
+        while block := f.read(_BLOCK_BYTES):
+            for k, part in enumerate(block.split(b'"')):
+                if k:  # the quote before this part
+                    quoted, pos = not quoted, pos + 1
+                ends = part.count(b"\n")
+                if not quoted and ends >= records:
+                    cut = -1
+                    for _ in range(records):
+                        cut = part.index(b"\n", cut + 1)
+                    return pos + cut + 1, lines + records
+                if not quoted:
+                    records -= ends
+                lines += ends
+                pos += len(part)
+    return pos, lines
+
+
 def _fast_path(
     path: Path, header_len: int, size: int, file_index: int, legacy: bool, advance, sink: FrameSink, chunk_rows
 ) -> tuple[int, tuple[str, ...]]:
-    """Parses the whole file with polars; raises _NeedsValidation(bytes consumed) at the first problem (the sink
-    may then have received the chunks before it). Returns the record count and the plugin versions."""
+    """Parses the whole file with polars; returns the record count and the plugin versions. At a record with a
+    missing field, hands over the batches before it and raises _NeedsValidation; at a parse error, raises it
+    asking to start again (the batches received are then not reliably in file order)."""
     with open(path, "rb") as f:
         f.seek(header_len)
         sample = f.read(1 << 20)
@@ -352,15 +396,18 @@ def _fast_path(
         chunk = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
         parts, pending = [], 0
         if _has_empty_fields(chunk, file_index, legacy):
-            raise _NeedsValidation(consumed)
+            raise _NeedsValidation(records, consumed, versions)
         versions.update(_versions(chunk))
         records += chunk.height
         sink.put(chunk.drop(["_bad", "receiver", "version"], strict=False))
 
+    failed = False
+    batches = _reduce(lf, file_index, legacy, *extra).collect_batches()  # in file order, unless it fails
     try:
-        for batch in _reduce(lf, file_index, legacy, *extra).collect_batches():
+        for batch in batches:
             if batch["_bad"].any():
-                raise _NeedsValidation(consumed)
+                failed = True
+                break
             parts.append(batch)
             pending += batch.height
             step = min(body - consumed, int(batch.height * bytes_per_line))
@@ -369,13 +416,16 @@ def _fast_path(
             if chunk_rows and pending >= chunk_rows:
                 hand_over()
     except pl.exceptions.PolarsError:
-        raise _NeedsValidation(consumed) from None
-    advance(body - consumed)
-    consumed = body
+        raise _NeedsValidation(None, consumed, versions) from None
+    finally:
+        del batches  # an abandoned query stops (its batches are no longer taken)
+    if not failed:
+        advance(body - consumed)
+        consumed = body
     if parts:
         hand_over()
-    if records == 0:
-        raise _NeedsValidation(body)
+    if failed or records == 0:
+        raise _NeedsValidation(records, consumed, versions)
     return records, tuple(sorted(versions))
 
 
@@ -394,9 +444,11 @@ def _safe_cut(data: bytes) -> int:
 
 
 def _validating_path(
-    path: Path, header_len: int, file_index: int, legacy: bool, max_issues: int, advance, sink: FrameSink
+    path: Path, start: int, line: int, file_index: int, legacy: bool, max_issues: int, advance, sink: FrameSink
 ) -> TimingLog:
-    """Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
+    """Validates the records from byte ``start`` (a record boundary, on physical line ``line``) to the end.
+
+    Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
     parse uses one core), with at most ``workers + 1`` blocks in flight; results are merged in file order."""
     log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True, legacy=legacy)
     workers = max(1, min(4, os.cpu_count() or 1))
@@ -418,9 +470,9 @@ def _validating_path(
         fut = pool.submit(_validate_block, data, first_line, file_index, legacy, max_issues)
         pending.append((fut, len(data)))
 
-    line = 2  # physical line number of the first line of the next block
+    # line: physical line number of the first line of the next block
     with open(path, "rb") as f, ThreadPoolExecutor(max_workers=workers) as pool:
-        f.seek(header_len)
+        f.seek(start)
         carry = b""
         while True:
             block = f.read(_BLOCK_BYTES)
