@@ -65,9 +65,10 @@ bench-wire: jmeter
 bench-timing-log:
 	bash bench/timing-log.sh
 
-## bench-analysis: 10 million timing records through analysis/, next to JMeter's own dashboard generator
+## bench-analysis: 10 and 100 million timing records through analysis/ (13 GB under /tmp, removed at the end),
+## next to JMeter's own dashboard generator
 bench-analysis: jmeter venv
-	$(PY) analysis/bench/bench_aggregate.py
+	$(PY) analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
 
 ## gui-check: JMeter's GUI under Xvfb with a plan, screenshots in target/gui-check (manual check)
 gui-check: jmeter

@@ -57,7 +57,7 @@ examples:
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
 
 big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
-once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by
+once into compressed slices of send time under --temp-dir (about 16 bytes a record), then aggregated slice by
 slice, with the same exact figures.
 
 exit status: 0 success (malformed records are reported on stderr but do not fail the run), 2 bad usage or an
@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--temp-dir",
         type=Path,
         metavar="DIR",
-        help="where out-of-core aggregation keeps its slices, about 12 bytes per record, removed at the end "
+        help="where out-of-core aggregation keeps its slices, about 16 bytes per record, removed at the end "
         "(default: the system's temporary directory, $TMPDIR)",
     )
     p.add_argument("--traceback", action="store_true", help="when the aggregation fails, print Python's traceback too")

@@ -3,8 +3,8 @@ disk in slices of send time, and the slices are aggregated one at a time.
 
 * Pass 1 (:meth:`SpillStore.read`) reads a file with the same fast and validating paths as the in-memory reader,
   in chunks of about a million records. Each chunk, reduced to the columns the aggregation needs (about 50 bytes a
-  record), is cut by send time into *slices* of whole seconds and written to zstd-compressed Arrow IPC files
-  (about 12 bytes a record) under a temporary directory. The slice length is chosen from the first chunk's send
+  record), is cut by send time into *slices* of whole seconds and written to lz4-compressed Arrow IPC files
+  (about 16 bytes a record) under a temporary directory. The slice length is chosen from the first chunk's send
   rate so that a slice holds about ``slice_records`` records. Pass 1 also keeps, per file, run id and sender, the
   first and the last send: the *send windows*.
 * Between the passes (:func:`plan_parts`), the runs and warm-ups are planned from the send windows alone, by the
@@ -18,7 +18,7 @@ disk in slices of send time, and the slices are aggregated one at a time.
   percentiles are computed then; every total, histogram and percentile is exact, as in memory.
 
 Memory is bounded by one chunk in pass 1 and one slice in pass 2 (plus the value->count histograms, which grow
-with the distinct latencies, not with the records). Disk: about 12 bytes a record under ``--temp-dir``, removed
+with the distinct latencies, not with the records). Disk: about 16 bytes a record under ``--temp-dir``, removed
 at the end.
 """
 
