@@ -54,9 +54,11 @@ class StopAndShutdownIT {
         try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             udpPort = probe.getLocalPort();
         }
-        // Await-reply with replies that never come: only the command can end these samples early.
+        // Await-reply with replies that never come: only the command can end these samples early. No pause
+        // between samples: once the first three have timed out, every thread is inside its next sample's wait, so
+        // StopTestNow has a sample to interrupt (with a pause it could land in the timer, and no sample says so).
         PlanRun.Launch launch = PlanRun.launch(dir.resolve(command), "echo", false, List.of("port=" + server.port(),
-                "threads=3", "rampUp=0", "duration=600", "pauseMillis=50", "replyTimeoutMillis=2000",
+                "threads=3", "rampUp=0", "duration=600", "pauseMillis=0", "replyTimeoutMillis=2000",
                 "destination=/topic/nobody-{{session}}", "jmeterengine.nongui.port=" + udpPort,
                 "jmeterengine.nongui.maxport=" + udpPort));
         launch.awaitTimingRecords(3);
