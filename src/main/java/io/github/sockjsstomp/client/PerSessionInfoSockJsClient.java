@@ -13,7 +13,8 @@ import org.springframework.web.util.UriComponentsBuilder;
  * sticky cookie), and clearing the cache before a connect does not help when connects run concurrently, as
  * another user's answer can land in between. Here each connect has its own cache key: the info URL with the
  * SockJS session id as its fragment, which an HTTP client never sends, so the server sees the usual request.
- * {@link #forgetServerInfo()} after each connect keeps the cache from growing.
+ * Clearing the cache after each connect ({@link #clearServerInfoCache()}) keeps it from growing: each answer
+ * was read once, by the connect that asked for it.
  */
 final class PerSessionInfoSockJsClient extends SockJsClient {
 
@@ -29,10 +30,5 @@ final class PerSessionInfoSockJsClient extends SockJsClient {
                 return UriComponentsBuilder.fromUri(super.getInfoUrl()).fragment(getSessionId()).build(true).toUri();
             }
         };
-    }
-
-    /** The answers of connects that are done: each was read once, by the connect that asked for it. */
-    void forgetServerInfo() {
-        clearServerInfoCache();
     }
 }

@@ -67,7 +67,7 @@ public final class SharedStompClients {
     private final SockJsMessageCodec codec;
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
-    private final List<PerSessionInfoSockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
@@ -146,7 +146,7 @@ public final class SharedStompClients {
     /** Drops the SockJS /info answers of finished connects (see {@link PerSessionInfoSockJsClient}). */
     public void forgetSockJsInfo(io.github.sockjsstomp.client.Transport transport) {
         if (transport.isSockJs()) {
-            sockJsClients.forEach(PerSessionInfoSockJsClient::forgetServerInfo);
+            sockJsClients.forEach(SockJsClient::clearServerInfoCache);
         }
     }
 

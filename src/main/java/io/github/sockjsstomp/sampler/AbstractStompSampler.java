@@ -167,8 +167,7 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         ClientSettings clientSettings = clientSettings(params);
         TimingSink sink = params.hasErrors() ? TimingSink.NONE : openTimingSink(params);
         if (params.hasErrors() || users == null || timing == null) {
-            configErrors = params.hasErrors() ? params.errors() : List.of("Invalid configuration");
-            log.error("{}: configuration refused: {}", label, configErrors);
+            refuse(params, label);
             return;
         }
         SharedStompClients shared = SharedStompClients.get(clientSettings);
@@ -205,14 +204,19 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
             }
         }
         if (params.hasErrors() || timing == null) {
-            configErrors = params.hasErrors() ? params.errors() : List.of("Invalid configuration");
-            log.error("{}: configuration refused: {}", label, configErrors);
+            refuse(params, label);
             return;
         }
         sessions = thread.users();
         subscribeTo = thread.subscribeTo();
         attached = true;
         enterRun(timing);
+    }
+
+    /** Every sample of this thread will be a ConfigError naming the problems. */
+    private void refuse(ParameterReader params, String label) {
+        configErrors = params.hasErrors() ? params.errors() : List.of("Invalid configuration");
+        log.error("{}: configuration refused: {}", label, configErrors);
     }
 
     private void enterRun(TimingOptions timing) {

@@ -38,10 +38,6 @@ public class TimingStompUser extends StompUser {
                 tracker.ids()));
     }
 
-    public TimingOptions timingOptions() {
-        return timing.options();
-    }
-
     @Override
     protected String newMessageId() {
         return tracker.ids().next();

@@ -72,7 +72,7 @@ class PerSessionInfoSockJsClientTest {
     void forgettingDropsTheAnswersOfFinishedConnects() {
         PerSessionInfoSockJsClient client = new PerSessionInfoSockJsClient(List.of(PENDING));
         connectTwice(client);
-        client.forgetServerInfo();
+        client.clearServerInfoCache();
         connectTwice(client);
         assertThat(asked).hasSize(4);
     }
