@@ -14,7 +14,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many]   (default: all)
 SIDES="ours-raw ours-raw-standalone" compares the echo plan with its sampler given every connection parameter
-(bench/echo-standalone.jmx, the plan shape before the session sampler) in the same alternating rounds.
+(bench/echo-standalone.jmx, the plan shape before the session sampler) in the same alternating rounds;
+SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours-raw echo run.
 Needs target/jmeter (make jmeter). The incumbent's jar comes from Maven Central into target/jmeter-incumbent,
@@ -172,6 +173,10 @@ def echo_run(side, server, out, round_no, fire=False):
                      indexPath="none" if transport == "raw" else "/index",
                      pullPath="none" if transport == "raw" else "/clientPull", heartbeatMillis=0,
                      timingLog=out / f"{name}-timing.csv")
+        if side.endswith("-tomcatio"):
+            props["sockjsstomp.ioThreads"] = 0
+        if side.endswith("-nosyncread"):
+            jvm_args = "-Dsun.nio.ch.disableSynchronousRead=true"
         if os.environ.get("JFR") == "1" and round_no == 1 and not fire:
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")

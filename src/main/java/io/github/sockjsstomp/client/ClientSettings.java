@@ -13,9 +13,11 @@ package io.github.sockjsstomp.client;
  * @param sendTimeLimitMillis how long a send may wait behind another write on the same session
  * @param ioBufferBytes Tomcat's per-session output buffer (and half its character encoder buffer); larger
  *     messages are written in several pieces
+ * @param ioThreads threads doing the WebSocket sessions' socket I/O and decoding what they receive; 0 leaves
+ *     Tomcat's own shared group (see {@link IoThreads})
  */
 public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTextMessageChars, int maxMessageBytes,
-        int sendTimeLimitMillis, int ioBufferBytes) {
+        int sendTimeLimitMillis, int ioBufferBytes, int ioThreads) {
 
     public static final int DEFAULT_CONNECT_THREADS = 64;
     public static final int DEFAULT_HEARTBEAT_THREADS = 2;
@@ -24,6 +26,8 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     public static final int DEFAULT_SEND_TIME_LIMIT_MILLIS = 10_000;
     public static final int DEFAULT_IO_BUFFER_BYTES = 1024;
+    /** One per core, as the JDK's own default group: the work on them is CPU-bound (decoding, reply tracking). */
+    public static final int DEFAULT_IO_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     public ClientSettings {
         requirePositive("connectThreads", connectThreads);
@@ -32,11 +36,14 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
         requirePositive("maxMessageBytes", maxMessageBytes);
         requirePositive("sendTimeLimitMillis", sendTimeLimitMillis);
         requirePositive("ioBufferBytes", ioBufferBytes);
+        if (ioThreads < 0) {
+            throw new IllegalArgumentException("ioThreads must be 0 or more, was " + ioThreads);
+        }
     }
 
     public static ClientSettings defaults() {
         return new ClientSettings(DEFAULT_CONNECT_THREADS, DEFAULT_HEARTBEAT_THREADS, DEFAULT_MAX_TEXT_MESSAGE_CHARS,
-                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_IO_BUFFER_BYTES);
+                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_IO_BUFFER_BYTES, DEFAULT_IO_THREADS);
     }
 
     private static void requirePositive(String name, int value) {

@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.channels.AsynchronousChannelGroup;
 import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.List;
@@ -68,12 +69,15 @@ public final class SharedStompClients {
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
     private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Shared by every Tomcat container here; null for Tomcat's own. */
+    private final AsynchronousChannelGroup ioGroup;
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
+        this.ioGroup = settings.ioThreads() == 0 ? null : IoThreads.group(settings.ioThreads());
         // SockJS frames are JSON arrays that must arrive whole: that container's message buffers hold the
         // largest frame. Plain WebSocket STOMP is decoded incrementally, so its sessions take frames in pieces
         // and keep small buffers whatever the message size (Tomcat allocates them for every session).
@@ -160,6 +164,9 @@ public final class SharedStompClients {
 
     private StandardWebSocketClient webSocketClient(int maxTextChars, int maxBinaryBytes) {
         WsWebSocketContainer container = new WsWebSocketContainer();
+        if (ioGroup != null) {
+            IoThreads.install(container, ioGroup);
+        }
         container.setDefaultMaxTextMessageBufferSize(maxTextChars);
         // Also the buffer the handshake response is read into, then the session's input buffer.
         container.setDefaultMaxBinaryMessageBufferSize(maxBinaryBytes);

@@ -525,14 +525,19 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         int maxMessageBytes = intProperty(params, "maxMessageBytes", defaults.maxMessageBytes());
         int sendTimeLimit = intProperty(params, "sendTimeLimitMillis", defaults.sendTimeLimitMillis());
         int ioBuffer = intProperty(params, "ioBufferBytes", defaults.ioBufferBytes());
+        int ioThreads = intProperty(params, "ioThreads", defaults.ioThreads(), 0);
         if (params.hasErrors()) {
             return defaults;
         }
         return new ClientSettings(connectThreads, heartbeatThreads, maxTextChars, maxMessageBytes, sendTimeLimit,
-                ioBuffer);
+                ioBuffer, ioThreads);
     }
 
     private static int intProperty(ParameterReader params, String name, int defaultValue) {
+        return intProperty(params, name, defaultValue, 1);
+    }
+
+    private static int intProperty(ParameterReader params, String name, int defaultValue, int least) {
         String property = PROPERTY_PREFIX + name;
         String value = JMeterUtils.getJMeterProperties() == null ? null
                 : JMeterUtils.getJMeterProperties().getProperty(property);
@@ -541,13 +546,14 @@ public abstract class AbstractStompSampler extends AbstractJavaSamplerClient imp
         }
         try {
             int parsed = Integer.parseInt(value.trim());
-            if (parsed > 0) {
+            if (parsed >= least) {
                 return parsed;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        params.problem("JMeter property '" + property + "' has value '" + value + "': expected a positive whole number");
+        params.problem("JMeter property '" + property + "' has value '" + value + "': expected "
+                + (least == 0 ? "a whole number, 0 or more" : "a positive whole number"));
         return defaultValue;
     }
 

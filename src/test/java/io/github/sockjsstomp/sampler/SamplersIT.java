@@ -259,6 +259,13 @@ class SamplersIT {
             assertThat(results.get(0).get(0).getResponseDataAsString()).contains("\"text\":\"hello\"");
         }
         assertThat(records(timingLog)).hasSize(10).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+        if (!transport.startsWith("xhr")) {
+            // Tomcat's sessions do their I/O on our fixed group, not on the cached pool Tomcat builds for itself.
+            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                    .collect(Collectors.toSet());
+            assertThat(threads).anyMatch(name -> name.startsWith("stomp-io-"))
+                    .noneMatch(name -> name.startsWith("WebSocketClient-AsyncIO"));
+        }
     }
 
     /**
