@@ -398,6 +398,28 @@ class JMeterPlansIT {
                 "carol");
     }
 
+    @Test
+    void badJvmWideSettingsFailEverySessionNamingThePropertyAndValue() throws Exception {
+        PlanRun run = jmeterWithFailures("connect-badsettings", false, "threads=1", "rampUp=0", "duration=3",
+                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0");
+        List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").startsWith("session"))
+                .toList();
+        assertThat(sessions).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("responseCode")).isEqualTo("ConfigError");
+            assertThat(r.get("responseMessage"))
+                    .contains("JMeter property 'sockjsstomp.ioThreads' has value '-1': expected a whole number, 0 or more")
+                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number");
+        });
+    }
+
+    @Test
+    void tomcatsOwnIoThreadsStillWorkWhenAskedFor() throws Exception {
+        PlanRun run = jmeter("echo-tomcatio", false, "threads=2", "rampUp=0", "duration=4", "pauseMillis=100",
+                "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "sockjsstomp.ioThreads=0");
+        assertThat(run.count("echo")).isPositive();
+        assertOnlyAnswered(run.timing());
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static void assertOnlyAnswered(List<String[]> timing) {
