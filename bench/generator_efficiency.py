@@ -17,7 +17,8 @@ SIDES="ours-raw ours-raw-standalone" compares the echo plan with its sampler giv
 (bench/echo-standalone.jmx, the plan shape before the session sampler) in the same alternating rounds;
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
-             THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours-raw echo run.
+             THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
+             the first fire-and-forget run); bench/jfr_top.py prints a recording's top frames.
 Needs target/jmeter (make jmeter). The incumbent's jar comes from Maven Central into target/jmeter-incumbent,
 a copy of target/jmeter without our jar; it is never bundled.
 """
@@ -177,7 +178,7 @@ def echo_run(side, server, out, round_no, fire=False):
             props["sockjsstomp.ioThreads"] = 0
         if side.endswith("-nosyncread"):
             jvm_args = "-Dsun.nio.ch.disableSynchronousRead=true"
-        if os.environ.get("JFR") == "1" and round_no == 1 and not fire:
+        if os.environ.get("JFR") == ("fire" if fire else "1") and round_no == 1:
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
         plan = "send.jmx" if fire else "echo.jmx"

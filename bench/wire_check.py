@@ -5,10 +5,14 @@ Runs jmx/send.jmx (fire-and-forget, paced) against the demo server while tcpdump
 then pairs each message's SEND frame on the wire with its first reply frame on the wire (WebSocket frames from
 the client are masked: they are unmasked; SockJS frames are searched as text), by the message id the plugin
 stamps into both. Prints, per message, the wire latency, the timing log's latency and their difference (the
-generator's own share), for the whole run and after a warm-up.
+generator's own share), for the whole run and after a warm-up; and that share split in two, from the recorded
+send to the SEND on the wire and from the reply on the wire to the recorded reply (both clocks are the
+kernel's wall clock, so the two sides are exact to the microsecond stamps).
 
     python3 bench/wire_check.py                       # raw and websocket, 10 users, 20 messages/s, 30 s
     TRANSPORTS=raw DURATION_S=60 python3 bench/wire_check.py
+    DURATION_S=60 WARMUP_S=20 PER_S=200 RAMP_S=5 python3 bench/wire_check.py   # past the JIT's warm-up
+    PROPS="sockjsstomp.ioThreads=0" python3 bench/wire_check.py               # with Tomcat's own I/O threads
 
 Needs `make jmeter` and tcpdump (Debian: apt-get install tcpdump) with the right to capture on lo (root, or
 CAP_NET_RAW). Loopback only; every run is bounded by its duration. Results: results/wire-check-<time>/.
@@ -34,6 +38,8 @@ import generator_efficiency as ge  # the demo server and JMeter runners
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5),
                                                   ("RAMP_S", 0)]}
 TRANSPORTS = os.environ.get("TRANSPORTS", "raw websocket").split()
+# More JMeter properties for the runs, "name=value name=value" (e.g. PROPS="sockjsstomp.ioThreads=0").
+PROPS = dict(item.split("=", 1) for item in os.environ.get("PROPS", "").split())
 
 
 def higher(values: list[int], q: float) -> float:
@@ -138,7 +144,8 @@ class Direction:
                     message = bytearray()
 
 
-def wire_latencies(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str, int]:
+def wire_times(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str, tuple[int, int]]:
+    """Per message id: (epoch µs of the SEND frame's last byte, of the first reply frame's last byte) on lo."""
     flows: dict[tuple, Direction] = {}
     for ts, src, dst, seq, payload in packets(pcap):
         flows.setdefault((src, dst), Direction()).add(ts, seq, payload)
@@ -153,7 +160,7 @@ def wire_latencies(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict
                     replies[msg_id] = min(ts, replies.get(msg_id, ts))
                 elif not from_server and is_send:
                     sends[msg_id] = min(ts, sends.get(msg_id, ts))
-    return {m: replies[m] - sends[m] for m in sends if m in replies}
+    return {m: (sends[m], replies[m]) for m in sends if m in replies}
 
 
 # ------------------------------------------------------------------ one run
@@ -181,6 +188,7 @@ def run(transport: str, server, out: Path) -> list[str]:
         "indexPath": "none" if raw else "/index",
         "pullPath": "none" if raw else "/clientPull",
         "timingLog": timing,
+        **PROPS,
     }
     process, _, _ = ge.jmeter(ge.OURS_HOME, ge.ROOT / "jmx/send.jmx", out, name, props)
     process.wait(ENV["DURATION_S"] + 120)
@@ -190,32 +198,45 @@ def run(transport: str, server, out: Path) -> list[str]:
     with open(timing, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["outcome"] == "ANSWERED"]
     if not rows:
-        return [f"| {transport} | no answered message (see {out}) | | | |"]
+        return [f"| {transport} | no answered message (see {out}) | | | | | |"], f"- {transport}: none"
     prefix = rows[0]["msg_id"].rsplit("-", 1)[0]
-    wire = wire_latencies(pcap, server.port, re.compile(re.escape(prefix) + r"-\d+"))
+    wire = wire_times(pcap, server.port, re.compile(re.escape(prefix) + r"-\d+"))
     start = min(int(r["sent_epoch_us"]) for r in rows)
     with open(out / f"{name}-pairs.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["msg_id", "sent_epoch_us", "wire_us", "log_us"])
-        w.writerows([r["msg_id"], r["sent_epoch_us"], wire.get(r["msg_id"], ""), r["latency_us"]] for r in rows)
+        w.writerow(["msg_id", "sent_epoch_us", "wire_send_epoch_us", "wire_reply_epoch_us", "log_us"])
+        w.writerows([r["msg_id"], r["sent_epoch_us"], *wire.get(r["msg_id"], ("", "")), r["latency_us"]] for r in rows)
     lines = []
     for part, after in (("whole run", 0), (f"after the first {ENV['WARMUP_S']} s", ENV["WARMUP_S"] * 1_000_000)):
-        logged, on_wire, diff = [], [], []
+        logged, on_wire, diff, send_side, receive_side = [], [], [], [], []
         for r in rows:
-            w = wire.get(r["msg_id"])
-            if w is None or int(r["sent_epoch_us"]) - start < after:
+            times = wire.get(r["msg_id"])
+            if times is None or int(r["sent_epoch_us"]) - start < after:
                 continue
-            log_us = int(r["latency_us"])
+            sent, log_us = int(r["sent_epoch_us"]), int(r["latency_us"])
             logged.append(log_us)
-            on_wire.append(w)
-            diff.append(log_us - w)
+            on_wire.append(times[1] - times[0])
+            diff.append(log_us - (times[1] - times[0]))
+            # Both clocks are the kernel's CLOCK_REALTIME (the log's Instant.now(), tcpdump's stamps).
+            send_side.append(times[0] - sent)
+            receive_side.append(sent + log_us - times[1])
         ms = lambda v: f"{v / 1000:.2f}"
+        pair = lambda v: f"{ms(higher(v, 0.5))} / {ms(higher(v, 0.99))}"
         lines.append(
-            f"| {transport}, {part} | {len(logged)} of {len(rows)} | {ms(higher(on_wire, 0.5))} / "
-            f"{ms(higher(on_wire, 0.99))} | {ms(higher(logged, 0.5))} / {ms(higher(logged, 0.99))} | "
-            f"{ms(higher(diff, 0.5))} / {ms(higher(diff, 0.99))} |"
+            f"| {transport}, {part} | {len(logged)} of {len(rows)} | {pair(on_wire)} | {pair(logged)} | "
+            f"{pair(diff)} | {pair(send_side)} | {pair(receive_side)} |"
         )
-    return lines
+    return lines, warmup_curve(transport, rows, wire)
+
+
+def warmup_curve(transport: str, rows: list[dict], wire: dict) -> str:
+    """The generator's share by message count since the start: how long the JVM's warm-up lasts."""
+    shares = [int(r["latency_us"]) - (wire[r["msg_id"]][1] - wire[r["msg_id"]][0])
+              for r in sorted(rows, key=lambda r: int(r["sent_epoch_us"])) if r["msg_id"] in wire]
+    step = max(100, -(-len(shares) // 8))
+    cells = [f"{i + 1}-{i + len(shares[i:i + step])}: {higher(shares[i:i + step], 0.5) / 1000:.2f} / "
+             f"{higher(shares[i:i + step], 0.99) / 1000:.2f}" for i in range(0, len(shares), step)]
+    return f"- {transport}: " + "; ".join(cells)
 
 
 def main() -> int:
@@ -230,17 +251,23 @@ def main() -> int:
         f"# Timing log vs the wire, {time.strftime('%Y-%m-%d %H:%M')}",
         "",
         f"send.jmx, {ENV['THREADS']} users, {ENV['PER_S']} messages/s in all, {ENV['DURATION_S']} s, "
+        f"ramp-up {ENV['RAMP_S']} s{', ' + ' '.join(f'-J{k}={v}' for k, v in PROPS.items()) if PROPS else ''}, "
         f"demo server on the same {os.cpu_count()} cores; per message: wire = first reply frame's last byte "
         "minus the SEND frame's last byte on lo; log = the timing log's latency_us. Percentiles 'higher'.",
         "",
-        "| transport | messages paired | wire p50 / p99 ms | timing log p50 / p99 ms | log minus wire p50 / p99 ms |",
-        "| --- | ---: | --- | --- | --- |",
+        "| transport | messages paired | wire p50 / p99 ms | timing log p50 / p99 ms | log minus wire p50 / p99 ms "
+        "| of which before the SEND's wire time | of which after the reply's wire time |",
+        "| --- | ---: | --- | --- | --- | --- | --- |",
     ]
+    curves = ["", "Log minus wire, p50 / p99 ms, by messages since the start (the JIT compiles the path as it runs):", ""]
     try:
         for transport in TRANSPORTS:
-            lines += run(transport, server, out)
+            table, curve = run(transport, server, out)
+            lines += table
+            curves.append(curve)
     finally:
         server.stop()
+    lines += curves
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     print(f"\nresults in {out}")
