@@ -176,8 +176,6 @@ def echo_run(side, server, out, round_no, fire=False):
                      timingLog=out / f"{name}-timing.csv")
         if side.endswith("-tomcatio"):
             props["sockjsstomp.ioThreads"] = 0
-        if side.endswith("-nosyncread"):
-            jvm_args = "-Dsun.nio.ch.disableSynchronousRead=true"
         if os.environ.get("JFR") == ("fire" if fire else "1") and round_no == 1:
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
