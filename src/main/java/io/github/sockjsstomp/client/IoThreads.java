@@ -19,8 +19,9 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  * and runs the handler itself.
  *
  * <p>The price, which is why the pool size is a setting: a handler must not block, since the pool's threads are
- * also the pollers. Ours do not (replies are handed on with non-blocking offers); Tomcat itself writes from
- * them only to answer a ping or a close, frames of a few bytes.
+ * also the pollers. Ours do not (replies are handed on with non-blocking offers); the only writes on these
+ * threads are small frames on an idle socket: Tomcat's answers to a ping or a close, and over SockJS, Spring's
+ * STOMP CONNECT once the SockJS session opens.
  */
 final class IoThreads {
 
