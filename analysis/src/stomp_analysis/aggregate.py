@@ -369,7 +369,6 @@ def analyze_run(spec: RunSpec, logs: list[TimingLog], *, co_max_entries: int = 5
     # sender names are per generator JVM (one file) and run: "user-3" of two generators are two senders
     acc = RunAccumulator(spec, sum(_senders(f) for _, f in frames))
     acc.add(frames)
-    acc.flush_answers()
     return acc.finish(list(enumerate(logs)), co_max_entries=co_max_entries)
 
 

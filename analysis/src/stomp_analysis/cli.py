@@ -31,7 +31,7 @@ from .tables import (
     schedule_table,
     summary_table,
 )
-from .timing_log import check_header, read_timing_log
+from .timing_log import TimingLog, check_header, read_timing_log
 
 PROG = "sockjs-stomp-aggregate"
 #: Runs whose timing logs total this many MiB or more are aggregated out of core (--max-in-memory).
@@ -312,16 +312,15 @@ def _read_in_memory(spec: RunSpec, file_index: int, args, progress: Progress, st
         stage(f"reading {pth}")
         progress.describe(f"reading {pth.name}")
         logs.append(read_timing_log(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
-    _check_usable(
-        spec, [(log.path, log.records, log.malformed, log.issues, log.frame.height) for log in logs], progress
-    )
+    _check_usable(spec, [(log, log.frame.height) for log in logs], progress)
     stage(f"aggregating {spec.label}")
     progress.describe(f"aggregating {spec.label}")
     return analyze(spec, logs, co_max_entries=args.co_max_entries, warmup_s=args.warmup)
 
 
-def _read_out_of_core(spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage) -> list[RunResult]:
-    total = sum(os.path.getsize(p) for p in spec.paths)
+def _read_out_of_core(
+    spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage, total: int
+) -> list[RunResult]:
     stage(f"creating a temporary directory in {args.temp_dir or tempfile.gettempdir()}")
     with SpillStore(args.temp_dir, total_bytes=total) as store:
         scans = []
@@ -329,8 +328,7 @@ def _read_out_of_core(spec: RunSpec, file_index: int, args, progress: Progress, 
             stage(f"reading {pth} (out of core, into {store.directory})")
             progress.describe(f"reading {pth.name}")
             scans.append(store.read(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
-        logs = [(s.log.path, s.log.records, s.log.malformed, s.log.issues, s.rows) for s in scans]
-        _check_usable(spec, logs, progress)
+        _check_usable(spec, [(s.log, s.rows) for s in scans], progress)
         stage(f"aggregating {spec.label} (out of core, from {store.directory})")
 
         def describe(text: str) -> None:
@@ -342,15 +340,15 @@ def _read_out_of_core(spec: RunSpec, file_index: int, args, progress: Progress, 
         )
 
 
-def _check_usable(spec: RunSpec, logs: list[tuple], progress: Progress) -> None:
-    """Raises InputError when no file of the spec has a usable record: (path, records, malformed, issues, good)."""
-    if any(good for *_, good in logs):
+def _check_usable(spec: RunSpec, logs: list[tuple[TimingLog, int]], progress: Progress) -> None:
+    """Raises InputError when no file of the spec has a usable record: (description, good records) per file."""
+    if any(good for _, good in logs):
         return
     progress.close()
-    for path, records, malformed, issues, _ in logs:
-        _report_issues(path, records, malformed, issues)
+    for log, _ in logs:
+        _report_issues(log.path, log.records, log.malformed, log.issues)
     names = ", ".join(str(p) for p in spec.paths)
-    raise InputError(f"{names}: no usable record (all {sum(x[1] for x in logs)} are malformed)")
+    raise InputError(f"{names}: no usable record (all {sum(log.records for log, _ in logs)} are malformed)")
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage | None = None) -> int:
@@ -381,9 +379,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     try:
         for spec in specs:
             spec_bytes = sum(os.path.getsize(p) for p in spec.paths)
-            out_of_core = spec_bytes >= args.max_in_memory * 2**20
-            read = _read_out_of_core if out_of_core else _read_in_memory
-            results += read(spec, file_index, args, progress, stage)
+            if spec_bytes >= args.max_in_memory * 2**20:
+                results += _read_out_of_core(spec, file_index, args, progress, stage, spec_bytes)
+            else:
+                results += _read_in_memory(spec, file_index, args, progress, stage)
             file_index += len(spec.paths)
     finally:
         progress.close()

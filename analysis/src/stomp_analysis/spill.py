@@ -222,23 +222,24 @@ def plan_parts(spec: RunSpec, scans: list[FileScan], warmup_s: float) -> tuple[l
         [s.windows.with_columns(pl.lit(s.key, pl.Int64).alias(_FILE)) for s in scans], how="vertical"
     ).select(_FILE, "run", "sender", "first", "last")
     segments = windows.group_by(_FILE, "run").agg(pl.col("first").min(), pl.col("last").max())
+    every = list(segments.select(_FILE, "run").iter_rows())  # (file, run id) of every segment
     if any(s.log.legacy for s in scans):  # old logs have no run id: never split (see split_runs)
         legacy = {s.key for s in scans if s.log.legacy}
-        ids = {r for f, r in segments.select(_FILE, "run").iter_rows() if f not in legacy}
-        groups = [(0, [(f, r) for f, r in segments.select(_FILE, "run").iter_rows()])]
-        runs = [(spec, legacy_note(ids))]
+        groups = [(0, every)]
+        runs = [(spec, legacy_note({r for f, r in every if f not in legacy}))]
     else:
         groups = group_segments([(a, b, f, r) for f, r, a, b in segments.iter_rows()])
         runs = run_parts(spec, groups)
     if len(groups) <= 1:  # one run: every file, with its malformed records
-        groups = [(0, [(f, r) for f, r in segments.select(_FILE, "run").iter_rows()])]
+        groups = [(0, every)]
     group_of = {member: g for g, (_, members) in enumerate(groups) for member in members}
+    groups_of_file = {s.key: sorted({g for (f, _), g in group_of.items() if f == s.key}) for s in scans}
     plans: list[PartPlan] = []
     mapping = []  # (file, run, lo, hi, cut)
     for g, ((run_spec, run_note), (_, members)) in enumerate(zip(runs, groups)):
         logs = []
         for s in scans:
-            mine = sorted({group_of[(f, r)] for f, r in group_of if f == s.key})
+            mine = groups_of_file[s.key]
             if g in mine or (g == 0 and not mine):
                 first = not mine or mine[0] == g  # a file's malformed records go with its first run
                 logs.append((s.key, s.log if first else replace(s.log, malformed=0, issues=[])))

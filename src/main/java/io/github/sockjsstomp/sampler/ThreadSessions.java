@@ -46,10 +46,6 @@ final class ThreadSessions {
         return variables == null ? null : variables.getObject(VARIABLE) instanceof ThreadSessions s ? s : null;
     }
 
-    String owner() {
-        return owner;
-    }
-
     List<TimingStompUser> users() {
         return users;
     }
