@@ -24,6 +24,9 @@ public record Failure(String code, String message) {
     public static final String READ_TIMEOUT = "ReadTimeout";
     public static final String STOMP_ERROR = "StompError";
     public static final String IO_ERROR = "IOError";
+    /** A session that was up and is gone: closed by the server or the network, or its heart-beats stopped. */
+    public static final String CONNECTION_LOST = "ConnectionLost";
+    public static final String NOT_CONNECTED = "NotConnected";
 
     /** Tomcat reports a refused upgrade as "The HTTP response from the server [403] did not permit ...". */
     private static final Pattern TOMCAT_STATUS = Pattern.compile("HTTP response from the server \\[(\\d{3})]");
@@ -78,5 +81,16 @@ public record Failure(String code, String message) {
             text += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
         }
         return text;
+    }
+
+    /** An ERROR frame as users read it: the message header, then the body; either may be missing. */
+    public static String describeStompError(org.springframework.messaging.simp.stomp.StompHeaders headers,
+            byte[] body) {
+        String message = headers.getFirst("message");
+        String text = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).strip();
+        if (message == null || message.isBlank()) {
+            return text.isEmpty() ? "ERROR frame without message or body" : text;
+        }
+        return text.isEmpty() || text.equals(message) ? message : message + ": " + text;
     }
 }

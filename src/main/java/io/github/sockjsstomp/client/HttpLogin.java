@@ -44,6 +44,18 @@ final class HttpLogin {
                 .setConnectionRequestTimeout(timeoutMillis).setSocketTimeout(timeoutMillis).build();
     }
 
+    /** The index page then the clientPull request, each skipped when its path is empty; stops at a failure. */
+    List<StepResult> steps(UserSettings settings) {
+        List<StepResult> steps = new ArrayList<>(2);
+        if (!settings.indexPath().isEmpty()) {
+            steps.add(get("index", settings.httpUri(settings.indexPath())));
+        }
+        if (!settings.pullPath().isEmpty() && (steps.isEmpty() || steps.get(0).ok())) {
+            steps.add(get("clientPull", settings.httpUri(settings.pullPath())));
+        }
+        return steps;
+    }
+
     /** GETs the URI; a status other than 2xx fails the step with that status as its code. */
     StepResult get(String label, URI uri) {
         long startMillis = System.currentTimeMillis();

@@ -4,13 +4,13 @@ import java.nio.charset.StandardCharsets;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
- * A MESSAGE as it arrived on one of a user's subscriptions.
+ * A MESSAGE as it arrived on one of a virtual user's subscriptions.
  *
  * @param receiver the virtual user whose session received it
  * @param subscription the destination the user subscribed to
- * @param receivedNanos {@link System#nanoTime()} on arrival, before any hook ran
+ * @param receivedNanos {@link System#nanoTime()} on arrival, before any listener ran
  */
-public record IncomingMessage(String receiver, String subscription, StompHeaders headers, byte[] payload,
+public record IncomingMessage(UserSettings receiver, String subscription, StompHeaders headers, byte[] payload,
         long receivedNanos) {
 
     public String payloadText() {
@@ -19,6 +19,7 @@ public record IncomingMessage(String receiver, String subscription, StompHeaders
 
     @Override
     public String toString() {
-        return "IncomingMessage[" + receiver + " <- " + subscription + ", " + payload.length + " bytes]";
+        return "IncomingMessage[" + (receiver == null ? "-" : receiver.name()) + " <- " + subscription + ", "
+                + payload.length + " bytes]";
     }
 }

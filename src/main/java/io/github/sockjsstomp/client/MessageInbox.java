@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Messages a listening user received and no sample has reported yet. Bounded, so a listener that samples
  * less often than messages arrive cannot exhaust the heap; what did not fit is counted, not dropped silently.
  */
-public final class MessageInbox {
+public final class MessageInbox implements VirtualUser.Listener {
 
     /** Ends a wait early without being a message: see {@link #wake}. */
-    private static final IncomingMessage WAKE = new IncomingMessage("", "", null, new byte[0], 0);
+    private static final IncomingMessage WAKE = new IncomingMessage(null, "", null, new byte[0], 0);
 
     private final LinkedBlockingQueue<IncomingMessage> queue;
     private final AtomicLong overflow = new AtomicLong();
@@ -25,6 +25,21 @@ public final class MessageInbox {
 
     public MessageInbox(int capacity) {
         this.queue = new LinkedBlockingQueue<>(capacity);
+    }
+
+    @Override
+    public void onMessage(IncomingMessage message) {
+        add(message);
+    }
+
+    @Override
+    public void onStompError(String error) {
+        wake(Failure.STOMP_ERROR, error);
+    }
+
+    @Override
+    public void onConnectionLost(String reason) {
+        wake(Failure.CONNECTION_LOST, "Connection lost: " + reason);
     }
 
     /** Called on I/O threads: never blocks. */

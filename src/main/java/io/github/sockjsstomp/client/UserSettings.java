@@ -7,14 +7,16 @@ import java.util.Objects;
 /**
  * What one virtual user connects to and how it logs in. Empty paths skip their login step.
  *
- * @param name the virtual user: it appears as sender and receiver in timing records
- * @param threadNumber the JMeter thread number, for payload templates
- * @param session the virtual user's number in its thread group, from 1: with several sessions per thread,
- *     thread n's session k of s is (n - 1) * s + k
+ * @param name the virtual user's name, unique in its run ({@code senders #17}): the timing log's
+ *     {@code sender_user} and {@code receiver_user}, and {@code {{user}}}
+ * @param threadNumber the JMeter thread number, for templates
+ * @param number the virtual user's number in its thread group, from 1 ({@code {{userNumber}}}): with s users
+ *     per thread, thread n's k-th user is (n - 1) * s + k
+ * @param login the STOMP login; empty sends none
  * @param connectHeaders extra STOMP CONNECT headers, in order
  * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
  */
-public record UserSettings(String name, int threadNumber, int session, String scheme, String host, int port, String endpoint,
+public record UserSettings(String name, int threadNumber, int number, String scheme, String host, int port, String endpoint,
         Transport transport, String indexPath, String pullPath, String login, String passcode,
         Map<String, String> connectHeaders, long heartbeatMillis, long connectTimeoutMillis) {
 
@@ -38,13 +40,18 @@ public record UserSettings(String name, int threadNumber, int session, String sc
     @Override
     public String toString() {
         // Never the passcode: settings end up in log lines.
-        return "UserSettings[" + name + ", session " + session + ", " + transport + " " + stompUri() + "]";
+        return "UserSettings[" + name + ", user " + number + ", " + transport + " " + stompUri() + "]";
     }
 
     /** The same server and options for another virtual user of the same thread. */
-    public UserSettings forUser(String userName, int userSession, String userLogin, String userPasscode) {
-        return new UserSettings(userName, threadNumber, userSession, scheme, host, port, endpoint, transport, indexPath,
+    public UserSettings forUser(String userName, int userNumber, String userLogin, String userPasscode) {
+        return new UserSettings(userName, threadNumber, userNumber, scheme, host, port, endpoint, transport, indexPath,
                 pullPath, userLogin, userPasscode, connectHeaders, heartbeatMillis, connectTimeoutMillis);
+    }
+
+    /** Who sent and received in the timing log's sender and receiver: the login, else the user's name. */
+    public String loginOrName() {
+        return login.isEmpty() ? name : login;
     }
 
     public URI httpUri(String path) {
@@ -66,5 +73,19 @@ public record UserSettings(String name, int threadNumber, int session, String sc
 
     private static String withSlash(String path) {
         return path.startsWith("/") ? path : "/" + path;
+    }
+
+    /** The CONNECT frame's headers: login, passcode, the extra ones in order, and the heart-beat both ways. */
+    public org.springframework.messaging.simp.stomp.StompHeaders connectFrameHeaders() {
+        var headers = new org.springframework.messaging.simp.stomp.StompHeaders();
+        if (!login.isEmpty()) {
+            headers.setLogin(login);
+        }
+        if (!passcode.isEmpty()) {
+            headers.setPasscode(passcode);
+        }
+        connectHeaders.forEach(headers::add);
+        headers.setHeartbeat(new long[] {heartbeatMillis, heartbeatMillis});
+        return headers;
     }
 }

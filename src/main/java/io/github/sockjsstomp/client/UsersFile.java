@@ -6,18 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Credentials for brokers that know their users: a UTF-8 file with one {@code login,passcode} line per user
  * (everything after the first comma is the passcode; blank lines and lines starting with # are skipped; a
  * first line {@code login,passcode} is a header). Virtual user n takes line n, wrapping around when there are
- * more users than lines. Read once per file per JVM: thousands of threads share one copy.
+ * more users than lines. A run reads each file once, and thousands of threads share that copy.
  */
 public final class UsersFile {
-
-    private static final Map<Path, UsersFile> LOADED = new ConcurrentHashMap<>();
 
     private final Path path;
     private final List<Credentials> users;
@@ -35,16 +31,7 @@ public final class UsersFile {
     }
 
     /** @throws IllegalArgumentException saying why the file cannot be used */
-    public static UsersFile load(Path path) {
-        Path key = path.toAbsolutePath().normalize();
-        UsersFile loaded = LOADED.get(key);
-        if (loaded != null) {
-            return loaded;
-        }
-        return LOADED.computeIfAbsent(key, UsersFile::read);
-    }
-
-    private static UsersFile read(Path path) {
+    public static UsersFile read(Path path) {
         List<String> lines;
         try {
             lines = Files.readAllLines(path, StandardCharsets.UTF_8);
@@ -71,13 +58,9 @@ public final class UsersFile {
         return new UsersFile(path, List.copyOf(users));
     }
 
-    /** The credentials of virtual user {@code session} (from 1). */
-    public Credentials user(int session) {
-        return users.get(Math.floorMod(session - 1, users.size()));
-    }
-
-    public int size() {
-        return users.size();
+    /** The credentials of virtual user number {@code userNumber} (from 1). */
+    public Credentials user(int userNumber) {
+        return users.get(Math.floorMod(userNumber - 1, users.size()));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.timing.ReplyTracker;
+import io.github.sockjsstomp.timing.Run;
+import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
@@ -18,14 +19,19 @@ final class ReplySummaries {
     private ReplySummaries() {
     }
 
-    static void start() {
+    /** Joins the run of the current test, starting its summary if it is the first to join. */
+    static Run join(long drainMillis) {
+        return Run.join(drainMillis, JMeterContextService.getTestStartTime(), ReplySummaries::start);
+    }
+
+    static void start(Run run) {
         if (JMeterUtils.getJMeterProperties() == null
                 || !JMeterUtils.getPropDefault(StompParameters.PROPERTY_PREFIX + "replySummary", true)) {
             return;
         }
         long interval = JMeterUtils.getPropDefault("summariser.interval", 30);
         boolean console = JMeter.isNonGUI() && JMeterUtils.getPropDefault("summariser.out", true);
-        ReplyTracker.shared().summarizeEvery(interval, line -> {
+        run.tracker().summarizeEvery(interval, line -> {
             log.info(line);
             if (console) {
                 System.out.println(line);

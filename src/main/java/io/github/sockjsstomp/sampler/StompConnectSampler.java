@@ -1,54 +1,48 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.timing.TimingOptions;
-import io.github.sockjsstomp.timing.TimingStompUser;
-import org.apache.jmeter.config.Arguments;
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.Run;
+import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 
 /**
- * Connections only (the connection-capacity test): while some of the thread's sessions are not connected,
- * each sample logs in and connects the next one, one sub-result per step, connect time set; the sessions
- * then stay open with their heart-beats. Once all are up, a sample checks they are still alive: a session the
- * server dropped is reported once as ConnectionLost, and a later sample connects it again.
+ * The session sampler: it makes the thread's users and connects them, and alone it is the connection-capacity
+ * test. While some of the thread's users are not connected, each sample logs in and connects the next one,
+ * one sub-result per step, connect time set; the sessions then stay open with their heart-beats. Once all are
+ * up, a sample checks they are still alive: a session the server dropped is reported once as ConnectionLost,
+ * and a later sample connects it again.
  *
  * <p>After each sample the variable {@value StompParameters#ALL_CONNECTED_VARIABLE} says whether all of the
- * thread's sessions are up ({@code true} after an alive check), so a plan holds only then and connects the
- * sessions of a thread back to back. The sessions are connected in order first; only after that does a
- * sample look over all of them for one to reconnect, so connecting N sessions costs N samples, not N².
- *
- * <p>It is also the session sampler of the send plans: a send sampler after it in the same thread, given no
- * connection parameters of its own, sends on these sessions (see {@link ThreadSessions}).
+ * thread's users are connected ({@code true} after an alive check), so a plan holds only then. Users are
+ * connected in order first; only after that does a sample look over all of them for one to reconnect, so
+ * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
+ * (see {@link ThreadUsers}).
  */
-public class StompConnectSampler extends AbstractStompSampler {
+public class StompConnectSampler extends StompSampler {
 
     private static final String ALIVE = " alive";
 
+    private Run run;
+    private ThreadUsers users;
     private int cursor;
-    /** Sessions connected in order so far: the first pass. */
+    /** Users connected in order so far: the first pass. */
     private int firstPass;
 
     @Override
-    protected void addParameters(Arguments args) {
-        // Connection parameters only.
+    protected List<Parameter<?>> parameters() {
+        return ConnectionParameters.list(StompParameters.SUBSCRIBE_TO);
     }
 
     @Override
-    protected TimingOptions readParameters(ParameterReader params) {
-        return new TimingOptions(Long.parseLong(StompParameters.REPLY_TIMEOUT_MILLIS_DEFAULT), 1, false,
-                StompParameters.ID_HEADER_DEFAULT, null);
-    }
-
-    @Override
-    protected boolean connectsInSetup() {
-        return false;
-    }
-
-    @Override
-    protected boolean publishesSessions() {
-        return true;
+    protected void setUp(ParameterReader params, String label) {
+        run = ReplySummaries.join(0);
+        users = ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run);
+        if (users != null) {
+            users.publish();
+        }
     }
 
     @Override
@@ -63,38 +57,57 @@ public class StompConnectSampler extends AbstractStompSampler {
     }
 
     private SampleResult sampleNext(String label) throws InterruptedException {
-        int count = sessions().size();
+        int count = users.size();
         if (firstPass < count) {
-            return connectSample(sessions().get(firstPass++), label);
+            return users.connect(firstPass++, label);
         }
         for (int i = 0; i < count; i++) {
-            TimingStompUser user = sessions().get((cursor + i) % count);
+            int index = (cursor + i) % count;
+            VirtualUser user = users.users().get(index);
             if (user.isConnected()) {
                 continue;
             }
-            cursor = (cursor + i + 1) % count;
-            if (user.everConnected() && !user.lossReported()) {
-                user.markLossReported();
-                return SampleResults.immediateFailure(label, SampleResults.CONNECTION_LOST,
-                        user.notConnectedReason() + ": " + user);
+            cursor = (index + 1) % count;
+            if (users.takeUnreportedLoss(index)) {
+                return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
             }
-            return connectSample(user, label);
+            return users.connect(index, label);
         }
         return alive(label);
     }
 
     private SampleResult alive(String label) {
-        SampleResult alive = SampleResults.newResult(label + ALIVE);
-        alive.sampleStart();
-        long received = 0;
-        for (TimingStompUser user : sessions()) {
-            received += user.messagesReceived();
-        }
-        alive.sampleEnd();
-        int count = sessions().size();
-        SampleResults.ok(alive, (count == 1 ? "Session alive: " + sessions().get(0) : count + " sessions alive")
-                + ", " + received + " messages received");
-        return alive;
+        return Sample.timed(label + ALIVE, result -> {
+            long received = 0;
+            for (VirtualUser user : users.users()) {
+                received += user.messagesReceived();
+            }
+            int count = users.size();
+            Sample.ok(result, (count == 1 ? "Session alive: " + users.users().get(0) : count + " sessions alive")
+                    + ", " + received + " messages received");
+        });
     }
 
+    @Override
+    protected void interrupted() {
+        Run joined = run;
+        if (joined != null) {
+            joined.stop();
+        }
+        if (users != null) {
+            users.disconnect();
+        }
+    }
+
+    @Override
+    protected void tearDown() {
+        if (run != null) {
+            // The first teardown waits here for replies in flight while every session is still open.
+            run.leave();
+            run = null;
+        }
+        if (users != null) {
+            users.close();
+        }
+    }
 }

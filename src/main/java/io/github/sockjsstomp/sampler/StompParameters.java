@@ -1,71 +1,109 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.timing.TimingOptions;
+import static io.github.sockjsstomp.sampler.Parameter.decimal;
+import static io.github.sockjsstomp.sampler.Parameter.optional;
+import static io.github.sockjsstomp.sampler.Parameter.parsed;
+import static io.github.sockjsstomp.sampler.Parameter.required;
+import static io.github.sockjsstomp.sampler.Parameter.whole;
 
-/** Parameter names and defaults: what users see first in JMeter's Java Request panel. */
+import io.github.sockjsstomp.client.HeaderList;
+import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.timing.TimingOptions;
+import java.util.List;
+import java.util.Map;
+
+/** Every parameter of every sampler, with its one typed default: what users see first in JMeter's GUI. */
 final class StompParameters {
 
-    static final String SCHEME = "scheme";
-    static final String SCHEME_DEFAULT = "http";
-    static final String HOST = "host";
-    static final String HOST_DEFAULT = "localhost";
-    static final String PORT = "port";
-    static final String PORT_DEFAULT = "8080";
-    static final String ENDPOINT = "endpoint";
-    static final String ENDPOINT_DEFAULT = "/ws";
-    static final String TRANSPORT = "transport";
-    static final String TRANSPORT_DEFAULT = "websocket";
-    static final String INDEX_PATH = "indexPath";
-    static final String INDEX_PATH_DEFAULT = "/index";
-    static final String PULL_PATH = "pullPath";
-    static final String PULL_PATH_DEFAULT = "/clientPull";
-    static final String LOGIN = "login";
-    static final String USERS = "users";
-    static final String SESSIONS_PER_THREAD = "sessionsPerThread";
-    static final String SESSIONS_PER_THREAD_DEFAULT = "1";
-    static final String CONNECTS_PER_SECOND = "connectsPerSecond";
-    static final String CONNECTS_PER_SECOND_DEFAULT = "0";
-    static final String PASSCODE = "passcode";
-    static final String CONNECT_HEADERS = "connectHeaders";
-    static final String HEARTBEAT_MILLIS = "heartbeatMillis";
-    static final String HEARTBEAT_MILLIS_DEFAULT = "10000";
-    static final String CONNECT_TIMEOUT_MILLIS = "connectTimeoutMillis";
-    static final String CONNECT_TIMEOUT_MILLIS_DEFAULT = "10000";
-    static final String SUBSCRIBE_TO = "subscribeTo";
+    static final int MAX_USERS_PER_THREAD = 100_000;
 
-    static final String DESTINATION = "destination";
-    static final String DESTINATION_DEFAULT = "/app/echo";
-    static final String PAYLOAD = "payload";
-    static final String PAYLOAD_DEFAULT = "{\"id\":\"{{msgId}}\",\"seq\":{{seq}},\"user\":\"{{user}}\",\"text\":\"hello\"}";
-    static final String SEND_HEADERS = "sendHeaders";
-    static final String MODE = "mode";
+    // Where, how and who: the session sampler's and the receive sampler's.
+    static final Parameter<String> SCHEME = required("scheme", "http", "http or https");
+    static final Parameter<String> HOST = required("host", "localhost", null);
+    static final Parameter<Long> PORT = whole("port", 8080, 1, 65535, null);
+    static final Parameter<String> ENDPOINT = required("endpoint", "/ws",
+            "SockJS endpoint path, or WebSocket path for raw");
+    static final Parameter<Transport> TRANSPORT = parsed("transport", "websocket", Transport.allowedValues(),
+            Transport::fromParameter);
+    static final Parameter<String> INDEX_PATH = optional("indexPath", "/index",
+            "GET before connecting; empty or none skips it");
+    static final Parameter<String> PULL_PATH = optional("pullPath", "/clientPull",
+            "GET after the index; empty or none skips it");
+    static final Parameter<Template> LOGIN = parsed("login", "",
+            "STOMP login, e.g. guest (every user) or user-{{userNumber}} (unique)",
+            text -> Template.parse(text.trim(), Template.LOGIN));
+    static final Parameter<String> PASSCODE = optional("passcode", "", null);
+    static final Parameter<String> USERS = optional("users", "",
+            "CSV file of login,passcode lines, one per user; overrides login");
+    static final Parameter<Map<String, String>> CONNECT_HEADERS = parsed("connectHeaders", "",
+            "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
+    static final Parameter<Long> HEARTBEAT_MILLIS = whole("heartbeatMillis", 10_000, 0, Integer.MAX_VALUE,
+            "STOMP heart-beat both ways; 0 = off");
+    static final Parameter<Long> CONNECT_TIMEOUT_MILLIS = whole("connectTimeoutMillis", 10_000, 1,
+            Integer.MAX_VALUE, null);
+    static final Parameter<Long> SESSIONS_PER_THREAD = whole("sessionsPerThread", 1, 1, MAX_USERS_PER_THREAD,
+            "virtual users this thread owns, each with its STOMP session");
+    static final Parameter<Double> CONNECTS_PER_SECOND = decimal("connectsPerSecond", 0, 0, 1_000_000,
+            "this thread's connect rate; 0 = as fast as they complete");
+    static final Parameter<List<Template>> SUBSCRIBE_TO = parsed("subscribeTo", "",
+            "destinations, comma-separated", text -> Destinations.parse(text));
+    static final Parameter<List<Template>> RECEIVE_FROM = parsed("subscribeTo", "/user/queue/chat",
+            "destinations, comma-separated", text -> Destinations.parse(text));
+
+    // What a message needs: the send sampler's.
+    static final Parameter<Template> DESTINATION = parsed("destination", "/app/echo",
+            "may use {{userNumber}} {{thread}} {{user}} {{login}}", text -> Destinations.parseOne(text));
+    static final Parameter<Template> PAYLOAD = parsed("payload",
+            "{\"id\":\"{{msgId}}\",\"seq\":{{seq}},\"user\":\"{{user}}\",\"text\":\"hello\"}",
+            "placeholders: {{msgId}} {{seq}} {{thread}} {{userNumber}} {{user}} {{login}} {{sentAt}}",
+            text -> Template.parse(text, Template.PAYLOAD));
+    static final Parameter<Map<String, String>> SEND_HEADERS = parsed("sendHeaders", "",
+            "SEND headers: name:value;name2:value2", HeaderList::parse);
     static final String MODE_FIRE_AND_FORGET = "fire-and-forget";
     static final String MODE_AWAIT_REPLY = "await-reply";
-    static final String REPLY_TIMEOUT_MILLIS = "replyTimeoutMillis";
-    static final String REPLY_TIMEOUT_MILLIS_DEFAULT = "5000";
-    static final String REPLIES_PER_MESSAGE = "repliesPerMessage";
-    static final String REPLIES_PER_MESSAGE_DEFAULT = "1";
-    static final String ID_HEADER = "idHeader";
-    static final String ID_HEADER_DEFAULT = TimingOptions.DEFAULT_ID_HEADER;
-    static final String REPLY_ID_PATTERN = "replyIdPattern";
-    static final String TIMING_LOG = "timingLog";
-    static final String TIMING_LOG_DEFAULT = "stomp-timing.csv";
+    static final Parameter<Boolean> AWAIT_REPLY = parsed("mode", MODE_FIRE_AND_FORGET,
+            MODE_FIRE_AND_FORGET + " | " + MODE_AWAIT_REPLY, StompParameters::awaitReply);
+    static final Parameter<Long> REPLY_TIMEOUT_MILLIS = whole("replyTimeoutMillis", 5000, 1, Integer.MAX_VALUE,
+            "after this a message is LOST");
+    static final Parameter<Long> REPLIES_PER_MESSAGE = whole("repliesPerMessage", 1, 0, 1_000_000,
+            "0 = broadcast: every reply until the timeout");
+    static final Parameter<String> ID_HEADER = optional("idHeader", TimingOptions.DEFAULT_ID_HEADER,
+            "header stamped with the message id; empty = none");
+    static final Parameter<java.util.regex.Pattern> REPLY_ID_PATTERN = parsed("replyIdPattern", "",
+            "regex with one group finding the id in a reply body", io.github.sockjsstomp.timing.ReplyIdFinder::pattern);
+    static final Parameter<String> TIMING_LOG = optional("timingLog", "stomp-timing.csv",
+            "CSV file of per-message outcomes; empty = none");
 
-    static final String EXPECT_MESSAGES = "expectMessages";
-    static final String EXPECT_MESSAGES_DEFAULT = "1";
-    static final String RECEIVE_TIMEOUT_MILLIS = "receiveTimeoutMillis";
-    static final String RECEIVE_TIMEOUT_MILLIS_DEFAULT = "10000";
-    static final String WINDOW_MILLIS = "windowMillis";
-    static final String WINDOW_MILLIS_DEFAULT = "0";
-    static final String TRIGGER_DESTINATION = "triggerDestination";
-    static final String TRIGGER_PAYLOAD = "triggerPayload";
+    // A listener's: the receive sampler's.
+    static final Parameter<Long> EXPECT_MESSAGES = whole("expectMessages", 1, 1, StompReceiveSampler.INBOX_CAPACITY,
+            "messages each sample waits for");
+    static final Parameter<Long> RECEIVE_TIMEOUT_MILLIS = whole("receiveTimeoutMillis", 10_000, 1,
+            Integer.MAX_VALUE, "longest wait per sample");
+    static final Parameter<Long> WINDOW_MILLIS = whole("windowMillis", 0, 0, Integer.MAX_VALUE,
+            "> 0: collect for exactly this long instead");
+    static final Parameter<String> TRIGGER_DESTINATION = optional("triggerDestination", "",
+            "sent at the start of each sample; empty = none");
+    static final Parameter<String> TRIGGER_PAYLOAD = optional("triggerPayload", "", null);
+
+    // The replies sampler's.
+    static final Parameter<Long> WAIT_MILLIS = whole("waitMillis", 1000, 1, Integer.MAX_VALUE,
+            "longest wait for the next finished message");
 
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";
 
-    /** Set by the connect sampler after each sample: true once all of the thread's sessions are up. */
+    /** Set by the session sampler after each sample: true once all of the thread's users are connected. */
     static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 
     private StompParameters() {
+    }
+
+    private static boolean awaitReply(String mode) {
+        String trimmed = mode.trim();
+        if (!trimmed.equals(MODE_FIRE_AND_FORGET) && !trimmed.equals(MODE_AWAIT_REPLY)) {
+            throw new IllegalArgumentException("expected " + MODE_FIRE_AND_FORGET + " or " + MODE_AWAIT_REPLY);
+        }
+        return trimmed.equals(MODE_AWAIT_REPLY);
     }
 }

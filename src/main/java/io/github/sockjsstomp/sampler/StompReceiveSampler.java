@@ -2,32 +2,29 @@ package io.github.sockjsstomp.sampler;
 
 import static io.github.sockjsstomp.sampler.StompParameters.*;
 
-import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.MessageInbox;
 import io.github.sockjsstomp.client.SendFailedException;
-import io.github.sockjsstomp.client.SharedStompClients;
-import io.github.sockjsstomp.client.UserSettings;
-import io.github.sockjsstomp.timing.ReplyTracker;
-import io.github.sockjsstomp.timing.TimingOptions;
-import io.github.sockjsstomp.timing.TimingSink;
-import io.github.sockjsstomp.timing.TimingStompUser;
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.ReplyIdFinder;
+import io.github.sockjsstomp.timing.ReplyMatcher;
+import io.github.sockjsstomp.timing.Run;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
- * A listener (chat receiver, push consumer): subscribes in setupTest, then each sample waits for a number of
- * messages, or collects for a time window, and reports what arrived. Messages that carry a timed id are
- * matched against their senders, so latency is measured where it matters: at the receiver. An optional
- * trigger message (a push request) is sent at the start of each sample.
+ * A listener (chat receiver, push consumer): its users connect and subscribe in setupTest, then each sample
+ * waits for a number of messages, or collects for a time window, and reports what arrived. Messages that
+ * carry a timed id are matched against their senders, so latency is measured where it matters: at the
+ * receiver. An optional trigger message (a push request) is sent at the start of each sample.
  */
-public class StompReceiveSampler extends AbstractStompSampler {
+public class StompReceiveSampler extends StompSampler {
 
     /** Messages kept between samples before they are counted as overflow. */
     static final int INBOX_CAPACITY = 100_000;
@@ -35,121 +32,132 @@ public class StompReceiveSampler extends AbstractStompSampler {
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
     private final MessageInbox inbox = new MessageInbox(INBOX_CAPACITY);
+    private Run run;
+    private ThreadUsers users;
     private int expectMessages;
     private long receiveTimeoutMillis;
     private long windowMillis;
     private String triggerDestination;
     private byte[] triggerPayload;
+    /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
+    private SampleResult setupFailure;
 
     @Override
-    protected void addParameters(Arguments args) {
-        args.addArgument(EXPECT_MESSAGES, EXPECT_MESSAGES_DEFAULT, null, "messages each sample waits for");
-        args.addArgument(RECEIVE_TIMEOUT_MILLIS, RECEIVE_TIMEOUT_MILLIS_DEFAULT, null, "longest wait per sample");
-        args.addArgument(WINDOW_MILLIS, WINDOW_MILLIS_DEFAULT, null, "> 0: collect for exactly this long instead");
-        args.addArgument(TRIGGER_DESTINATION, "", null, "sent at the start of each sample; empty = none");
-        args.addArgument(TRIGGER_PAYLOAD, "");
-        args.addArgument(ID_HEADER, ID_HEADER_DEFAULT, null, "header carrying a timed message's id");
-        args.addArgument(REPLY_ID_PATTERN, "", null, "regex with one group finding the id in a body");
+    protected List<Parameter<?>> parameters() {
+        List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(RECEIVE_FROM));
+        all.addAll(List.of(EXPECT_MESSAGES, RECEIVE_TIMEOUT_MILLIS, WINDOW_MILLIS, TRIGGER_DESTINATION,
+                TRIGGER_PAYLOAD, ID_HEADER, REPLY_ID_PATTERN));
+        return all;
     }
 
     @Override
-    protected String defaultSubscribeTo() {
-        return "/user/queue/chat";
-    }
-
-    @Override
-    protected TimingOptions readParameters(ParameterReader params) {
-        params.required(SUBSCRIBE_TO, defaultSubscribeTo());
-        expectMessages = params.integer(EXPECT_MESSAGES, 1, 1, INBOX_CAPACITY);
-        receiveTimeoutMillis = params.number(RECEIVE_TIMEOUT_MILLIS, Long.parseLong(RECEIVE_TIMEOUT_MILLIS_DEFAULT),
-                1, Integer.MAX_VALUE);
-        windowMillis = params.number(WINDOW_MILLIS, 0, 0, Integer.MAX_VALUE);
-        triggerDestination = params.optional(TRIGGER_DESTINATION, "").trim();
-        triggerPayload = params.optional(TRIGGER_PAYLOAD, "").getBytes(StandardCharsets.UTF_8);
-        var pattern = readPattern(params);
-        if (params.hasErrors()) {
-            return null;
+    protected void setUp(ParameterReader params, String label) {
+        if (params.read(RECEIVE_FROM).isEmpty()) {
+            params.error(RECEIVE_FROM.name, "", "a listener needs a destination to subscribe to");
         }
-        // A listener sends no timed messages: the timeout only satisfies the options' contract.
-        return new TimingOptions(Long.parseLong(REPLY_TIMEOUT_MILLIS_DEFAULT), 1, false,
-                params.optional(ID_HEADER, ID_HEADER_DEFAULT), pattern);
+        expectMessages = params.readInt(EXPECT_MESSAGES);
+        receiveTimeoutMillis = params.read(RECEIVE_TIMEOUT_MILLIS);
+        windowMillis = params.read(WINDOW_MILLIS);
+        triggerDestination = params.read(TRIGGER_DESTINATION).trim();
+        triggerPayload = params.read(TRIGGER_PAYLOAD).getBytes(StandardCharsets.UTF_8);
+        String idHeader = params.read(ID_HEADER);
+        var pattern = params.read(REPLY_ID_PATTERN);
+        run = ReplySummaries.join(0);
+        users = ConnectionParameters.read(params, RECEIVE_FROM, run);
+        if (params.hasErrors() || users == null) {
+            return;
+        }
+        ReplyMatcher replies = new ReplyMatcher(run.tracker(), new ReplyIdFinder(idHeader, pattern,
+                run.tracker().ids()));
+        for (VirtualUser user : users.users()) {
+            user.addListener(replies);
+            user.addListener(inbox);
+        }
+        setupFailure = connectAll(label);
     }
 
-    @Override
-    protected TimingStompUser createUser(SharedStompClients shared, UserSettings settings, TimingOptions timing,
-            TimingSink sink) {
-        return new TimingStompUser(shared, settings, ReplyTracker.shared(), timing, sink) {
-            @Override
-            protected void onMessage(IncomingMessage message) {
-                super.onMessage(message);
-                inbox.add(message);
+    /** The first failed connect, its message counting all that failed; null when all connected. */
+    private SampleResult connectAll(String label) {
+        int failures = 0;
+        SampleResult first = null;
+        try {
+            for (int i = 0; i < users.size(); i++) {
+                SampleResult connected = users.connect(i, label + " connect");
+                if (!connected.isSuccessful()) {
+                    failures++;
+                    first = first == null ? connected : first;
+                }
             }
-
-            @Override
-            protected void onStompError(String error) {
-                super.onStompError(error);
-                inbox.wake(Failure.STOMP_ERROR, error);
-            }
-
-            @Override
-            protected void onConnectionLost(String reason) {
-                super.onConnectionLost(reason);
-                inbox.wake(SampleResults.CONNECTION_LOST, "Connection lost: " + reason);
-            }
-        };
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Sample.failedAtOnce(label, Sample.INTERRUPTED, "Interrupted while connecting");
+        }
+        if (first != null && users.size() > 1) {
+            first.setResponseMessage(failures + " of " + users.size() + " sessions failed to connect; first: "
+                    + first.getResponseMessage());
+        }
+        return first;
     }
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        // Every session of the thread listens; a lost one is reconnected before the wait.
-        for (TimingStompUser user : sessions()) {
-            SampleResult connectFailure = ensureConnected(user, label);
+        SampleResult failure = setupFailure;
+        if (failure != null) {
+            setupFailure = null;
+            return failure;
+        }
+        // Every user of the thread listens; a lost one is reconnected before the wait.
+        for (int i = 0; i < users.size(); i++) {
+            SampleResult connectFailure = users.ensureConnected(i, label);
             if (connectFailure != null) {
                 return connectFailure;
             }
         }
-        TimingStompUser user = nextSession();
-        SampleResult result = SampleResults.newResult(label);
-        result.sampleStart();
+        VirtualUser user = users.users().get(users.nextIndex());
+        return Sample.timed(label, result -> receive(user, result));
+    }
+
+    private void receive(VirtualUser user, SampleResult result) throws InterruptedException {
         long startNanos = System.nanoTime();
         if (!triggerDestination.isEmpty()) {
             try {
-                user.sendUntimed(triggerDestination, Map.of(), triggerPayload);
+                StompHeaders headers = new StompHeaders();
+                headers.setDestination(triggerDestination);
+                user.send(headers, triggerPayload);
                 result.setSentBytes(triggerPayload.length);
                 result.setSamplerData("SEND " + triggerDestination + "\n\n"
                         + new String(triggerPayload, StandardCharsets.UTF_8));
             } catch (SendFailedException e) {
-                result.sampleEnd();
-                SampleResults.fail(result, SampleResults.SEND_FAILED, "Trigger " + e.getMessage());
-                return result;
+                Sample.fail(result, Sample.SEND_FAILED, "Trigger " + e.getMessage());
+                return;
             }
         }
         // An ERROR that came since the last sample (a refused SUBSCRIBE, say) ends this wait at once.
         List<IncomingMessage> messages = windowMillis > 0 ? inbox.collect(windowMillis)
                 : inbox.awaitCount(expectMessages, receiveTimeoutMillis);
-        result.sampleEnd();
-        MessageInbox.Wake woken = inbox.takeWake();
         if (!messages.isEmpty()) {
             result.setLatency(Math.max(0, (messages.get(0).receivedNanos() - startNanos) / 1_000_000));
         }
         describeResponse(result, messages);
-        long overflow = inbox.takeOverflow();
+        judge(result, messages, inbox.takeWake(), inbox.takeOverflow());
+    }
+
+    private void judge(SampleResult result, List<IncomingMessage> messages, MessageInbox.Wake woken, long overflow) {
         String summary = "Received " + messages.size() + " of " + expectMessages + " messages"
                 + (overflow == 0 ? "" : "; " + overflow + " more arrived while the inbox was full (not shown)")
                 + disconnected();
         if (woken != null && messages.size() < expectMessages) {
-            SampleResults.fail(result, woken.code(), woken.reason() + "; " + summary);
+            Sample.fail(result, woken.code(), woken.reason() + "; " + summary);
         } else if (messages.size() >= expectMessages) {
-            SampleResults.ok(result, summary);
+            Sample.ok(result, summary);
         } else {
-            SampleResults.fail(result, SampleResults.RECEIVE_TIMEOUT, summary + " within "
+            Sample.fail(result, Sample.RECEIVE_TIMEOUT, summary + " within "
                     + (windowMillis > 0 ? windowMillis : receiveTimeoutMillis) + " ms");
         }
-        return result;
     }
 
     private String disconnected() {
-        for (TimingStompUser user : sessions()) {
+        for (VirtualUser user : users.users()) {
             if (!user.isConnected()) {
                 return "; " + user.notConnectedReason();
             }
@@ -172,6 +180,28 @@ public class StompReceiveSampler extends AbstractStompSampler {
         result.setBodySize(bytes);
         if (!messages.isEmpty()) {
             result.setResponseHeaders(HeaderList.describe(messages.get(0).headers()));
+        }
+    }
+
+    @Override
+    protected void interrupted() {
+        Run joined = run;
+        if (joined != null) {
+            joined.stop();
+        }
+        if (users != null) {
+            users.disconnect();
+        }
+    }
+
+    @Override
+    protected void tearDown() {
+        if (run != null) {
+            run.leave();
+            run = null;
+        }
+        if (users != null) {
+            users.close();
         }
     }
 }

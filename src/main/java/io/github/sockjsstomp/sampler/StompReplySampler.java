@@ -3,10 +3,9 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;
-import org.apache.jmeter.config.Arguments;
-import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
+import io.github.sockjsstomp.timing.Run;
+import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
-import org.apache.jmeter.samplers.Interruptible;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
@@ -21,10 +20,9 @@ import org.slf4j.LoggerFactory;
  * (one thread) that runs as long as the senders; a sample that finds nothing within {@code waitMillis} is not
  * reported. Replies that complete in the drain after the last sender stopped are in the timing log only.
  */
-public class StompReplySampler extends AbstractJavaSamplerClient implements Interruptible {
+public class StompReplySampler extends StompSampler {
 
     private static final Logger log = LoggerFactory.getLogger(StompReplySampler.class);
-    static final String WAIT_MILLIS = "waitMillis";
     static final String REPLY_PREFIX = "reply ";
     static final String LOST = "LOST";
     static final String FAILED = "FAILED";
@@ -33,45 +31,33 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
             && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
     private long waitMillis;
-    private String configError;
-    private boolean open;
-    private volatile Thread sampling;
+    private Run run;
+    private ReplyFeed feed;
 
     @Override
-    public Arguments getDefaultParameters() {
-        Arguments args = new Arguments();
-        args.addArgument(WAIT_MILLIS, "1000", null, "longest wait for the next finished message");
-        return args;
+    protected List<Parameter<?>> parameters() {
+        return List.of(StompParameters.WAIT_MILLIS);
     }
 
     @Override
-    public void setupTest(JavaSamplerContext context) {
-        ParameterReader params = new ParameterReader(context);
-        waitMillis = params.number(WAIT_MILLIS, 1000, 1, Integer.MAX_VALUE);
-        if (params.hasErrors()) {
-            configError = String.join("; ", params.errors());
-            return;
+    protected void setUp(ParameterReader params, String label) {
+        waitMillis = params.read(StompParameters.WAIT_MILLIS);
+        run = ReplySummaries.join(0);
+        if (!params.hasErrors()) {
+            feed = run.feed();
+            feed.open();
         }
-        ReplyFeed.shared().open();
-        open = true;
     }
 
     @Override
-    public SampleResult runTest(JavaSamplerContext context) {
-        if (configError != null) {
-            return SampleResults.immediateFailure(AbstractStompSampler.label(context), SampleResults.CONFIG_ERROR,
-                    configError);
-        }
-        sampling = Thread.currentThread();
+    protected SampleResult sample(JavaSamplerContext context, String label) {
         TimingRecord record;
         try {
-            record = ReplyFeed.shared().take(waitMillis);
+            record = feed.take(waitMillis);
         } catch (InterruptedException e) {
+            // JMeter's Stop: no sample to report, and the flag stays for JMeter (or our interrupt()) to see.
+            Thread.currentThread().interrupt();
             record = null;
-        } finally {
-            sampling = null;
-            // Only our interrupt() can have set it: JMeter's Stop; the next sample must not fail at once.
-            Thread.interrupted();
         }
         if (record == null) {
             SampleResult nothing = new SampleResult();
@@ -82,7 +68,7 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
     }
 
     static SampleResult sampleOf(TimingRecord record, long nowMillis) {
-        SampleResult result = SampleResults.newResult(REPLY_PREFIX + record.destination());
+        SampleResult result = Sample.newResult(REPLY_PREFIX + record.destination());
         long sentMillis = record.sentEpochMicros() / 1000;
         result.setSentBytes(record.bytes());
         switch (record.outcome()) {
@@ -90,18 +76,18 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
                 long elapsed = record.latencyMicros() / 1000;
                 times(result, sentMillis, elapsed);
                 result.setLatency(elapsed);
-                SampleResults.ok(result, "Reply to " + record.msgId() + " from " + record.sender() + " received by "
+                Sample.ok(result, "Reply to " + record.msgId() + " from " + record.sender() + " received by "
                         + record.receiver());
             }
             case LOST -> {
                 // The time it waited in vain, up to when it was declared lost.
                 times(result, sentMillis, Math.max(0, nowMillis - sentMillis));
-                SampleResults.fail(result, LOST, "No reply to " + record.msgId() + " from " + record.sender() + ": "
+                Sample.fail(result, LOST, "No reply to " + record.msgId() + " from " + record.sender() + ": "
                         + record.detail());
             }
             default -> {
                 times(result, sentMillis, 0);
-                SampleResults.fail(result, FAILED, record.msgId() + " from " + record.sender() + " failed: "
+                Sample.fail(result, FAILED, record.msgId() + " from " + record.sender() + " failed: "
                         + record.detail());
             }
         }
@@ -115,19 +101,10 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
     }
 
     @Override
-    public boolean interrupt() {
-        Thread thread = sampling;
-        if (thread != null) {
-            thread.interrupt();
-        }
-        return true;
-    }
-
-    @Override
-    public void teardownTest(JavaSamplerContext context) {
-        if (open) {
-            open = false;
-            ReplyFeed.Unsampled unsampled = ReplyFeed.shared().close();
+    protected void tearDown() {
+        if (feed != null) {
+            ReplyFeed.Unsampled unsampled = feed.close();
+            feed = null;
             if (unsampled.dropped() > 0) {
                 log.warn("{} finished messages did not become reply samples: the replies thread fell behind and the "
                         + "hand-off was full; the timing log has them all", unsampled.dropped());
@@ -136,6 +113,10 @@ public class StompReplySampler extends AbstractJavaSamplerClient implements Inte
                 log.info("{} finished messages were still waiting to become reply samples when the test ended",
                         unsampled.left());
             }
+        }
+        if (run != null) {
+            run.leave();
+            run = null;
         }
     }
 }

@@ -5,12 +5,16 @@ package io.github.sockjsstomp.timing;
  * pending is 0 once the test has ended.
  *
  * @param answerRecords ANSWERED records written (a broadcast answered by N receivers gives N)
- * @param lateReplies replies carrying one of our ids after that message had ended (LOST or expired)
+ * @param extraReplies copies beyond the replies a message expects ({@code repliesPerMessage}): a broadcast
+ *     that every subscriber sees, with one reply expected. Not an error; not late
+ * @param lateReplies replies carrying one of our ids after that message was declared LOST (its
+ *     {@code replyTimeoutMillis} passed): the server fell behind, it did not lose them
+ * @param lateMaxMicros the longest send-to-reply time among the late replies, in microseconds (0 if none)
  * @param untimed messages received that carry no id of a timed message (pushes, other clients' traffic):
  *     not an error, just not part of the books
  */
 public record Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
-        long lateReplies, long untimed) {
+        long extraReplies, long lateReplies, long lateMaxMicros, long untimed) {
 
     public boolean balanced() {
         return sent == answered + lost + failed + pending;
@@ -19,7 +23,8 @@ public record Books(long sent, long answered, long lost, long failed, long pendi
     @Override
     public String toString() {
         return "sent=" + sent + " answered=" + answered + " lost=" + lost + " failed=" + failed + " pending="
-                + pending + " (answer records=" + answerRecords + ", late replies=" + lateReplies + ", untimed="
-                + untimed + ")" + (balanced() ? "" : " UNBALANCED");
+                + pending + " (answer records=" + answerRecords + ", extra copies=" + extraReplies + ", late replies="
+                + lateReplies + (lateReplies == 0 ? "" : " up to " + lateMaxMicros / 1000 + " ms after their send")
+                + ", untimed=" + untimed + ")" + (balanced() ? "" : " UNBALANCED");
     }
 }

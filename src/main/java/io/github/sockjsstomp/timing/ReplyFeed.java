@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ReplyFeed {
 
     static final int CAPACITY = 100_000;
-    private static final ReplyFeed SHARED = new ReplyFeed(CAPACITY);
 
     private final BlockingQueue<TimingRecord> queue;
     private final LongAdder dropped = new LongAdder();
@@ -25,11 +24,7 @@ public final class ReplyFeed {
         queue = new ArrayBlockingQueue<>(capacity);
     }
 
-    public static ReplyFeed shared() {
-        return SHARED;
-    }
-
-    /** A replies sampler starts taking; the first of a run starts from an empty feed. */
+    /** A replies sampler starts taking. */
     public synchronized void open() {
         if (consumers++ == 0) {
             queue.clear();

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.timing;
 import io.github.sockjsstomp.client.IncomingMessage;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Finds the id of the message a reply answers: in a header (a server that copies {@code x-msg-id}), else
@@ -25,6 +26,26 @@ public final class ReplyIdFinder {
         this.idHeader = idHeader == null ? "" : idHeader;
         this.bodyPattern = bodyPattern;
         this.ids = ids;
+    }
+
+    /**
+     * A {@code replyIdPattern} value: a regex with a group around the id, or null when empty.
+     *
+     * @throws IllegalArgumentException saying why it cannot be used
+     */
+    public static Pattern pattern(String regex) {
+        if (regex.isBlank()) {
+            return null;
+        }
+        try {
+            Pattern pattern = Pattern.compile(regex);
+            if (pattern.matcher("").groupCount() < 1) {
+                throw new IllegalArgumentException("needs a capturing group (...) around the id");
+            }
+            return pattern;
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
+        }
     }
 
     public String find(IncomingMessage message) {

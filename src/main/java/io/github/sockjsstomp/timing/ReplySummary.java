@@ -22,7 +22,7 @@ public final class ReplySummary implements AutoCloseable {
     private final Consumer<String> out;
     private final ScheduledExecutorService timer;
     private final long startNanos = System.nanoTime();
-    private Books last = new Books(0, 0, 0, 0, 0, 0, 0, 0);
+    private Books last = new Books(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     private long lastNanos = startNanos;
     private Histogram recycled;
 
@@ -57,7 +57,7 @@ public final class ReplySummary implements AutoCloseable {
 
     private static Books delta(Books now, Books before) {
         return new Books(now.sent() - before.sent(), now.answered() - before.answered(), now.lost() - before.lost(),
-                now.failed() - before.failed(), now.pending(), 0, 0, 0);
+                now.failed() - before.failed(), now.pending(), 0, 0, 0, 0, 0);
     }
 
     static String line(String kind, Books books, Histogram latency, long elapsedNanos) {

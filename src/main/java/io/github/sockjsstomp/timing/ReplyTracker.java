@@ -10,13 +10,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * Matches replies to sent messages across every session of the JVM (echo: the same session; chat and
- * broadcast: others) and keeps the books. One per JVM: a reply may reach any user.
+ * Matches replies to sent messages across every virtual user of the run (echo: the same user; chat and
+ * broadcast: others) and keeps the run's books. One per run: a reply may reach any user.
  *
  * <p>Expiry costs O(1) per message: messages with the same timeout expire in send order, so each timeout has
  * a FIFO queue and the sweeper only looks at heads.
@@ -24,25 +25,29 @@ import org.HdrHistogram.Histogram;
 public final class ReplyTracker {
 
     private static final long SWEEP_MILLIS = 20;
-    private static volatile ReplyTracker shared;
 
     private final MessageIds ids;
-    private final Map<String, PendingMessage> pending = new ConcurrentHashMap<>();
-    private final Map<Long, Queue<PendingMessage>> expiryQueues = new ConcurrentHashMap<>();
+    private final ReplyFeed feed;
+    private final Map<String, MessageTiming> known = new ConcurrentHashMap<>();
+    private final Map<Long, Queue<MessageTiming>> expiryQueues = new ConcurrentHashMap<>();
     private final LongAdder sent = new LongAdder();
     private final LongAdder answered = new LongAdder();
     private final LongAdder lost = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder answerRecords = new LongAdder();
+    private final LongAdder extraReplies = new LongAdder();
     private final LongAdder lateReplies = new LongAdder();
+    /** The longest send-to-reply time of a late reply whose message was still known. */
+    private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
     private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
     private final ScheduledExecutorService sweeper;
     private volatile ReplySummary summary;
 
-    ReplyTracker(MessageIds ids, boolean sweep) {
+    ReplyTracker(MessageIds ids, ReplyFeed feed, boolean sweep) {
         this.ids = ids;
+        this.feed = feed;
         if (sweep) {
             sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread thread = new Thread(r, "stomp-reply-expiry");
@@ -56,69 +61,55 @@ public final class ReplyTracker {
         }
     }
 
-    public static ReplyTracker shared() {
-        ReplyTracker tracker = shared;
-        if (tracker == null) {
-            synchronized (ReplyTracker.class) {
-                tracker = shared;
-                if (tracker == null) {
-                    tracker = new ReplyTracker(MessageIds.random(), true);
-                    shared = tracker;
-                }
-            }
-        }
-        return tracker;
-    }
-
     public MessageIds ids() {
         return ids;
     }
 
     /** Called just before the message is written; the clock starts here. */
-    public PendingMessage register(OutgoingMessage message, long replyTimeoutMillis, int repliesExpected,
-            TimingSink sink, boolean awaited) {
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(replyTimeoutMillis);
+    public MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink) {
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        PendingMessage entry = new PendingMessage(message.msgId(), message.sender(), message.destination(),
-                message.payload().length, sentEpochMicros, System.nanoTime(), timeoutNanos, repliesExpected, sink,
-                awaited);
+        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), timeoutNanos,
+                options.repliesPerMessage(), sink, options.awaitReply());
         sent.increment();
-        pending.put(entry.msgId, entry);
+        known.put(entry.msgId, entry);
         expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
         return entry;
     }
 
-    public void fail(PendingMessage entry, String reason) {
-        if (entry.end(PendingMessage.FAILED)) {
+    public void fail(MessageTiming entry, String reason) {
+        if (entry.end(MessageTiming.FAILED)) {
             failed.increment();
-            pending.remove(entry.msgId, entry);
-            emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.FAILED, entry.msgId, -1,
-                    entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
+            known.remove(entry.msgId, entry);
+            emit(entry, entry.record(TimingRecord.Outcome.FAILED, -1, null, entry.bytes, reason));
         }
     }
 
-    /** Records a reply found to carry {@code msgId} (null when no id was found). */
+    /**
+     * Records a reply found to carry {@code msgId} (null when no id was found). An answered message stays
+     * known until its deadline, so a copy beyond the replies it expects (a broadcast seen by many) is told
+     * apart from a late reply (one that came after its message was declared LOST).
+     */
     public void reply(String msgId, IncomingMessage message) {
         if (msgId == null) {
             untimed.increment();
             return;
         }
-        PendingMessage entry = pending.get(msgId);
-        if (entry != null && message.receivedNanos() - entry.deadlineNanos > 0) {
-            // Past its deadline: late, whether or not the sweep has come round to the message yet.
-            timeOut(entry);
-            lateReplies.increment();
+        MessageTiming entry = known.get(msgId);
+        if (entry == null) {
+            unmatched(msgId, message, null);
             return;
         }
-        int replyNumber = entry == null ? 0 : entry.reply(message);
+        if (message.receivedNanos() - entry.deadlineNanos > 0) {
+            // Past its deadline, whether or not the sweep has come round to the message yet.
+            timeOut(entry);
+            unmatched(msgId, message, entry);
+            return;
+        }
+        int replyNumber = entry.reply(message);
         if (replyNumber == 0) {
-            if (ids.isOurs(msgId)) {
-                lateReplies.increment();
-            } else {
-                // An id another generator issued, or a header that only looks like one.
-                untimed.increment();
-            }
+            unmatched(msgId, message, entry);
             return;
         }
         if (replyNumber == 1) {
@@ -131,18 +122,29 @@ public final class ReplyTracker {
         if (live != null) {
             live.record(latencyMicros);
         }
-        if (entry.complete()) {
-            pending.remove(msgId, entry);
+        emit(entry, entry.record(TimingRecord.Outcome.ANSWERED, latencyMicros, message.receiver(),
+                message.payload().length, ""));
+    }
+
+    /** A reply that answers nothing: a copy of an answered message, a late reply, or another's id. */
+    private void unmatched(String msgId, IncomingMessage message, MessageTiming entry) {
+        if (entry != null && entry.answered()) {
+            extraReplies.increment();
+        } else if (ids.isOurs(msgId)) {
+            lateReplies.increment();
+            if (entry != null) {
+                lateMaxMicros.accumulate((message.receivedNanos() - entry.sentNanos) / 1000);
+            }
+        } else {
+            // An id another generator issued, or a header that only looks like one.
+            untimed.increment();
         }
-        emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.ANSWERED, msgId,
-                latencyMicros, entry.sender, message.receiver(), entry.destination, message.payload().length, "",
-                entry.awaited()));
     }
 
     /** Ends every message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
     void expire(long nowNanos) {
-        for (Queue<PendingMessage> queue : expiryQueues.values()) {
-            PendingMessage head;
+        for (Queue<MessageTiming> queue : expiryQueues.values()) {
+            MessageTiming head;
             while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
                 queue.poll();
                 timeOut(head);
@@ -180,39 +182,37 @@ public final class ReplyTracker {
 
     /** Messages still waiting for their first reply. */
     public long outstanding() {
-        Books books = books();
-        return books.pending();
+        return books().pending();
     }
 
     /** Ends every message still waiting as LOST with the given reason (the test ended). */
     public void abandonAll(String reason) {
-        for (Queue<PendingMessage> queue : expiryQueues.values()) {
-            PendingMessage entry;
+        for (Queue<MessageTiming> queue : expiryQueues.values()) {
+            MessageTiming entry;
             while ((entry = queue.poll()) != null) {
-                pending.remove(entry.msgId, entry);
+                known.remove(entry.msgId, entry);
                 lose(entry, reason);
             }
         }
     }
 
     /** A message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
-    private void timeOut(PendingMessage entry) {
-        pending.remove(entry.msgId, entry);
+    private void timeOut(MessageTiming entry) {
+        known.remove(entry.msgId, entry);
         lose(entry, "timeout");
     }
 
-    private void lose(PendingMessage entry, String reason) {
-        if (entry.end(PendingMessage.LOST)) {
+    private void lose(MessageTiming entry, String reason) {
+        if (entry.end(MessageTiming.LOST)) {
             lost.increment();
-            emit(entry, new TimingRecord(entry.sentEpochMicros, TimingRecord.Outcome.LOST, entry.msgId, -1,
-                    entry.sender, "", entry.destination, entry.bytes, reason, entry.awaited()));
+            emit(entry, entry.record(TimingRecord.Outcome.LOST, -1, null, entry.bytes, reason));
         }
     }
 
-    /** A finished message goes to its sender's timing log and, when a replies sampler runs, to its feed. */
-    private static void emit(PendingMessage entry, TimingRecord record) {
+    /** A finished message goes to its sender's timing log and, when a replies sampler runs, to the feed. */
+    private void emit(MessageTiming entry, TimingRecord record) {
         entry.sink.record(record);
-        ReplyFeed.shared().offer(record);
+        feed.offer(record);
     }
 
     public Books books() {
@@ -220,8 +220,8 @@ public final class ReplyTracker {
         long a = answered.sum();
         long l = lost.sum();
         long f = failed.sum();
-        return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), lateReplies.sum(),
-                untimed.sum());
+        return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), extraReplies.sum(),
+                lateReplies.sum(), lateMaxMicros.get(), untimed.sum());
     }
 
     /**
@@ -259,17 +259,11 @@ public final class ReplyTracker {
         return latencies.copy();
     }
 
-    /** Starts new books for a new test run in the same JVM (JMeter's GUI runs many). */
-    public void reset() {
-        abandonAll("test-ended");
-        sent.reset();
-        answered.reset();
-        lost.reset();
-        failed.reset();
-        answerRecords.reset();
-        lateReplies.reset();
-        untimed.reset();
-        latencies.reset();
+    /** Stops the expiry sweep: the run is over. */
+    void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
     }
 
     @Override

@@ -9,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,17 +22,14 @@ import org.slf4j.LoggerFactory;
  * The timing log: CSV records written by a thread of its own, so senders and I/O threads only enqueue on a
  * lock-free queue and never wake anyone: the writer looks every {@value #IDLE_MILLIS} ms. The queue is
  * unbounded on purpose: dropping a record would break the books, and a writer that falls behind shows up as
- * heap, which JMeter users watch anyway. One instance per file per JVM and per run (the run is a column);
- * records are flushed after every batch and on {@link #close()}.
+ * heap, which JMeter users watch anyway. One instance per file and run, opened by the {@link Run} (the run's
+ * id is a column); records are flushed after every batch and on {@link #close()}.
  */
 public final class TimingLog implements TimingSink, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TimingLog.class);
-    private static final Map<Path, TimingLog> OPEN = new HashMap<>();
     private static final int BATCH = 8192;
     private static final long IDLE_MILLIS = 2;
-    /** Run ids handed out in this JVM: two runs opened within one millisecond still differ. */
-    private static final AtomicLong LAST_RUN = new AtomicLong();
 
     private final Path path;
     private final String run;
@@ -47,12 +42,17 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     /** Records between their check of {@link #closing} and their enqueue: close waits for them. */
     private final AtomicInteger entering = new AtomicInteger();
     private volatile boolean closing;
-    /** A seam for the test of a record racing close; set before any record. */
-    private Runnable beforeEnqueue = () -> { };
 
-    private TimingLog(Path path, String engine) throws IOException {
+    /**
+     * Opens the file, appending to an existing log of the same format.
+     *
+     * @param run the run's id, written in every record
+     * @param engine the JMeter engine's name, written in every record
+     * @throws IOException if it cannot be created, or an existing file has another header
+     */
+    TimingLog(Path path, String run, String engine) throws IOException {
         this.path = path;
-        this.run = Long.toString(LAST_RUN.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis())));
+        this.run = run;
         this.engineAndVersion = TimingRecord.trailer(engine, pluginVersion());
         boolean fresh = !Files.exists(path) || Files.size(path) == 0;
         if (!fresh) {
@@ -73,43 +73,6 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         writer.start();
     }
 
-    /** The log for this file on a local engine: see {@link #open(Path, String)}. */
-    public static TimingLog open(Path path) throws IOException {
-        return open(path, "local");
-    }
-
-    /**
-     * The log for this file, opened on first use in a run: appends to an existing log of the same format. The
-     * time it opens names the run in every record, so runs appended to one file stay apart.
-     *
-     * @param engine the JMeter engine's name, written in every record
-     * @throws IOException if it cannot be created, or an existing file has another header
-     */
-    public static TimingLog open(Path path, String engine) throws IOException {
-        Path key = path.toAbsolutePath().normalize();
-        synchronized (OPEN) {
-            TimingLog existing = OPEN.get(key);
-            if (existing != null && !existing.closing) {
-                return existing;
-            }
-            TimingLog created = new TimingLog(key, engine);
-            OPEN.put(key, created);
-            return created;
-        }
-    }
-
-    /** Writes out and closes every open log: the end of a test, or of the JVM. */
-    public static void closeAll() {
-        List<TimingLog> logs;
-        synchronized (OPEN) {
-            logs = new ArrayList<>(OPEN.values());
-            OPEN.clear();
-        }
-        for (TimingLog timingLog : logs) {
-            timingLog.close();
-        }
-    }
-
     /** Never blocks: a record is either queued, and then written by close at the latest, or counted as late. */
     @Override
     public void record(TimingRecord record) {
@@ -119,18 +82,13 @@ public final class TimingLog implements TimingSink, AutoCloseable {
                 afterClose.incrementAndGet();
                 return;
             }
-            beforeEnqueue.run();
             queue.add(record);
         } finally {
             entering.decrementAndGet();
         }
     }
 
-    void beforeEnqueue(Runnable hook) {
-        this.beforeEnqueue = hook;
-    }
-
-    /** The run's id in this log's records: when it was opened, epoch milliseconds. */
+    /** The run's id in this log's records. */
     public String run() {
         return run;
     }
@@ -218,9 +176,9 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private static void checkHeader(Path path) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             String header = reader.readLine();
-            if (TimingRecord.HEADER_V1.equals(header)) {
-                throw new IOException("timing log " + path + " was written by an older version (9 columns, without"
-                        + " mode, run, sent_epoch_us, engine and version); move it away or choose another file");
+            if (TimingRecord.HEADER_V1.equals(header) || TimingRecord.HEADER_V2.equals(header)) {
+                throw new IOException("timing log " + path + " was written by an older version (" + (header.split(
+                        ",").length) + " columns); move it away or choose another file");
             }
             if (!TimingRecord.HEADER.equals(header)) {
                 throw new IOException("timing log " + path + " exists with another header ('" + header

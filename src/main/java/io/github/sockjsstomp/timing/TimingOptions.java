@@ -3,7 +3,7 @@ package io.github.sockjsstomp.timing;
 import java.util.regex.Pattern;
 
 /**
- * How a user's messages are timed.
+ * How a sender's messages are timed.
  *
  * @param replyTimeoutMillis after this a message without a reply is LOST
  * @param repliesPerMessage replies that complete a message; 0 for a broadcast (every reply until the timeout)
@@ -24,5 +24,16 @@ public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, bool
             throw new IllegalArgumentException("repliesPerMessage must be >= 0, was " + repliesPerMessage);
         }
         idHeader = idHeader == null ? "" : idHeader.trim();
+    }
+
+    /** Whether messages are timed alike (a Pattern has no equals of its own). */
+    public boolean sameAs(TimingOptions other) {
+        return replyTimeoutMillis == other.replyTimeoutMillis && repliesPerMessage == other.repliesPerMessage
+                && awaitReply == other.awaitReply && idHeader.equals(other.idHeader)
+                && java.util.Objects.equals(source(replyIdPattern), source(other.replyIdPattern));
+    }
+
+    private static String source(Pattern pattern) {
+        return pattern == null ? null : pattern.pattern();
     }
 }

@@ -11,14 +11,19 @@ package io.github.sockjsstomp.timing;
  * @param detail empty when ANSWERED; "timeout" or "test-ended" when LOST; the reason when FAILED
  * @param awaitReply whether the sender waited for the reply before its next send: only then is the run a
  *     closed loop, where a slow reply delays later sends and coordinated omission can be corrected
+ * @param senderUser the virtual user that sent it (one login may serve thousands of users)
+ * @param receiverUser the virtual user that received the reply; empty unless ANSWERED
  */
 public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, long latencyMicros, String sender,
-        String receiver, String destination, long bytes, String detail, boolean awaitReply) {
+        String receiver, String destination, long bytes, String detail, boolean awaitReply, String senderUser,
+        String receiverUser) {
 
     /** The first nine columns, as written by versions before mode, run, engine and version were added. */
     public static final String HEADER_V1 =
             "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail";
-    public static final String HEADER = HEADER_V1 + ",mode,run,sent_epoch_us,engine,version";
+    /** The fourteen columns of versions before the virtual users were named. */
+    public static final String HEADER_V2 = HEADER_V1 + ",mode,run,sent_epoch_us,engine,version";
+    public static final String HEADER = HEADER_V2 + ",sender_user,receiver_user";
     public static final String AWAIT_REPLY = "await-reply";
     public static final String FIRE_AND_FORGET = "fire-and-forget";
 
@@ -44,7 +49,11 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
         out.append(',').append(bytes).append(',');
         appendField(out, detail);
         out.append(',').append(awaitReply ? AWAIT_REPLY : FIRE_AND_FORGET).append(',').append(run).append(',')
-                .append(sentEpochMicros).append(',').append(engineAndVersion).append('\n');
+                .append(sentEpochMicros).append(',').append(engineAndVersion).append(',');
+        appendField(out, senderUser);
+        out.append(',');
+        appendField(out, receiverUser);
+        out.append('\n');
     }
 
     /** RFC 4180: quoted only when it must be, quotes doubled. */

@@ -1,25 +1,60 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
 import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.samplers.SampleSaveConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Small helpers that keep every sample self-describing: label, success, code, message, bytes. */
-final class SampleResults {
+/**
+ * A sample, what JMeter records: the one shape of its timing ({@link #timed}) and the helpers that keep every
+ * sample self-describing (label, success, response code, message, bytes).
+ */
+final class Sample {
 
+    private static final Logger log = LoggerFactory.getLogger(Sample.class);
     static final String CODE_OK = "200";
     static final String CONFIG_ERROR = "ConfigError";
     static final String SAMPLER_ERROR = "SamplerError";
     static final String INTERRUPTED = "Interrupted";
-    static final String NOT_CONNECTED = "NotConnected";
-    static final String CONNECTION_LOST = "ConnectionLost";
+    static final String CONNECTION_LOST = Failure.CONNECTION_LOST;
     static final String SEND_FAILED = "SendFailed";
     static final String REPLY_TIMEOUT = "ReplyTimeout";
     static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
 
-    private SampleResults() {
+    private Sample() {
+    }
+
+    /** What a timed sample does between its start and its end. */
+    @FunctionalInterface
+    interface Body {
+        void run(SampleResult result) throws InterruptedException;
+    }
+
+    /**
+     * The one shape of a timed sample (JMeter's {@code SleepTest}): started in {@code try}, ended once in
+     * {@code finally}. An interrupt (JMeter's Stop, Shutdown, Sample Timeout) keeps the time actually waited,
+     * fails the sample as Interrupted and restores the thread's flag; anything else that escapes the body is a
+     * SamplerError with the time it took.
+     */
+    static SampleResult timed(String label, Body body) {
+        SampleResult result = newResult(label);
+        result.sampleStart();
+        try {
+            body.run(result);
+        } catch (InterruptedException e) {
+            fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.warn("{}: sample failed", label, e);
+            fail(result, SAMPLER_ERROR, Failure.describe(e));
+        } finally {
+            result.sampleEnd();
+        }
+        return result;
     }
 
     /**
@@ -55,12 +90,9 @@ final class SampleResults {
         result.setResponseMessage(message);
     }
 
-    /** A failure that took no time: bad configuration, an interrupted or broken sampler. */
-    static SampleResult immediateFailure(String label, String code, String message) {
-        SampleResult result = newResult(label);
-        result.sampleStart();
-        result.sampleEnd();
-        fail(result, code, message);
+    /** A failure that took no time: bad configuration, a session the server dropped. */
+    static SampleResult failedAtOnce(String label, String code, String message) {
+        SampleResult result = timed(label, r -> fail(r, code, message));
         result.setResponseData(message, StandardCharsets.UTF_8.name());
         return result;
     }

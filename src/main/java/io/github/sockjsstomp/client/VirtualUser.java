@@ -2,47 +2,60 @@ package io.github.sockjsstomp.client;
 
 import java.lang.reflect.Type;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.simp.stomp.ConnectionLostException;
 import org.springframework.messaging.simp.stomp.StompCommand;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHttpHeaders;
-import org.springframework.web.socket.WebSocketSession;
 
 /**
- * One virtual user: its cookie store, HTTP login steps, and one STOMP session over SockJS or a raw WebSocket.
- * Owned by one JMeter thread; message callbacks arrive on I/O threads.
- *
- * <p>Subclasses hook in at three points: {@link #beforeSend} just before a SEND is
- * written, {@link #onMessage} when a MESSAGE arrives. Hooks run on hot paths: keep them short, never block.
+ * A virtual user: one login (its cookie store and HTTP login steps) and its STOMP session over SockJS or a
+ * plain WebSocket. Owned by one JMeter thread; what arrives is handed to its {@link Listener}s on I/O threads.
+ * Timing, inboxes and the like attach as listeners: this class knows nothing of them.
  */
-public class StompUser implements AutoCloseable {
+public final class VirtualUser implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(StompUser.class);
-    private static final byte[] EMPTY = new byte[0];
+    private static final Logger log = LoggerFactory.getLogger(VirtualUser.class);
 
-    protected final UserSettings settings;
+    /**
+     * What a virtual user's session delivers, on I/O (or heart-beat) threads: never block here. A listener
+     * that throws is logged and the others still run.
+     */
+    public interface Listener {
+
+        /** A MESSAGE on any subscription of the user. */
+        default void onMessage(IncomingMessage message) {
+        }
+
+        /** An ERROR frame (not the one answering our own DISCONNECT). */
+        default void onStompError(String error) {
+        }
+
+        /**
+         * The session is lost (closed by the server or the network, heart-beats that stopped, a frame that
+         * cannot be decoded), not when we close it.
+         */
+        default void onConnectionLost(String reason) {
+        }
+    }
+
+    private final UserSettings settings;
     private final SharedStompClients shared;
     private final HttpLogin http;
     private final SessionHandler sessionHandler = new SessionHandler();
     private final AtomicLong sequence = new AtomicLong();
-    private final LongAdder messagesReceived = new LongAdder();
-    private final List<String> subscriptions = new ArrayList<>();
+    private final Listeners listeners = new Listeners(this);
     private volatile StompSession session;
     private volatile String lastError;
     /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
@@ -51,11 +64,10 @@ public class StompUser implements AutoCloseable {
     /** The connect whose transport is the current session's (how it closed, if it did). */
     private volatile ConnectAttempt live;
     private volatile boolean everConnected;
-    private volatile boolean lossReported;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
 
-    public StompUser(SharedStompClients shared, UserSettings settings) {
+    public VirtualUser(SharedStompClients shared, UserSettings settings) {
         this.shared = shared;
         this.settings = settings;
         this.http = new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE,
@@ -66,20 +78,18 @@ public class StompUser implements AutoCloseable {
         return settings.name();
     }
 
+    /** From now on, {@code listener} hears what this user's sessions deliver. */
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
     public UserSettings settings() {
         return settings;
     }
 
-    /** The index page then the clientPull request, each skipped when its path is empty; stops at a failure. */
+    /** The HTTP login steps, in order; stops at a failure. */
     public List<StepResult> login() {
-        List<StepResult> steps = new ArrayList<>(2);
-        if (!settings.indexPath().isEmpty()) {
-            steps.add(http.get("index", settings.httpUri(settings.indexPath())));
-        }
-        if (!settings.pullPath().isEmpty() && (steps.isEmpty() || steps.get(0).ok())) {
-            steps.add(http.get("clientPull", settings.httpUri(settings.pullPath())));
-        }
-        return steps;
+        return http.steps(settings);
     }
 
     /**
@@ -111,7 +121,7 @@ public class StompUser implements AutoCloseable {
                 handshakeHeaders.set("Cookie", http.cookieHeader(uri));
             }, () -> SerializingWebSocketClient.withTransportListener(current,
                     () -> shared.stompClient(settings.transport(), settings.secure()).connectAsync(uri, handshakeHeaders,
-                            connectHeaders(), sessionHandler)));
+                            settings.connectFrameHeaders(), sessionHandler)));
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();
@@ -122,6 +132,12 @@ public class StompUser implements AutoCloseable {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
             shared.forgetSockJsInfo(settings.transport());
         }
+        return awaitConnected(current, future, uri, startMillis, startNanos);
+    }
+
+    /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
+    private StepResult awaitConnected(ConnectAttempt current, CompletableFuture<StompSession> future, URI uri,
+            long startMillis, long startNanos) throws InterruptedException {
         try {
             CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(),
                     TimeUnit.MILLISECONDS);
@@ -133,7 +149,6 @@ public class StompUser implements AutoCloseable {
             session = future.getNow(null);
             attempt = null;
             everConnected = true;
-            lossReported = false;
             return StepResult.success("connect", "200", "CONNECTED over " + settings.transport() + " to " + uri,
                     startMillis, startNanos, 0, "");
         } catch (TimeoutException e) {
@@ -156,7 +171,7 @@ public class StompUser implements AutoCloseable {
     }
 
     /**
-     * Subscribes the current session; messages arrive at {@link #onMessage}. The step is labelled
+     * Subscribes the current session; messages go to the listeners. The step is labelled
      * {@code subscribe} whatever the destination, so thousands of users make one label, not thousands.
      */
     public StepResult subscribe(String destination) {
@@ -168,8 +183,7 @@ public class StompUser implements AutoCloseable {
                     + notConnectedReason(), startMillis, startNanos);
         }
         try {
-            current.subscribe(destination, new SubscriptionHandler(destination));
-            subscriptions.add(destination);
+            current.subscribe(destination, listeners.subscription(settings, destination));
             return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0,
                     "");
         } catch (RuntimeException e) {
@@ -178,58 +192,26 @@ public class StompUser implements AutoCloseable {
         }
     }
 
-    /**
-     * Builds the message from the template, lets {@link #beforeSend} see it, and writes it on this thread.
-     *
-     * @throws SendFailedException if the session is gone or the write failed; {@link #afterSendFailed} saw it
-     */
-    public OutgoingMessage send(String destination, Map<String, String> headers, PayloadTemplate template)
-            throws SendFailedException {
-        StompSession current = session;
-        long seq = sequence.incrementAndGet();
-        String msgId = newMessageId();
-        long sentAtMillis = System.currentTimeMillis();
-        StompHeaders stompHeaders = new StompHeaders();
-        stompHeaders.setDestination(destination);
-        headers.forEach(stompHeaders::add);
-        byte[] payload = template.render(msgId, seq, settings.threadNumber(), settings.session(), settings.name(),
-                sentAtMillis).getBytes(StandardCharsets.UTF_8);
-        OutgoingMessage outgoing = new OutgoingMessage(settings.name(), destination, stompHeaders, seq, msgId,
-                payload, sentAtMillis);
-        beforeSend(outgoing);
-        if (current == null || !current.isConnected()) {
-            String reason = notConnectedReason();
-            afterSendFailed(outgoing, reason);
-            throw new SendFailedException(reason, outgoing, null);
-        }
-        try {
-            current.send(stompHeaders, payload);
-            return outgoing;
-        } catch (RuntimeException e) {
-            String reason = "SEND to " + destination + " failed: " + Failure.describe(e);
-            afterSendFailed(outgoing, reason);
-            throw new SendFailedException(reason, outgoing, e);
-        }
+    /** The next number of this user's message sequence ({@code {{seq}}}), from 1. */
+    public long nextSeq() {
+        return sequence.incrementAndGet();
     }
 
     /**
-     * Writes a control message (a push request, say) as it is: no id, no hooks, not in the books.
+     * Writes a SEND on this thread.
      *
      * @throws SendFailedException if the session is gone or the write failed
      */
-    public void sendUntimed(String destination, Map<String, String> headers, byte[] payload)
-            throws SendFailedException {
+    public void send(StompHeaders headers, byte[] payload) throws SendFailedException {
         StompSession current = session;
         if (current == null || !current.isConnected()) {
-            throw new SendFailedException(notConnectedReason(), null, null);
+            throw new SendFailedException(notConnectedReason(), null);
         }
-        StompHeaders stompHeaders = new StompHeaders();
-        stompHeaders.setDestination(destination);
-        headers.forEach(stompHeaders::add);
         try {
-            current.send(stompHeaders, payload);
+            current.send(headers, payload);
         } catch (RuntimeException e) {
-            throw new SendFailedException("SEND to " + destination + " failed: " + Failure.describe(e), null, e);
+            throw new SendFailedException("SEND to " + headers.getDestination() + " failed: " + Failure.describe(e),
+                    e);
         }
     }
 
@@ -248,15 +230,6 @@ public class StompUser implements AutoCloseable {
         return everConnected;
     }
 
-    /** Whether the loss of the last session was reported already; a successful connect clears it. */
-    public boolean lossReported() {
-        return lossReported;
-    }
-
-    public void markLossReported() {
-        lossReported = true;
-    }
-
     /** Why the session is not usable: the last ERROR frame or transport error, if any. */
     public String notConnectedReason() {
         String error = lastError;
@@ -264,7 +237,7 @@ public class StompUser implements AutoCloseable {
     }
 
     public long messagesReceived() {
-        return messagesReceived.sum();
+        return listeners.messages();
     }
 
     public List<String> cookieNames() {
@@ -286,53 +259,9 @@ public class StompUser implements AutoCloseable {
         http.clearCookies();
     }
 
-    // Hooks for subclasses: the timing layer stamps and registers messages here, and matches replies.
-
-    /** The id to stamp into the next message ({@code {{msgId}}}), or null: the timing layer supplies one. */
-    protected String newMessageId() {
-        return null;
-    }
-
-    /** Called just before the SEND is written, on the sending thread. */
-    protected void beforeSend(OutgoingMessage message) {
-    }
-
-    /** Called when a SEND could not be written, on the sending thread. */
-    protected void afterSendFailed(OutgoingMessage message, String reason) {
-    }
-
-    /** Called for every MESSAGE on any subscription of this user, on an I/O thread: never block here. */
-    protected void onMessage(IncomingMessage message) {
-    }
-
-    /** Called when an ERROR frame arrives (not one answering our own DISCONNECT), on an I/O thread. */
-    protected void onStompError(String error) {
-    }
-
-    /**
-     * Called when the session is lost (closed by the server or the network, heart-beats that stopped arriving,
-     * a frame that cannot be decoded), not when we close it; on an I/O or heart-beat thread.
-     */
-    protected void onConnectionLost(String reason) {
-    }
-
-    private StompHeaders connectHeaders() {
-        StompHeaders headers = new StompHeaders();
-        if (!settings.login().isEmpty()) {
-            headers.setLogin(settings.login());
-        }
-        if (!settings.passcode().isEmpty()) {
-            headers.setPasscode(settings.passcode());
-        }
-        settings.connectHeaders().forEach(headers::add);
-        headers.setHeartbeat(new long[] {settings.heartbeatMillis(), settings.heartbeatMillis()});
-        return headers;
-    }
-
     private void closeSession() {
         StompSession current = session;
         session = null;
-        subscriptions.clear();
         closing = true;
         if (current != null && current.isConnected()) {
             try {
@@ -343,20 +272,10 @@ public class StompUser implements AutoCloseable {
         }
     }
 
-    /** An ERROR frame as users read it: the message header, then the body; either may be missing. */
-    static String describeError(StompHeaders headers, byte[] body) {
-        String message = headers.getFirst("message");
-        String text = body == null ? "" : new String(body, StandardCharsets.UTF_8).strip();
-        if (message == null || message.isBlank()) {
-            return text.isEmpty() ? "ERROR frame without message or body" : text;
-        }
-        return text.isEmpty() || text.equals(message) ? message : message + ": " + text;
-    }
-
     @Override
     public String toString() {
         StompSession current = session;
-        return "StompUser[" + settings.name() + ", " + settings.transport() + ", "
+        return "VirtualUser[" + settings.name() + ", " + settings.transport() + ", "
                 + (current == null ? "no session" : "session " + current.getSessionId()
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }
@@ -371,34 +290,30 @@ public class StompUser implements AutoCloseable {
         @Override
         public void handleFrame(StompHeaders headers, Object payload) {
             // Spring hands an empty body over as null.
-            String error = describeError(headers, (byte[]) payload);
+            String error = Failure.describeStompError(headers, (byte[]) payload);
             if (closing) {
-                log.debug("{} got ERROR while closing: {}", StompUser.this, error);
+                log.debug("{} got ERROR while closing: {}", VirtualUser.this, error);
                 return;
             }
             stompError = error;
             lastError = "ERROR frame: " + error;
-            log.warn("{} got ERROR frame: {}", StompUser.this, error);
+            log.warn("{} got ERROR frame: {}", VirtualUser.this, error);
             ConnectAttempt current = attempt;
             if (current != null) {
                 current.error.complete(error);
             }
-            try {
-                onStompError(error);
-            } catch (RuntimeException e) {
-                log.warn("{}: onStompError failed", StompUser.this, e);
-            }
+            listeners.stompError(error);
         }
 
         @Override
         public void handleException(StompSession stompSession, StompCommand command, StompHeaders headers,
                 byte[] payload, Throwable exception) {
-            log.warn("{} failed to handle {}: {}", StompUser.this, command, exception.toString());
+            log.warn("{} failed to handle {}: {}", VirtualUser.this, command, exception.toString());
         }
 
         @Override
         public void handleTransportError(StompSession stompSession, Throwable exception) {
-            log.debug("{} transport error: {}", StompUser.this, exception.toString());
+            log.debug("{} transport error: {}", VirtualUser.this, exception.toString());
             if (closing) {
                 return;
             }
@@ -409,14 +324,10 @@ public class StompUser implements AutoCloseable {
             StompSession current = session;
             if (current == stompSession && current.isConnected()) {
                 // A frame that could not be decoded: what follows it cannot be trusted either.
-                log.warn("{} closes its session after: {}", StompUser.this, reason);
+                log.warn("{} closes its session after: {}", VirtualUser.this, reason);
                 closeSession();
             }
-            try {
-                onConnectionLost(lastError);
-            } catch (RuntimeException e) {
-                log.warn("{}: onConnectionLost failed", StompUser.this, e);
-            }
+            listeners.connectionLost(lastError);
         }
 
         private String describeLoss(Throwable exception) {
@@ -428,89 +339,6 @@ public class StompUser implements AutoCloseable {
                         + (reason == null || reason.isBlank() ? "" : " (" + reason + ")");
             }
             return Failure.describe(exception);
-        }
-    }
-
-    private final class SubscriptionHandler implements StompFrameHandler {
-
-        private final String destination;
-
-        SubscriptionHandler(String destination) {
-            this.destination = destination;
-        }
-
-        @Override
-        public Type getPayloadType(StompHeaders headers) {
-            return byte[].class;
-        }
-
-        @Override
-        public void handleFrame(StompHeaders headers, Object payload) {
-            long receivedNanos = System.nanoTime();
-            messagesReceived.increment();
-            try {
-                // Spring hands an empty body over as null.
-                byte[] body = payload == null ? EMPTY : (byte[]) payload;
-                onMessage(new IncomingMessage(settings.name(), destination, headers, body, receivedNanos));
-            } catch (RuntimeException e) {
-                log.warn("{}: onMessage failed for a message on {}", StompUser.this, destination, e);
-            }
-        }
-    }
-
-    /**
-     * One connect: its transport session once open, the ERROR that may end it early, and how the transport
-     * closed (Spring's STOMP session reports every close as "Connection closed").
-     */
-    private static final class ConnectAttempt implements SerializingWebSocketClient.TransportListener {
-
-        final CompletableFuture<String> error = new CompletableFuture<>();
-        private WebSocketSession transport;
-        private boolean abandoned;
-        volatile CloseStatus closedWith;
-
-        @Override
-        public void closed(CloseStatus status) {
-            closedWith = status;
-        }
-
-        @Override
-        public synchronized void established(WebSocketSession opened) {
-            transport = opened;
-            if (abandoned) {
-                closeQuietly(opened);
-            }
-        }
-
-        /** Closes the transport now, or as soon as it opens; a STOMP session that still connects is closed. */
-        void abandon(CompletableFuture<StompSession> future) {
-            abandon();
-            future.whenComplete((late, failure) -> {
-                if (late != null && late.isConnected()) {
-                    late.disconnect();
-                }
-            });
-        }
-
-        void abandon() {
-            WebSocketSession opened;
-            synchronized (this) {
-                abandoned = true;
-                opened = transport;
-            }
-            if (opened != null) {
-                closeQuietly(opened);
-            }
-        }
-
-        private static void closeQuietly(WebSocketSession opened) {
-            try {
-                if (opened.isOpen()) {
-                    opened.close(CloseStatus.GOING_AWAY);
-                }
-            } catch (Exception e) {
-                log.debug("Closing an abandoned transport session failed: {}", e.toString());
-            }
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.client.UserSettings;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -8,18 +10,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A sent message waiting for its replies. One atomic value holds both its state and its reply count (0:
+ * A message's timing: from its send to its outcome (answered, lost, failed). One atomic value holds both its state and its reply count (0:
  * pending, n > 0: answered n times, negative: LOST or FAILED) and moves only by compare-and-set, so every
  * message lands in exactly one column of the books whatever thread (sender, I/O thread, expiry sweeper, end
  * of test) gets there first, and no reply beyond the expected number is ever counted.
  */
-public final class PendingMessage {
+public final class MessageTiming {
 
     static final int LOST = -1;
     static final int FAILED = -2;
 
     final String msgId;
+    /** The login (else the virtual user's name) and the virtual user that sent it. */
     final String sender;
+    final String senderUser;
     final String destination;
     final long bytes;
     final long sentEpochMicros;
@@ -32,12 +36,13 @@ public final class PendingMessage {
     /** Only for await-reply senders: fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
 
-    PendingMessage(String msgId, String sender, String destination, long bytes, long sentEpochMicros,
-            long sentNanos, long timeoutNanos, int repliesExpected, TimingSink sink, boolean awaited) {
-        this.msgId = msgId;
-        this.sender = sender;
-        this.destination = destination;
-        this.bytes = bytes;
+    MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, long timeoutNanos,
+            int repliesExpected, TimingSink sink, boolean awaited) {
+        this.msgId = message.msgId();
+        this.sender = message.sender().loginOrName();
+        this.senderUser = message.sender().name();
+        this.destination = message.destination();
+        this.bytes = message.payload().length;
         this.sentEpochMicros = sentEpochMicros;
         this.sentNanos = sentNanos;
         this.deadlineNanos = sentNanos + timeoutNanos;
@@ -52,10 +57,6 @@ public final class PendingMessage {
 
     public String msgId() {
         return msgId;
-    }
-
-    public long sentNanos() {
-        return sentNanos;
     }
 
     /**
@@ -102,13 +103,22 @@ public final class PendingMessage {
         return ended;
     }
 
-    boolean complete() {
-        return repliesExpected > 0 && repliesOrOutcome.get() >= repliesExpected;
+    /** Whether it was answered at least once. */
+    boolean answered() {
+        return repliesOrOutcome.get() > 0;
+    }
+
+    /** Its record in the timing log; {@code receiver} is null unless ANSWERED. */
+    TimingRecord record(TimingRecord.Outcome outcome, long latencyMicros, UserSettings receiver, long recordBytes,
+            String detail) {
+        return new TimingRecord(sentEpochMicros, outcome, msgId, latencyMicros, sender,
+                receiver == null ? "" : receiver.loginOrName(), destination, recordBytes, detail, firstReply != null,
+                senderUser, receiver == null ? "" : receiver.name());
     }
 
     @Override
     public String toString() {
-        return "PendingMessage[" + msgId + " from " + sender + " to " + destination + ", replies or outcome "
+        return "MessageTiming[" + msgId + " from " + sender + " to " + destination + ", replies or outcome "
                 + repliesOrOutcome.get() + "]";
     }
 }

@@ -1,0 +1,121 @@
+package io.github.sockjsstomp.sampler;
+
+import static io.github.sockjsstomp.sampler.StompParameters.*;
+
+import io.github.sockjsstomp.client.SharedStompClients;
+import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.UsersFile;
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.Run;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.JMeterContext;
+import org.apache.jmeter.threads.JMeterContextService;
+
+/**
+ * Where, how and who: the parameters that make a thread's virtual users, read once per thread. Credentials
+ * three ways: one {@code login} for every user; a login with {@code {{userNumber}}} for unique generated
+ * names; or a {@code users} file with a line per user.
+ */
+final class ConnectionParameters {
+
+    /** The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own. */
+    static List<Parameter<?>> list(Parameter<List<Template>> subscribe) {
+        return List.of(SCHEME, HOST, PORT, ENDPOINT, TRANSPORT, INDEX_PATH, PULL_PATH, LOGIN, PASSCODE, USERS,
+                CONNECT_HEADERS, HEARTBEAT_MILLIS, CONNECT_TIMEOUT_MILLIS, SESSIONS_PER_THREAD, CONNECTS_PER_SECOND,
+                subscribe);
+    }
+
+    private ConnectionParameters() {
+    }
+
+    /** The thread's users, none connected yet; null when a parameter is bad (the reader has the problems). */
+    static ThreadUsers read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
+        UserSettings base = baseSettings(params);
+        Template login = params.read(LOGIN);
+        String passcode = params.read(PASSCODE);
+        UsersFile usersFile = usersFile(params, run);
+        int perThread = params.readInt(SESSIONS_PER_THREAD);
+        double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
+        List<Template> subscribeTo = params.read(subscribe);
+        var clientSettings = ClientProperties.read(params);
+        if (params.hasErrors() || base == null) {
+            return null;
+        }
+        SharedStompClients shared = SharedStompClients.get(clientSettings);
+        String group = groupName();
+        List<VirtualUser> users = new ArrayList<>(perThread);
+        for (int k = 1; k <= perThread; k++) {
+            int number = (base.threadNumber() - 1) * perThread + k;
+            String userLogin = usersFile != null ? usersFile.user(number).login()
+                    : login.render((name, out) -> out.append(name.equals("thread") ? base.threadNumber() : number));
+            String userPasscode = usersFile != null && !usersFile.user(number).passcode().isEmpty()
+                    ? usersFile.user(number).passcode() : passcode;
+            users.add(new VirtualUser(shared, base.forUser(group + " #" + number, number, userLogin, userPasscode)));
+        }
+        return new ThreadUsers(users, subscribeTo, connectsPerSecond);
+    }
+
+    private static UserSettings baseSettings(ParameterReader params) {
+        String scheme = params.read(SCHEME).toLowerCase();
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            params.error(SCHEME.name, scheme, "expected http or https");
+        }
+        String host = params.read(HOST);
+        int port = params.readInt(PORT);
+        String endpoint = params.read(ENDPOINT);
+        Transport transport = params.read(TRANSPORT);
+        Map<String, String> connectHeaders = params.read(CONNECT_HEADERS);
+        long heartbeat = params.read(HEARTBEAT_MILLIS);
+        long connectTimeout = params.read(CONNECT_TIMEOUT_MILLIS);
+        String indexPath = params.read(INDEX_PATH);
+        String pullPath = params.read(PULL_PATH);
+        if (params.hasErrors()) {
+            return null;
+        }
+        int thread = JMeterContextService.getContext().getThreadNum() + 1;
+        UserSettings base = new UserSettings(threadName(), thread, thread, scheme, host, port, endpoint, transport,
+                indexPath, pullPath, "", "", connectHeaders, heartbeat, connectTimeout);
+        try {
+            // A host or path that makes no URL fails here, once, not as an exception in every connect.
+            base.stompUri();
+            base.httpUri(indexPath.isEmpty() ? "/" : indexPath);
+            base.httpUri(pullPath.isEmpty() ? "/" : pullPath);
+            return base;
+        } catch (IllegalArgumentException e) {
+            params.error(HOST.name + "/" + ENDPOINT.name + "/" + INDEX_PATH.name + "/" + PULL_PATH.name, host + " "
+                    + endpoint + " " + indexPath + " " + pullPath, "do not make a URL: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static UsersFile usersFile(ParameterReader params, Run run) {
+        String path = params.read(USERS).trim();
+        if (path.isEmpty()) {
+            return null;
+        }
+        try {
+            return run.usersFile(Path.of(path));
+        } catch (IllegalArgumentException e) {
+            params.error(USERS.name, path, e.getMessage());
+            return null;
+        }
+    }
+
+    private static String threadName() {
+        JMeterContext jmeter = JMeterContextService.getContext();
+        return jmeter.getThread() != null ? jmeter.getThread().getThreadName() : Thread.currentThread().getName();
+    }
+
+    /** Users are named after their thread group and number: unique in a run, whatever their logins. */
+    private static String groupName() {
+        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        return group != null && group.getName() != null && !group.getName().isBlank() ? group.getName()
+                : threadName();
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.sockjsstomp.sampler;
+
+import java.util.List;
+import org.apache.jmeter.config.Arguments;
+import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
+import org.apache.jmeter.samplers.Interruptible;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.TestElement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every sampler of the plugin shares, as JMeter's Java sampler lifecycle has it: one instance per thread;
+ * {@link #setupTest} inside the thread's first sample reads and checks the parameters; {@link #runTest} per
+ * sample; {@link #teardownTest} on the engine thread once all threads have stopped. A subclass says which
+ * {@link #parameters()} it has, sets itself up from them ({@link #setUp}), takes a sample ({@link #sample}) and
+ * tears down ({@link #tearDown}). Nothing escapes runTest.
+ *
+ * <p>A bad parameter is reported once, as a ConfigError sample naming the parameter and the value, and the test
+ * stops: every thread has the same parameters, so every thread would fail alike, and a loop of failed samples
+ * would tell the user nothing more.
+ *
+ * <p>The constructor and static state stay free of Spring: JMeter's GUI instantiates samplers to list them.
+ */
+public abstract class StompSampler extends AbstractJavaSamplerClient implements Interruptible {
+
+    private static final Logger log = LoggerFactory.getLogger(StompSampler.class);
+
+    private String label = "STOMP";
+    private List<String> configErrors = List.of();
+    private final Object interruptLock = new Object();
+    private Thread samplingThread;
+    private boolean interruptRequested;
+
+    /** The parameters JMeter's panel lists for this sampler, in order. */
+    protected abstract List<Parameter<?>> parameters();
+
+    /** Reads the parameters and builds what the samples need; problems go to {@code params}, not exceptions. */
+    protected abstract void setUp(ParameterReader params, String label);
+
+    /** One sample, on the thread's JMeter thread. Timed parts go through {@link Sample#timed}. */
+    protected abstract SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException;
+
+    /** Closes what this sampler owns; on the engine thread, after every thread stopped. Must not throw. */
+    protected abstract void tearDown();
+
+    /** JMeter's Stop, Shutdown or Sample Timeout: end whatever this thread waits for now. */
+    protected void interrupted() {
+    }
+
+    @Override
+    public final Arguments getDefaultParameters() {
+        Arguments args = new Arguments();
+        for (Parameter<?> parameter : parameters()) {
+            args.addArgument(parameter.name, parameter.defaultText, null, parameter.description);
+        }
+        return args;
+    }
+
+    @Override
+    public final void setupTest(JavaSamplerContext context) {
+        label = label(context);
+        ParameterReader params = new ParameterReader(context);
+        setUp(params, label);
+        if (params.hasErrors()) {
+            configErrors = params.errors();
+            log.error("{}: configuration refused, the test stops: {}", label, configErrors);
+        }
+    }
+
+    @Override
+    public final SampleResult runTest(JavaSamplerContext context) {
+        if (!configErrors.isEmpty()) {
+            SampleResult refused = Sample.failedAtOnce(label, Sample.CONFIG_ERROR, String.join("; ", configErrors));
+            refused.setStopTest(true);
+            return refused;
+        }
+        synchronized (interruptLock) {
+            samplingThread = Thread.currentThread();
+        }
+        try {
+            return sample(context, label);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Sample.failedAtOnce(label, Sample.INTERRUPTED, "Interrupted: " + this);
+        } catch (RuntimeException e) {
+            log.warn("{}: sample failed in {}", label, this, e);
+            return Sample.failedAtOnce(label, Sample.SAMPLER_ERROR, io.github.sockjsstomp.client.Failure.describe(e));
+        } finally {
+            endSampling();
+        }
+    }
+
+    /**
+     * An interrupt we asked for (JMeter's Stop, Shutdown, Sample Timeout) ended this sample: clear it, so the
+     * next sample does not fail at once. Any other interrupt stays set for JMeter to see.
+     */
+    private void endSampling() {
+        synchronized (interruptLock) {
+            samplingThread = null;
+            if (interruptRequested) {
+                interruptRequested = false;
+                Thread.interrupted();
+            }
+        }
+    }
+
+    @Override
+    public final void teardownTest(JavaSamplerContext context) {
+        try {
+            tearDown();
+        } catch (RuntimeException e) {
+            // JMeter tears every sampler down in one loop: one that threw would leave the rest of the run open.
+            log.warn("{}: teardown failed", this, e);
+        }
+    }
+
+    @Override
+    public final boolean interrupt() {
+        synchronized (interruptLock) {
+            if (samplingThread != null) {
+                interruptRequested = true;
+                samplingThread.interrupt();
+            }
+        }
+        interrupted();
+        return true;
+    }
+
+    static String label(JavaSamplerContext context) {
+        String name = context.getParameter(TestElement.NAME, "");
+        return name == null || name.isEmpty() ? "STOMP" : name;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + label + "]";
+    }
+}

@@ -1,0 +1,193 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.ReplyTracker;
+import io.github.sockjsstomp.timing.TimingOptions;
+import io.github.sockjsstomp.timing.TimingSink;
+import io.github.sockjsstomp.timing.UserTiming;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A thread's users: the virtual users one JMeter thread owns, how they connect (paced to
+ * {@code connectsPerSecond}, one sample each, a sub-result per step) and, once a sender attached it, how
+ * their messages are timed. The session sampler keeps them in the thread's JMeter variables so that a send
+ * sampler after it in the same thread sends on them: JMeter evaluates and copies every argument of a Java
+ * Request on every sample, and connection settings on a sampler run once per user cost nothing per message.
+ */
+final class ThreadUsers {
+
+    private static final Logger log = LoggerFactory.getLogger(ThreadUsers.class);
+    private static final String VARIABLE = "sockjsstomp.threadUsers";
+
+    private final List<VirtualUser> users;
+    private final List<Template> subscribeTo;
+    private final long connectIntervalNanos;
+    private long nextConnectNanos = System.nanoTime();
+    /** Users whose lost session was reported as a sample already; a successful connect clears the bit. */
+    private final BitSet lossReported = new BitSet();
+    private int next;
+    private String timedBy;
+    private TimingOptions timedWith;
+    private TimingSink timedInto;
+    private List<UserTiming> timings;
+
+    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond) {
+        this.users = List.copyOf(users);
+        this.subscribeTo = subscribeTo;
+        this.connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond)
+                : 0;
+    }
+
+    /** Makes these the users of the current thread; a later session sampler's replace them. */
+    void publish() {
+        JMeterVariables variables = JMeterContextService.getContext().getVariables();
+        if (variables != null) {
+            variables.putObject(VARIABLE, this);
+        }
+    }
+
+    /** The users a session sampler of this thread opened, or null. */
+    static ThreadUsers current() {
+        JMeterVariables variables = JMeterContextService.getContext().getVariables();
+        return variables == null ? null : variables.getObject(VARIABLE) instanceof ThreadUsers u ? u : null;
+    }
+
+    List<VirtualUser> users() {
+        return users;
+    }
+
+    int size() {
+        return users.size();
+    }
+
+    /** The next user in turn, round-robin. */
+    int nextIndex() {
+        int index = next;
+        next = next + 1 == users.size() ? 0 : next + 1;
+        return index;
+    }
+
+    /**
+     * Times what these users send, the way {@code sampler} says, and returns the timing of each user in order.
+     * Timing attaches once; a second sender on the same users must time alike.
+     *
+     * @throws IllegalStateException saying why not: two senders that time differently cannot share users
+     */
+    List<UserTiming> timing(String sampler, TimingOptions options, TimingSink sink, ReplyTracker tracker) {
+        if (timings == null) {
+            timedBy = sampler;
+            timedWith = options;
+            timedInto = sink;
+            timings = users.stream().map(u -> UserTiming.attach(u, tracker, options, sink)).toList();
+        } else if (!options.sameAs(timedWith) || sink != timedInto) {
+            throw new IllegalStateException("'" + sampler + "' and '" + timedBy + "' send on the same thread's "
+                    + "users with different mode, replyTimeoutMillis, repliesPerMessage, idHeader, replyIdPattern "
+                    + "or timingLog; give them the same");
+        }
+        return timings;
+    }
+
+    /**
+     * Null when user {@code index} is connected; otherwise the sample of connecting it again, labelled
+     * {@code <label> connect} or {@code <label> reconnect}, returned if it failed.
+     */
+    SampleResult ensureConnected(int index, String label) throws InterruptedException {
+        VirtualUser user = users.get(index);
+        if (user.isConnected()) {
+            return null;
+        }
+        SampleResult reconnect = connect(index, label + (user.everConnected() ? " reconnect" : " connect"));
+        return reconnect.isSuccessful() ? null : reconnect;
+    }
+
+    /** Whether user {@code index} lost its session and no sample said so yet; true once per loss. */
+    boolean takeUnreportedLoss(int index) {
+        VirtualUser user = users.get(index);
+        if (user.isConnected() || !user.everConnected() || lossReported.get(index)) {
+            return false;
+        }
+        lossReported.set(index);
+        return true;
+    }
+
+    /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step; paced, untimed wait. */
+    SampleResult connect(int index, String label) throws InterruptedException {
+        paceConnect();
+        VirtualUser user = users.get(index);
+        SampleResult result = Sample.timed(label, r -> connectSteps(user, r));
+        if (result.isSuccessful()) {
+            lossReported.clear(index);
+        }
+        return result;
+    }
+
+    private void connectSteps(VirtualUser user, SampleResult result) throws InterruptedException {
+        for (StepResult step : user.login()) {
+            Sample.addStep(result, step);
+            if (!step.ok()) {
+                Sample.fail(result, step.code(), step.label() + " failed: " + step.message());
+                return;
+            }
+        }
+        StepResult connect = user.connect();
+        result.connectEnd();
+        result.latencyEnd();
+        Sample.addStep(result, connect);
+        if (!connect.ok()) {
+            Sample.fail(result, connect.code(), connect.message());
+            return;
+        }
+        List<String> destinations = subscribeTo.stream().map(d -> d.render(Template.of(user.settings()))).toList();
+        for (String destination : destinations) {
+            StepResult subscribe = user.subscribe(destination);
+            Sample.addStep(result, subscribe);
+            if (!subscribe.ok()) {
+                Sample.fail(result, subscribe.code(), subscribe.message());
+                return;
+            }
+        }
+        Sample.ok(result, "Connected " + user + (destinations.isEmpty() ? "" : ", subscribed to " + destinations));
+    }
+
+    /** Holds connects to {@code connectsPerSecond}; the wait is outside any sample's time. */
+    private void paceConnect() throws InterruptedException {
+        if (connectIntervalNanos == 0) {
+            return;
+        }
+        long wait = nextConnectNanos - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        nextConnectNanos = Math.max(nextConnectNanos, System.nanoTime() - connectIntervalNanos) + connectIntervalNanos;
+    }
+
+    /** Ends every session and connect under way now (JMeter's Stop); the next sample connects again. */
+    void disconnect() {
+        users.forEach(VirtualUser::disconnect);
+    }
+
+    /** Closes every user. Must not throw: JMeter tears every sampler down in one loop. */
+    void close() {
+        for (VirtualUser user : users) {
+            try {
+                user.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing {} failed", user, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ThreadUsers[" + (users.size() == 1 ? users.get(0) : users.size() + " users") + "]";
+    }
+}

@@ -1,0 +1,232 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.UsersFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One test run, from its first sampler's setup to its last teardown: it owns the run's books (its reply
+ * tracker), its timing logs, its reply feed and the users files it read. Every way a test ends goes through
+ * here. Each sampler joins the run of its test in setupTest and leaves that same run in teardownTest, which
+ * JMeter calls on one thread after all threads stopped (normal end, Stop, Shutdown): the first to leave waits
+ * for the replies still in flight while every session is still open, the last declares the rest LOST, writes
+ * the books and closes the timing logs. A JVM that exits without a teardown gets the same from a shutdown hook.
+ *
+ * <p>The GUI and remote engines run many tests in one JVM. A run whose teardowns did not all come is ended by
+ * the first sampler of the next test; a teardown that comes after that leaves the old, ended run alone.
+ */
+public final class Run {
+
+    private static final Logger log = LoggerFactory.getLogger(Run.class);
+    private static final Object LOCK = new Object();
+    /** The run samplers join now; null between runs. The one place a run is found from. */
+    private static Run current;
+    private static boolean hookInstalled;
+    private static long lastId;
+
+    private final long testStartMillis;
+    private final String id;
+    private final ReplyFeed feed = new ReplyFeed(ReplyFeed.CAPACITY);
+    private final ReplyTracker tracker;
+    private final Map<Path, TimingLog> timingLogs = new HashMap<>();
+    private final Map<Path, UsersFile> usersFiles = new HashMap<>();
+    private int members;
+    private boolean drained;
+    private boolean finished;
+    /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
+    private volatile boolean stopped;
+    private long longestDrainMillis;
+
+    Run(long testStartMillis, boolean sweep) {
+        this.testStartMillis = testStartMillis;
+        this.id = Long.toString(nextId());
+        this.tracker = new ReplyTracker(MessageIds.random(), feed, sweep);
+    }
+
+    /** Run ids: epoch milliseconds when the run started; two runs started within one millisecond still differ. */
+    private static synchronized long nextId() {
+        lastId = Math.max(lastId + 1, System.currentTimeMillis());
+        return lastId;
+    }
+
+    /**
+     * A sampler of the test that started at {@code testStartMillis} joins its run; the first one starts the
+     * run and hands it to {@code atStart}. The run waits for replies at its end as long as the longest
+     * {@code drainMillis} of its samplers. A run of another test still open is ended first.
+     */
+    public static Run join(long drainMillis, long testStartMillis, Consumer<Run> atStart) {
+        Run run;
+        boolean started = false;
+        synchronized (LOCK) {
+            run = current;
+            if (run != null && testStartMillis != 0 && run.testStartMillis != 0
+                    && testStartMillis != run.testStartMillis) {
+                log.warn("The test started at {} left its STOMP run open ({} samplers never tore down); ending it "
+                        + "now, before the test started at {}", run.testStartMillis, run.members, testStartMillis);
+                run.finish();
+                run = null;
+            }
+            if (run == null) {
+                run = new Run(testStartMillis, true);
+                current = run;
+                installShutdownHook();
+                started = true;
+            }
+            run.members++;
+            run.longestDrainMillis = Math.max(run.longestDrainMillis, drainMillis);
+        }
+        if (started) {
+            atStart.accept(run);
+        }
+        return run;
+    }
+
+    /** Ends the open run, if any: for a JVM that exits without its teardowns. */
+    public static void finishCurrent() {
+        Run run;
+        synchronized (LOCK) {
+            run = current;
+        }
+        if (run != null) {
+            run.finish();
+        }
+    }
+
+    private static void installShutdownHook() {
+        if (!hookInstalled) {
+            Runtime.getRuntime().addShutdownHook(new Thread(Run::finishCurrent, "stomp-run-shutdown"));
+            hookInstalled = true;
+        }
+    }
+
+    /** The run's id, written in every record of its timing logs. */
+    public String id() {
+        return id;
+    }
+
+    public ReplyTracker tracker() {
+        return tracker;
+    }
+
+    public ReplyFeed feed() {
+        return feed;
+    }
+
+    public Books books() {
+        return tracker.books();
+    }
+
+    /**
+     * The run's timing log for this file, opened on first use: appends to an existing log of the same format.
+     *
+     * @param engine the JMeter engine's name, written in every record
+     * @throws IOException if it cannot be created, or an existing file has another header
+     */
+    public TimingLog timingLog(Path path, String engine) throws IOException {
+        Path key = path.toAbsolutePath().normalize();
+        synchronized (timingLogs) {
+            TimingLog existing = timingLogs.get(key);
+            if (existing == null) {
+                existing = new TimingLog(key, id, engine);
+                timingLogs.put(key, existing);
+            }
+            return existing;
+        }
+    }
+
+    /** The users file, read once per run: thousands of threads share one copy, and an edit shows next run. */
+    public UsersFile usersFile(Path path) {
+        Path key = path.toAbsolutePath().normalize();
+        synchronized (usersFiles) {
+            return usersFiles.computeIfAbsent(key, UsersFile::read);
+        }
+    }
+
+    /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
+    public void stop() {
+        stopped = true;
+    }
+
+    /**
+     * A sampler leaves this run (its teardownTest). The first to leave waits up to the longest drain of the run
+     * for outstanding replies; the last ends the run. Leaving a run already ended does nothing.
+     */
+    public void leave() {
+        boolean first;
+        long drainMillis;
+        synchronized (LOCK) {
+            if (finished) {
+                return;
+            }
+            first = !drained;
+            drained = true;
+            drainMillis = longestDrainMillis;
+        }
+        if (first && !stopped) {
+            drain(drainMillis);
+        }
+        boolean last;
+        synchronized (LOCK) {
+            members = Math.max(0, members - 1);
+            last = members == 0;
+        }
+        if (last) {
+            finish();
+        }
+    }
+
+    private void drain(long drainMillis) {
+        try {
+            if (!tracker.awaitQuiet(drainMillis, 250)) {
+                log.info("Replies still outstanding after {} ms; they will be LOST (test-ended)", drainMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the books of this run are written and its logs closed. */
+    public boolean isFinished() {
+        synchronized (LOCK) {
+            return finished;
+        }
+    }
+
+    /** Marks what is still outstanding LOST, closes the timing logs and logs the books, once. */
+    void finish() {
+        synchronized (LOCK) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            if (current == this) {
+                current = null;
+            }
+        }
+        tracker.abandonAll("test-ended");
+        tracker.endSummary();
+        tracker.close();
+        synchronized (timingLogs) {
+            timingLogs.values().forEach(TimingLog::close);
+        }
+        Books books = tracker.books();
+        if (books.sent() > 0 || books.untimed() > 0) {
+            Histogram latency = tracker.latencySnapshot();
+            log.info("STOMP timing books: {}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
+                    Percentiles.higher(latency, 0.5), Percentiles.higher(latency, 0.9),
+                    Percentiles.higher(latency, 0.99), Percentiles.higher(latency, 0.999), latency.getMaxValue(),
+                    latency.getTotalCount());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Run[" + id + ", " + members + " samplers, " + tracker.books() + "]";
+    }
+}
