@@ -13,8 +13,6 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   many      ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many]   (default: all)
-SIDES="ours-raw ours-raw-standalone" compares the echo plan with its sampler given every connection parameter
-(bench/echo-standalone.jmx, the plan shape before the session sampler) in the same alternating rounds;
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
@@ -169,7 +167,6 @@ def echo_run(side, server, out, round_no, fire=False):
                                    dict(common, endpoint="/stomp-ws"))
     else:
         transport = side.split("-")[1]
-        # ours-raw-standalone: the echo plan as it was before the session sampler, its 25 arguments on every sample
         props = dict(common, transport=transport, endpoint="/stomp-ws" if transport == "raw" else "/ws",
                      indexPath="none" if transport == "raw" else "/index",
                      pullPath="none" if transport == "raw" else "/clientPull", heartbeatMillis=0,
@@ -184,7 +181,7 @@ def echo_run(side, server, out, round_no, fire=False):
             props.update(throughput=0)
         else:
             props.update(pauseMillis=0)
-        plan_path = ROOT / "bench/echo-standalone.jmx" if side.endswith("-standalone") else ROOT / "jmx" / plan
+        plan_path = ROOT / "jmx" / plan
         process, jtl, pid = jmeter(OURS_HOME, plan_path, out, name, props, jvm_args)
     cpu, switches, start_ms, end_ms = steady_window(process, pid)
     if fire:

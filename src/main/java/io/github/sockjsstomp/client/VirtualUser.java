@@ -275,7 +275,8 @@ public final class VirtualUser implements AutoCloseable {
     @Override
     public String toString() {
         StompSession current = session;
-        return "VirtualUser[" + settings.name() + ", " + settings.transport() + ", "
+        return "VirtualUser[" + settings.name() + (settings.login().isEmpty() ? "" : " (" + settings.login() + ")")
+                + ", " + settings.transport() + ", "
                 + (current == null ? "no session" : "session " + current.getSessionId()
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }

@@ -1,7 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.VirtualUser;
-import io.github.sockjsstomp.timing.Run;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
@@ -25,21 +24,18 @@ public class StompConnectSampler extends StompSampler {
 
     private static final String ALIVE = " alive";
 
-    private Run run;
     private ThreadUsers users;
     private int cursor;
     /** Users connected in order so far: the first pass. */
     private int firstPass;
 
-    @Override
-    protected List<Parameter<?>> parameters() {
-        return ConnectionParameters.list(StompParameters.SUBSCRIBE_TO);
+    public StompConnectSampler() {
+        super(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
     }
 
     @Override
     protected void setUp(ParameterReader params, String label) {
-        run = ReplySummaries.join(0);
-        users = ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run);
+        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, joinRun(0)));
         if (users != null) {
             users.publish();
         }
@@ -86,28 +82,5 @@ public class StompConnectSampler extends StompSampler {
             Sample.ok(result, (count == 1 ? "Session alive: " + users.users().get(0) : count + " sessions alive")
                     + ", " + received + " messages received");
         });
-    }
-
-    @Override
-    protected void interrupted() {
-        Run joined = run;
-        if (joined != null) {
-            joined.stop();
-        }
-        if (users != null) {
-            users.disconnect();
-        }
-    }
-
-    @Override
-    protected void tearDown() {
-        if (run != null) {
-            // The first teardown waits here for replies in flight while every session is still open.
-            run.leave();
-            run = null;
-        }
-        if (users != null) {
-            users.close();
-        }
     }
 }

@@ -32,7 +32,6 @@ public class StompReceiveSampler extends StompSampler {
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
     private final MessageInbox inbox = new MessageInbox(INBOX_CAPACITY);
-    private Run run;
     private ThreadUsers users;
     private int expectMessages;
     private long receiveTimeoutMillis;
@@ -42,8 +41,11 @@ public class StompReceiveSampler extends StompSampler {
     /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
     private SampleResult setupFailure;
 
-    @Override
-    protected List<Parameter<?>> parameters() {
+    public StompReceiveSampler() {
+        super(parameters());
+    }
+
+    private static List<Parameter<?>> parameters() {
         List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(RECEIVE_FROM));
         all.addAll(List.of(EXPECT_MESSAGES, RECEIVE_TIMEOUT_MILLIS, WINDOW_MILLIS, TRIGGER_DESTINATION,
                 TRIGGER_PAYLOAD, ID_HEADER, REPLY_ID_PATTERN));
@@ -62,8 +64,8 @@ public class StompReceiveSampler extends StompSampler {
         triggerPayload = params.read(TRIGGER_PAYLOAD).getBytes(StandardCharsets.UTF_8);
         String idHeader = params.read(ID_HEADER);
         var pattern = params.read(REPLY_ID_PATTERN);
-        run = ReplySummaries.join(0);
-        users = ConnectionParameters.read(params, RECEIVE_FROM, run);
+        Run run = joinRun(0);
+        users = own(ConnectionParameters.read(params, RECEIVE_FROM, run));
         if (params.hasErrors() || users == null) {
             return;
         }
@@ -180,28 +182,6 @@ public class StompReceiveSampler extends StompSampler {
         result.setBodySize(bytes);
         if (!messages.isEmpty()) {
             result.setResponseHeaders(HeaderList.describe(messages.get(0).headers()));
-        }
-    }
-
-    @Override
-    protected void interrupted() {
-        Run joined = run;
-        if (joined != null) {
-            joined.stop();
-        }
-        if (users != null) {
-            users.disconnect();
-        }
-    }
-
-    @Override
-    protected void tearDown() {
-        if (run != null) {
-            run.leave();
-            run = null;
-        }
-        if (users != null) {
-            users.close();
         }
     }
 }

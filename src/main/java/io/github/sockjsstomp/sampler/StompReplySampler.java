@@ -3,7 +3,6 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;
-import io.github.sockjsstomp.timing.Run;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
@@ -31,21 +30,20 @@ public class StompReplySampler extends StompSampler {
             && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
     private long waitMillis;
-    private Run run;
     private ReplyFeed feed;
 
-    @Override
-    protected List<Parameter<?>> parameters() {
-        return List.of(StompParameters.WAIT_MILLIS);
+    public StompReplySampler() {
+        super(List.of(StompParameters.WAIT_MILLIS));
     }
 
+    /** Opens the run's feed: finished messages are kept for this sampler from now on. */
     @Override
     protected void setUp(ParameterReader params, String label) {
         waitMillis = params.read(StompParameters.WAIT_MILLIS);
-        run = ReplySummaries.join(0);
+        ReplyFeed runFeed = joinRun(0).feed();
         if (!params.hasErrors()) {
-            feed = run.feed();
-            feed.open();
+            runFeed.open();
+            feed = runFeed;
         }
     }
 
@@ -113,10 +111,6 @@ public class StompReplySampler extends StompSampler {
                 log.info("{} finished messages were still waiting to become reply samples when the test ended",
                         unsampled.left());
             }
-        }
-        if (run != null) {
-            run.leave();
-            run = null;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.timing.Run;
 import java.util.List;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
@@ -14,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * What every sampler of the plugin shares, as JMeter's Java sampler lifecycle has it: one instance per thread;
  * {@link #setupTest} inside the thread's first sample reads and checks the parameters; {@link #runTest} per
  * sample; {@link #teardownTest} on the engine thread once all threads have stopped. A subclass says which
- * {@link #parameters()} it has, sets itself up from them ({@link #setUp}), takes a sample ({@link #sample}) and
- * tears down ({@link #tearDown}). Nothing escapes runTest.
+ * parameters it has, sets itself up from them ({@link #setUp}) and takes a sample ({@link #sample});
+ * the run it joined and the users it owns are left and closed here. Nothing escapes runTest.
  *
  * <p>A bad parameter is reported once, as a ConfigError sample naming the parameter and the value, and the test
  * stops: every thread has the same parameters, so every thread would fail alike, and a loop of failed samples
@@ -27,14 +28,21 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
 
     private static final Logger log = LoggerFactory.getLogger(StompSampler.class);
 
+    private final List<Parameter<?>> parameters;
     private String label = "STOMP";
     private List<String> configErrors = List.of();
+    /** The run this sampler joined in setupTest and leaves in teardownTest; null outside one. */
+    private Run run;
+    /** The users this sampler made: disconnected on Stop, closed in teardownTest. */
+    private ThreadUsers owned;
     private final Object interruptLock = new Object();
     private Thread samplingThread;
     private boolean interruptRequested;
 
-    /** The parameters JMeter's panel lists for this sampler, in order. */
-    protected abstract List<Parameter<?>> parameters();
+    /** @param parameters the parameters JMeter's panel lists for this sampler, in order */
+    protected StompSampler(List<Parameter<?>> parameters) {
+        this.parameters = List.copyOf(parameters);
+    }
 
     /** Reads the parameters and builds what the samples need; problems go to {@code params}, not exceptions. */
     protected abstract void setUp(ParameterReader params, String label);
@@ -42,17 +50,31 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     /** One sample, on the thread's JMeter thread. Timed parts go through {@link Sample#timed}. */
     protected abstract SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException;
 
-    /** Closes what this sampler owns; on the engine thread, after every thread stopped. Must not throw. */
-    protected abstract void tearDown();
+    /** Closes what else this sampler holds; on the engine thread, after every thread stopped. */
+    protected void tearDown() {
+    }
 
-    /** JMeter's Stop, Shutdown or Sample Timeout: end whatever this thread waits for now. */
-    protected void interrupted() {
+    /** Makes {@code users} this sampler's: JMeter's Stop disconnects them, teardownTest closes them. */
+    protected final ThreadUsers own(ThreadUsers users) {
+        owned = users;
+        return users;
+    }
+
+    /**
+     * Joins the run of the current test (in setUp); it is left in teardownTest before {@link #tearDown}, so
+     * the first sampler to leave waits for replies in flight while every session is still open.
+     *
+     * @param drainMillis how long the run's end may wait for this sampler's replies in flight
+     */
+    protected final Run joinRun(long drainMillis) {
+        run = ReplySummaries.join(drainMillis);
+        return run;
     }
 
     @Override
     public final Arguments getDefaultParameters() {
         Arguments args = new Arguments();
-        for (Parameter<?> parameter : parameters()) {
+        for (Parameter<?> parameter : parameters) {
             args.addArgument(parameter.name, parameter.defaultText, null, parameter.description);
         }
         return args;
@@ -109,7 +131,15 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     @Override
     public final void teardownTest(JavaSamplerContext context) {
         try {
+            Run joined = run;
+            run = null;
+            if (joined != null) {
+                joined.leave();
+            }
             tearDown();
+            if (owned != null) {
+                owned.close();
+            }
         } catch (RuntimeException e) {
             // JMeter tears every sampler down in one loop: one that threw would leave the rest of the run open.
             log.warn("{}: teardown failed", this, e);
@@ -124,7 +154,14 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
                 samplingThread.interrupt();
             }
         }
-        interrupted();
+        Run joined = run;
+        if (joined != null) {
+            joined.stop();
+        }
+        ThreadUsers users = owned;
+        if (users != null) {
+            users.disconnect();
+        }
         return true;
     }
 

@@ -31,7 +31,6 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 public class StompSendSampler extends StompSampler {
 
-    private Run run;
     private ThreadUsers users;
     private List<UserTiming> timings;
     private boolean awaitReply;
@@ -43,10 +42,9 @@ public class StompSendSampler extends StompSampler {
     private boolean describeRequests;
     private boolean describeReplyHeaders;
 
-    @Override
-    protected List<Parameter<?>> parameters() {
-        return List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_TIMEOUT_MILLIS, REPLIES_PER_MESSAGE,
-                ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG);
+    public StompSendSampler() {
+        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_TIMEOUT_MILLIS, REPLIES_PER_MESSAGE,
+                ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG));
     }
 
     @Override
@@ -59,13 +57,13 @@ public class StompSendSampler extends StompSampler {
         destinations.check(params);
         payloads.check(params);
         headers.check(params);
-        run = ReplySummaries.join(replyTimeoutMillis + 1000);
+        Run run = joinRun(replyTimeoutMillis + 1000);
         users = ThreadUsers.current();
         if (users == null) {
             params.problem("'" + label + "' needs a session sampler (" + StompConnectSampler.class.getSimpleName()
                     + ") before it in the same thread: it makes and connects the users this sampler sends on");
         }
-        TimingSink sink = params.hasErrors() ? TimingSink.NONE : timingLog(params);
+        TimingSink sink = params.hasErrors() ? TimingSink.NONE : timingLog(params, run);
         if (params.hasErrors()) {
             return;
         }
@@ -79,7 +77,7 @@ public class StompSendSampler extends StompSampler {
         describeReplyHeaders = Sample.responseHeadersWanted();
     }
 
-    private TimingSink timingLog(ParameterReader params) {
+    private static TimingSink timingLog(ParameterReader params, Run run) {
         String file = params.read(TIMING_LOG).trim();
         if (file.isEmpty()) {
             return TimingSink.NONE;
@@ -169,22 +167,6 @@ public class StompSendSampler extends StompSampler {
         if (describeRequests) {
             result.setSamplerData("SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
                     + new String(sent.payload(), StandardCharsets.UTF_8));
-        }
-    }
-
-    @Override
-    protected void interrupted() {
-        Run joined = run;
-        if (joined != null) {
-            joined.stop();
-        }
-    }
-
-    @Override
-    protected void tearDown() {
-        if (run != null) {
-            run.leave();
-            run = null;
         }
     }
 }

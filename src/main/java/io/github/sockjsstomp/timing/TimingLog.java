@@ -93,6 +93,11 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         return run;
     }
 
+    /** Whether close has begun: records from now on are counted, not written. */
+    public boolean isClosing() {
+        return closing;
+    }
+
     public long written() {
         return written.get();
     }

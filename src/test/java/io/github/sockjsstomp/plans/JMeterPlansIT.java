@@ -394,7 +394,7 @@ class JMeterPlansIT {
         PlanRun run = jmeter("connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000",
                 "users=" + users);
         assertThat(run.rows().stream().filter(r -> r.get("label").equals("session")).map(r -> r.get("responseMessage")
-                .replaceAll("Connected StompUser\\[([a-z]+),.*", "$1"))).containsExactlyInAnyOrder("alice", "bob",
+                .replaceAll("Connected VirtualUser\\[[^(]*\\(([a-z]+)\\),.*", "$1"))).containsExactlyInAnyOrder("alice", "bob",
                 "carol");
     }
 

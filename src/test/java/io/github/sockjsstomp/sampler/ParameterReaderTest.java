@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.client.Transport;
+import java.util.List;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.junit.jupiter.api.Test;
@@ -26,9 +27,9 @@ class ParameterReaderTest {
         "80a|8080|Parameter 'port' has value '80a': expected a whole number from 1 to 65535",
         "99999999999999999999|8080|Parameter 'port' has value '99999999999999999999': expected a whole number",
     })
-    void numbersAreRangeCheckedAndBlankMeansDefault(String value, long expected, String error) {
+    void numbersAreRangeCheckedAndBlankMeansTheOneTypedDefault(String value, long expected, String error) {
         ParameterReader reader = reader("port", value);
-        assertThat(reader.number("port", 8080, 1, 65535)).isEqualTo(expected);
+        assertThat(reader.read(StompParameters.PORT)).isEqualTo(expected);
         if (error == null) {
             assertThat(reader.errors()).isEmpty();
         } else {
@@ -39,50 +40,64 @@ class ParameterReaderTest {
     @Test
     void parsedValuesReportTheParsersReason() {
         ParameterReader reader = reader("transport", "smoke-signals");
-        assertThat(reader.parsed("transport", "websocket", Transport::fromParameter, null)).isNull();
+        assertThat(reader.read(StompParameters.TRANSPORT)).isEqualTo(Transport.WEBSOCKET);
         assertThat(reader.errors()).containsExactly("Parameter 'transport' has value 'smoke-signals': "
-                + "'smoke-signals' is not a transport; expected websocket | xhr-streaming | xhr | raw");
+                + "'smoke-signals' is not a transport; expected " + Transport.allowedValues());
     }
 
     @Test
     void requiredValuesMustNotBeBlankAndAbsentOnesTakeTheDefault() {
-        ParameterReader reader = reader("host", "  ");
-        reader.required("host", "localhost");
-        assertThat(reader.errors()).containsExactly("Parameter 'host' is empty; it is required");
-        assertThat(reader.string("endpoint", "/ws")).isEqualTo("/ws");
+        ParameterReader reader = reader("host", " ");
+        assertThat(reader.read(StompParameters.HOST)).isEqualTo("localhost");
+        assertThat(reader.errors()).containsExactly("Parameter 'host' has value ' ': it is empty; it is required");
+        assertThat(reader.read(StompParameters.ENDPOINT)).isEqualTo("/ws");
     }
 
     @Test
     void everyProblemIsKept() {
         Arguments args = new Arguments();
-        args.addArgument("a", "x");
-        args.addArgument("b", "y");
+        args.addArgument("port", "x");
+        args.addArgument("heartbeatMillis", "-1");
         ParameterReader reader = new ParameterReader(new JavaSamplerContext(args));
-        reader.number("a", 1, 0, 10);
-        reader.number("b", 1, 0, 10);
+        reader.read(StompParameters.PORT);
+        reader.read(StompParameters.HEARTBEAT_MILLIS);
         assertThat(reader.errors()).hasSize(2);
         assertThat(reader.hasErrors()).isTrue();
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"/a, /b ,,/c|3", "''|0", "/only|1"})
+    @CsvSource(delimiter = '|', value = {"/a, /b ,,/c|3", "''|0", "/only|1", "none|0"})
     void destinationsSplitOnCommas(String text, int count) {
-        assertThat(AbstractStompSampler.splitDestinations(text)).hasSize(count).allSatisfy(d -> assertThat(d)
-                .startsWith("/").doesNotContain(" "));
+        assertThat(reader("subscribeTo", text).read(StompParameters.SUBSCRIBE_TO)).hasSize(count);
+    }
+
+    @Test
+    void anUnknownPlaceholderIsAProblemNamingIt() {
+        ParameterReader reader = reader("payload", "{\"x\":\"{{nope}}\"}");
+        reader.read(StompParameters.PAYLOAD);
+        assertThat(reader.errors()).singleElement().asString().contains("'payload'").contains("{{nope}}");
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"none|''", "NONE|''", "' None '|''", "/index|/index", "''|''",
         "nonempty|nonempty"})
     void noneStandsForEmptyBecauseJMeterDropsEmptyProperties(String value, String expected) {
-        assertThat(reader("indexPath", value).optional("indexPath", "/index")).isEqualTo(expected);
+        assertThat(reader("indexPath", value).read(StompParameters.INDEX_PATH)).isEqualTo(expected);
     }
 
     @Test
     void noneParsesAsEmptyForStructuredValues() {
         ParameterReader reader = reader("connectHeaders", "none");
-        assertThat(reader.parsed("connectHeaders", "", io.github.sockjsstomp.client.HeaderList::parse,
-                java.util.Map.of("x", "y"))).isEmpty();
+        assertThat(reader.read(StompParameters.CONNECT_HEADERS)).isEmpty();
         assertThat(reader.errors()).isEmpty();
+    }
+
+    @Test
+    void everyParameterHasOneDefaultAndThePanelShowsIt() {
+        assertThat(List.of(StompParameters.SESSIONS_PER_THREAD, StompParameters.REPLIES_PER_MESSAGE))
+                .extracting(p -> p.defaultText).containsExactly("1", "1");
+        assertThat(new StompSendSampler().getDefaultParameters().getArgumentsAsMap())
+                .containsEntry("replyTimeoutMillis", "5000").containsEntry("mode", "fire-and-forget")
+                .doesNotContainKey("host");
     }
 }

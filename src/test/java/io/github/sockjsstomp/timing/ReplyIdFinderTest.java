@@ -30,7 +30,7 @@ class ReplyIdFinderTest {
         if (header != null) {
             headers.set("x-msg-id", header);
         }
-        IncomingMessage message = new IncomingMessage("bob", "/topic/t", headers,
+        IncomingMessage message = new IncomingMessage(TestMessages.user("bob"), "/topic/t", headers,
                 body.getBytes(StandardCharsets.UTF_8), 0);
         assertThat(finder.find(message)).isEqualTo(expected);
     }

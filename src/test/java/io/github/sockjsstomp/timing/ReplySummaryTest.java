@@ -2,28 +2,23 @@ package io.github.sockjsstomp.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 
 class ReplySummaryTest {
 
     private final MessageIds ids = new MessageIds("msum000-");
-    private final ReplyTracker tracker = new ReplyTracker(ids, false);
+    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16), false);
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
-    private PendingMessage send() {
-        OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1, ids.next(),
-                new byte[1], System.currentTimeMillis());
-        return tracker.register(message, 60_000, 1, r -> { }, false);
+    private MessageTiming send() {
+        var message = TestMessages.outgoing("alice", ids.next());
+        return tracker.register(message, TestMessages.options(60_000, 1, false), r -> { });
     }
 
-    private void answer(PendingMessage sent) {
-        tracker.reply(sent.msgId(), new IncomingMessage("alice", "/user/queue/echo", new StompHeaders(), new byte[1],
-                System.nanoTime()));
+    private void answer(MessageTiming sent) {
+        tracker.reply(sent.msgId(), TestMessages.incoming("alice", 1));
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.github.sockjsstomp.timing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.timing.TimingRecord.Outcome;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +22,7 @@ class ReplyTrackerTest {
 
     private static final long TIMEOUT_MILLIS = 1000;
     private final MessageIds ids = new MessageIds("mtest00-");
-    private final ReplyTracker tracker = new ReplyTracker(ids, false);
+    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16), false);
     private final List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
     private final TimingSink sink = records::add;
     private final ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -33,15 +32,13 @@ class ReplyTrackerTest {
         pool.shutdownNow();
     }
 
-    private PendingMessage send(String sender, boolean awaited, int repliesExpected) {
-        OutgoingMessage message = new OutgoingMessage(sender, "/app/echo", new StompHeaders(), 1, ids.next(),
-                new byte[] {1, 2, 3}, System.currentTimeMillis());
-        return tracker.register(message, TIMEOUT_MILLIS, repliesExpected, sink, awaited);
+    private MessageTiming send(String sender, boolean awaited, int repliesExpected) {
+        return tracker.register(TestMessages.outgoing(sender, ids.next()),
+                TestMessages.options(TIMEOUT_MILLIS, repliesExpected, awaited), sink);
     }
 
     private static IncomingMessage reply(String receiver, int bytes) {
-        return new IncomingMessage(receiver, "/user/queue/echo", new StompHeaders(), new byte[bytes],
-                System.nanoTime());
+        return TestMessages.incoming(receiver, bytes);
     }
 
     private long afterDeadline() {
@@ -50,7 +47,7 @@ class ReplyTrackerTest {
 
     @Test
     void echoReplyIsOneAnsweredRecordWithSenderAndReceiver() {
-        PendingMessage sent = send("alice", false, 1);
+        MessageTiming sent = send("alice", false, 1);
         tracker.reply(sent.msgId(), reply("alice", 7));
 
         assertThat(records).singleElement().satisfies(r -> {
@@ -58,24 +55,29 @@ class ReplyTrackerTest {
             assertThat(r.msgId()).isEqualTo(sent.msgId());
             assertThat(r.sender()).isEqualTo("alice");
             assertThat(r.receiver()).isEqualTo("alice");
+            assertThat(r.senderUser()).isEqualTo("alice #1");
+            assertThat(r.receiverUser()).isEqualTo("alice #1");
             assertThat(r.bytes()).isEqualTo(7);
             assertThat(r.latencyMicros()).isGreaterThanOrEqualTo(0);
             assertThat(r.detail()).isEmpty();
         });
-        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 0, 0));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 0, 0, 0, 0));
     }
 
+    /** A topic seen by many with one reply expected: the copies are extra, not late (nothing was LOST). */
     @Test
-    void secondReplyToACompletedEchoIsLate() {
-        PendingMessage sent = send("alice", false, 1);
-        tracker.reply(sent.msgId(), reply("alice", 1));
-        tracker.reply(sent.msgId(), reply("alice", 1));
-        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 1, 0));
+    void copiesBeyondTheExpectedRepliesAreExtraNotLate() {
+        MessageTiming sent = send("alice", false, 1);
+        for (String receiver : List.of("alice", "bob", "carol")) {
+            tracker.reply(sent.msgId(), reply(receiver, 1));
+        }
+        assertThat(records).singleElement().extracting(TimingRecord::receiver).isEqualTo("alice");
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 2, 0, 0, 0));
     }
 
     @Test
     void broadcastCountsEveryReplyUntilTheTimeoutButTheMessageOnce() {
-        PendingMessage sent = send("alice", false, 0);
+        MessageTiming sent = send("alice", false, 0);
         for (String receiver : List.of("alice", "bob", "carol")) {
             tracker.reply(sent.msgId(), reply(receiver, 5));
         }
@@ -83,12 +85,12 @@ class ReplyTrackerTest {
 
         assertThat(records).extracting(TimingRecord::receiver).containsExactly("alice", "bob", "carol");
         assertThat(records).extracting(TimingRecord::outcome).containsOnly(Outcome.ANSWERED);
-        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 3, 0, 0));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 3, 0, 0, 0, 0));
     }
 
     @Test
     void unansweredMessageIsLostAtItsDeadlineAndALaterReplyIsLate() {
-        PendingMessage sent = send("alice", false, 1);
+        MessageTiming sent = send("alice", false, 1);
         tracker.expire(System.nanoTime());
         assertThat(records).isEmpty();
 
@@ -101,28 +103,34 @@ class ReplyTrackerTest {
             assertThat(r.latencyMicros()).isEqualTo(-1);
             assertThat(r.bytes()).isEqualTo(3);
         });
-        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 1, 0));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 0, 1, 0, 0));
     }
 
     /** The sweep runs every few milliseconds: a reply that came after the deadline is late even before it. */
     @Test
     void aReplyAfterTheDeadlineIsLateBeforeTheSweepHasRun() {
-        PendingMessage sent = send("alice", true, 1);
-        tracker.reply(sent.msgId(), new IncomingMessage("alice", "/user/queue/echo", new StompHeaders(), new byte[1],
-                afterDeadline()));
+        MessageTiming sent = send("alice", true, 1);
+        long receivedNanos = afterDeadline();
+        tracker.reply(sent.msgId(), TestMessages.incoming("alice", new StompHeaders(), new byte[1], receivedNanos));
 
         assertThat(records).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(Outcome.LOST);
             assertThat(r.detail()).isEqualTo("timeout");
         });
-        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 1, 0));
+        Books books = tracker.books();
+        assertThat(books.lost()).isEqualTo(1);
+        assertThat(books.lateReplies()).isEqualTo(1);
+        assertThat(books.extraReplies()).isZero();
+        assertThat(books.lateMaxMicros()).as("how late: the reply came a timeout after the send")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toMicros(TIMEOUT_MILLIS));
+        assertThat(books.toString()).contains("late replies=1 up to ");
         tracker.expire(afterDeadline());
         assertThat(records).hasSize(1);
     }
 
     @Test
     void failedSendIsFailedOnceWithItsReason() {
-        PendingMessage sent = send("alice", false, 1);
+        MessageTiming sent = send("alice", false, 1);
         tracker.fail(sent, "Not connected");
         tracker.fail(sent, "again");
         tracker.expire(afterDeadline());
@@ -131,13 +139,13 @@ class ReplyTrackerTest {
             assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
             assertThat(r.detail()).isEqualTo("Not connected");
         });
-        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 0, 1, 0, 0, 0, 0));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 0, 1, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
     void abandonAllLosesWhatIsOutstandingAsTestEnded() {
         send("alice", false, 1);
-        PendingMessage answered = send("bob", false, 1);
+        MessageTiming answered = send("bob", false, 1);
         tracker.reply(answered.msgId(), reply("bob", 1));
         tracker.abandonAll("test-ended");
 
@@ -158,12 +166,12 @@ class ReplyTrackerTest {
 
     @Test
     void awaitedMessageGetsItsFirstReplyOrNullWhenLost() throws Exception {
-        PendingMessage answered = send("alice", true, 1);
+        MessageTiming answered = send("alice", true, 1);
         IncomingMessage message = reply("alice", 4);
         tracker.reply(answered.msgId(), message);
         assertThat(answered.awaitFirstReply(1000)).isSameAs(message);
 
-        PendingMessage lost = send("alice", true, 1);
+        MessageTiming lost = send("alice", true, 1);
         tracker.expire(afterDeadline());
         assertThat(lost.awaitFirstReply(1000)).isNull();
     }

@@ -30,7 +30,7 @@ class TimingLogTest {
     @Test
     void concurrentWritersLoseNoRecordAndNeverInterleaveLines() throws Exception {
         Path file = dir.resolve("timing.csv");
-        TimingLog log = TimingLog.open(file);
+        TimingLog log = new TimingLog(file, "7", "local");
         int threads = 8;
         int perThread = 25_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -40,7 +40,7 @@ class TimingLogTest {
             writers.add(pool.submit(() -> {
                 for (int i = 0; i < perThread; i++) {
                     log.record(new TimingRecord(1_700_000_000_000_000L + i, Outcome.ANSWERED, "m-" + thread + "-" + i,
-                            i, "user-" + thread, "user, with comma", "/app/echo", 10, "", true));
+                            i, "user-" + thread, "user, with comma", "/app/echo", 10, "", true, "u #1", "v #2"));
                 }
             }));
         }
@@ -56,7 +56,7 @@ class TimingLogTest {
         Set<String> ids = new HashSet<>();
         for (String line : lines.subList(1, lines.size())) {
             assertThat(line).matches("\\d+,ANSWERED,m-\\d-\\d+,\\d+,user-\\d,\"user, with comma\",/app/echo,10,,"
-                    + "await-reply," + log.run() + ",\\d+,local,dev");
+                    + "await-reply,7,\\d+,local,dev,u #1,v #2");
             ids.add(line.split(",")[2]);
         }
         assertThat(ids).hasSize(threads * perThread);
@@ -66,51 +66,51 @@ class TimingLogTest {
     @Test
     void closeWritesEverythingQueuedAndCountsWhatComesAfter() throws Exception {
         Path file = dir.resolve("t.csv");
-        TimingLog log = TimingLog.open(file);
+        TimingLog log = new TimingLog(file, "1", "local");
         for (int i = 0; i < 10_000; i++) {
-            log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "test-ended", false));
+            log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "test-ended", false, "u #1", ""));
         }
-        TimingLog.closeAll();
-        log.record(new TimingRecord(0, Outcome.LOST, "late", -1, "a", "", "/d", 1, "test-ended", false));
+        log.close();
+        log.record(new TimingRecord(0, Outcome.LOST, "late", -1, "a", "", "/d", 1, "test-ended", false, "u #1", ""));
 
         assertThat(Files.readAllLines(file)).hasSize(10_001).noneMatch(line -> line.contains(",late,"));
         assertThat(log.late()).isEqualTo(1);
     }
 
     /**
-     * A record that passed the closing check just before close began is written, not dropped uncounted: here
-     * its thread is held between the check and the queue while close runs.
+     * Records that race the close (I/O threads still delivering replies while the run ends) are each written
+     * or counted as late, never dropped uncounted.
      */
     @Test
-    void aRecordRacingTheCloseIsWrittenOrCounted() throws Exception {
-        TimingLog log = TimingLog.open(dir.resolve("race.csv"));
-        CountDownLatch inRecord = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        log.beforeEnqueue(() -> {
-            inRecord.countDown();
-            await(release);
-        });
-        Thread recorder = new Thread(() -> log.record(
-                new TimingRecord(1, Outcome.LOST, "racer", -1, "a", "", "/d", 1, "test-ended", false)));
-        recorder.start();
-        inRecord.await();
-        Thread closer = new Thread(log::close);
-        closer.start();
-        // Give close time to finish if it would not wait for the record (it must wait).
-        closer.join(500);
-        release.countDown();
-        recorder.join();
-        closer.join();
-
-        assertThat(log.written() + log.late()).isEqualTo(1);
-        assertThat(Files.readAllLines(dir.resolve("race.csv"))).hasSize(1 + (int) log.written());
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    void recordsRacingTheCloseAreWrittenOrCounted() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            Path file = dir.resolve("race-" + round + ".csv");
+            TimingLog log = new TimingLog(file, "1", "local");
+            int threads = 4;
+            CountDownLatch started = new CountDownLatch(threads);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<Integer>> writers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                writers.add(pool.submit(() -> {
+                    started.countDown();
+                    int offered = 0;
+                    while (!log.isClosing() || offered < 100) {
+                        log.record(new TimingRecord(1, Outcome.LOST, "r", -1, "a", "", "/d", 1, "test-ended", false,
+                                "a #1", ""));
+                        offered++;
+                    }
+                    return offered;
+                }));
+            }
+            started.await();
+            log.close();
+            int offered = 0;
+            for (Future<Integer> writer : writers) {
+                offered += writer.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            assertThat(log.written() + log.late()).isEqualTo(offered);
+            assertThat(Files.readAllLines(file)).hasSize(1 + (int) log.written());
         }
     }
 
@@ -119,37 +119,43 @@ class TimingLogTest {
         Path file = dir.resolve("sub/dir/t.csv");
         List<String> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
-            TimingLog log = TimingLog.open(file, "host_1099");
+            TimingLog log = new TimingLog(file, Integer.toString(100 + run), "host_1099");
             runs.add(log.run());
             log.record(new TimingRecord(run * 1000 + 7, Outcome.FAILED, "m-" + run, -1, "a", "", "/d", 1, "SendFailed",
-                    run == 1));
+                    run == 1, "u #1", ""));
             log.close();
         }
         assertThat(runs.get(1)).isNotEqualTo(runs.get(0));
         assertThat(Files.readAllLines(file)).containsExactly(TimingRecord.HEADER,
-                "0,FAILED,m-0,,a,,/d,1,SendFailed,fire-and-forget," + runs.get(0) + ",7,host_1099,dev",
-                "1,FAILED,m-1,,a,,/d,1,SendFailed,await-reply," + runs.get(1) + ",1007,host_1099,dev");
+                "0,FAILED,m-0,,a,,/d,1,SendFailed,fire-and-forget," + runs.get(0) + ",7,host_1099,dev,u #1,",
+                "1,FAILED,m-1,,a,,/d,1,SendFailed,await-reply," + runs.get(1) + ",1007,host_1099,dev,u #1,");
     }
 
     @Test
     void aLogOfTheOlderFormatIsRefusedRatherThanMixed() throws IOException {
         Path file = Files.writeString(dir.resolve("old.csv"), TimingRecord.HEADER_V1 + "\n1,LOST,m,,a,,/d,1,timeout\n");
-        assertThatThrownBy(() -> TimingLog.open(file)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> new TimingLog(file, "1", "local")).isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("older version");
+        Path fourteen = Files.writeString(dir.resolve("v2.csv"), TimingRecord.HEADER_V2 + "\n");
+        assertThatThrownBy(() -> new TimingLog(fourteen, "1", "local")).isInstanceOf(IOException.class)
+                .hasMessageContaining("older version (14 columns)");
     }
 
     @Test
-    void sameFileIsOneLogPerJvm() throws Exception {
+    void sameFileIsOneLogPerRun() throws Exception {
         Path file = dir.resolve("shared.csv");
-        TimingLog first = TimingLog.open(file);
-        assertThat(TimingLog.open(dir.resolve("./shared.csv"))).isSameAs(first);
-        first.close();
+        Run run = new Run(0, false);
+        TimingLog first = run.timingLog(file, "local");
+        assertThat(run.timingLog(dir.resolve("./shared.csv"), "local")).isSameAs(first);
+        assertThat(first.run()).isEqualTo(run.id());
+        run.finish();
+        assertThat(first.isClosing()).isTrue();
     }
 
     @Test
     void anotherFormatIsRefusedNamingTheFileAndHeader() throws IOException {
         Path file = Files.writeString(dir.resolve("other.csv"), "time,latency\n1,2\n");
-        assertThatThrownBy(() -> TimingLog.open(file)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> new TimingLog(file, "1", "local")).isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("'time,latency'");
     }
 
@@ -167,8 +173,8 @@ class TimingLogTest {
 
     @Test
     void lineBreaksInsideAFieldAreQuoted() {
-        String line = new TimingRecord(5_000, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2", false)
+        String line = new TimingRecord(5_000, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2", false, "u #1", "")
                 .toCsvLine("1", "local", "dev");
-        assertThat(line).isEqualTo("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev\n");
+        assertThat(line).isEqualTo("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev,u #1,\n");
     }
 }

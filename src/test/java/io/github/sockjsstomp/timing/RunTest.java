@@ -2,15 +2,12 @@ package io.github.sockjsstomp.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 
-class TimingRunTest {
+class RunTest {
 
     /**
      * JMeter tears samplers down in no particular order: a listener (no drain of its own) going first must
@@ -18,22 +15,20 @@ class TimingRunTest {
      */
     @Test
     void theDrainLastsAsLongAsTheLongestSendersWhoeverTearsDownFirst() throws Exception {
-        ReplyTracker tracker = ReplyTracker.shared();
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        TimingRun listener = TimingRun.join(0, 0, () -> { });
-        TimingRun sender = TimingRun.join(30_000, 0, () -> { });
+        Run listener = Run.join(0, 0, r -> { });
+        Run sender = Run.join(30_000, 0, r -> { });
         assertThat(sender).isSameAs(listener);
-        OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1,
-                tracker.ids().next(), new byte[1], System.currentTimeMillis());
-        PendingMessage pending = tracker.register(message, 60_000, 1, records::add, false);
+        ReplyTracker tracker = sender.tracker();
+        var message = TestMessages.outgoing("alice", tracker.ids().next());
+        MessageTiming pending = tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
         Thread replier = new Thread(() -> {
             try {
                 Thread.sleep(300);
             } catch (InterruptedException e) {
                 return;
             }
-            tracker.reply(pending.msgId(), new IncomingMessage("alice", "/user/queue/echo", new StompHeaders(),
-                    new byte[1], System.nanoTime()));
+            tracker.reply(pending.msgId(), TestMessages.incoming("alice", 1));
         });
         replier.start();
         listener.leave();
@@ -51,18 +46,17 @@ class TimingRunTest {
      */
     @Test
     void aNewTestEndsARunItsPredecessorLeftOpen() {
-        ReplyTracker tracker = ReplyTracker.shared();
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
         List<String> starts = new ArrayList<>();
-        TimingRun first = TimingRun.join(0, 1_000, () -> starts.add("first"));
-        TimingRun second = TimingRun.join(0, 1_000, () -> starts.add("second"));
+        Run first = Run.join(0, 1_000, r -> starts.add("first"));
+        Run second = Run.join(0, 1_000, r -> starts.add("second"));
         assertThat(second).isSameAs(first);
-        OutgoingMessage message = new OutgoingMessage("alice", "/app/echo", new StompHeaders(), 1,
-                tracker.ids().next(), new byte[1], System.currentTimeMillis());
-        tracker.register(message, 60_000, 1, records::add, false);
+        ReplyTracker tracker = first.tracker();
+        var message = TestMessages.outgoing("alice", tracker.ids().next());
+        tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
         first.leave(); // the other sampler's teardown never comes
 
-        TimingRun next = TimingRun.join(0, 2_000, () -> starts.add("next"));
+        Run next = Run.join(0, 2_000, r -> starts.add("next"));
         assertThat(next).as("a new run").isNotSameAs(first);
         assertThat(starts).containsExactly("first", "next");
         assertThat(first.isFinished()).isTrue();
@@ -70,22 +64,22 @@ class TimingRunTest {
             assertThat(r.outcome()).isEqualTo(TimingRecord.Outcome.LOST);
             assertThat(r.detail()).isEqualTo("test-ended");
         });
-        assertThat(tracker.books().sent()).as("new books").isZero();
+        assertThat(next.books().sent()).as("new books").isZero();
+        assertThat(first.books().lost()).as("the old run's books keep its message").isEqualTo(1);
         next.leave();
     }
 
     /** The teardown that never came comes after all, during the next test: the next test's run goes on. */
     @Test
     void aLateTeardownOfAnEndedRunLeavesTheNextRunAlone() {
-        ReplyTracker tracker = ReplyTracker.shared();
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        TimingRun old = TimingRun.join(0, 3_000, () -> { });
-        TimingRun.join(0, 3_000, () -> { });
+        Run old = Run.join(0, 3_000, r -> { });
+        Run.join(0, 3_000, r -> { });
         old.leave();
-        TimingRun next = TimingRun.join(0, 4_000, () -> { });
-        OutgoingMessage message = new OutgoingMessage("bob", "/app/echo", new StompHeaders(), 1,
-                tracker.ids().next(), new byte[1], System.currentTimeMillis());
-        tracker.register(message, 60_000, 1, records::add, false);
+        Run next = Run.join(0, 4_000, r -> { });
+        ReplyTracker tracker = next.tracker();
+        var message = TestMessages.outgoing("bob", tracker.ids().next());
+        tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
 
         old.leave(); // the old test's late teardown
 
@@ -97,5 +91,19 @@ class TimingRunTest {
         assertThat(next.isFinished()).isTrue();
         assertThat(records).singleElement().satisfies(r -> assertThat(r.outcome())
                 .isEqualTo(TimingRecord.Outcome.LOST));
+    }
+
+    /** A users file edited between two runs in one JVM (the GUI) is read again by the next run. */
+    @Test
+    void eachRunReadsTheUsersFileAgain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("users.csv"), "alice,a\n");
+        Run first = Run.join(0, 5_000, r -> { });
+        assertThat(first.usersFile(file).user(1).login()).isEqualTo("alice");
+        java.nio.file.Files.writeString(file, "bob,b\n");
+        assertThat(first.usersFile(file).user(1).login()).as("read once per run").isEqualTo("alice");
+        first.leave();
+        Run second = Run.join(0, 6_000, r -> { });
+        assertThat(second.usersFile(file).user(1).login()).isEqualTo("bob");
+        second.leave();
     }
 }

@@ -1,0 +1,37 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.UserSettings;
+import java.util.Map;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+
+/** Messages for the timing tests: a virtual user named {@code <login> #1} with that login. */
+final class TestMessages {
+
+    private TestMessages() {
+    }
+
+    static UserSettings user(String login) {
+        return new UserSettings(login + " #1", 1, 1, "http", "localhost", 8080, "/ws", Transport.WEBSOCKET, "", "",
+                login, "", Map.of(), 0, 1000);
+    }
+
+    static OutgoingMessage outgoing(String sender, String msgId) {
+        return new OutgoingMessage(user(sender), "/app/echo", new StompHeaders(), 1, msgId, new byte[] {1, 2, 3},
+                System.currentTimeMillis());
+    }
+
+    static IncomingMessage incoming(String receiver, int bytes) {
+        return incoming(receiver, new StompHeaders(), new byte[bytes], System.nanoTime());
+    }
+
+    static IncomingMessage incoming(String receiver, StompHeaders headers, byte[] body, long receivedNanos) {
+        return new IncomingMessage(user(receiver), "/user/queue/echo", headers, body, receivedNanos);
+    }
+
+    static TimingOptions options(long replyTimeoutMillis, int replies, boolean awaited) {
+        return new TimingOptions(replyTimeoutMillis, replies, awaited, TimingOptions.DEFAULT_ID_HEADER, null);
+    }
+}
