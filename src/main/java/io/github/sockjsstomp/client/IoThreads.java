@@ -25,7 +25,7 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  */
 final class IoThreads {
 
-    private static final String TOMCAT_GROUP_FIELD = "asynchronousChannelGroup";
+    static final String TOMCAT_GROUP_FIELD = "asynchronousChannelGroup";
 
     private IoThreads() {
     }
@@ -64,12 +64,5 @@ final class IoThreads {
                     .getImplementationVersion() + ") takes no I/O thread group: set the JMeter property "
                     + "sockjsstomp.ioThreads=0 to use its own (" + e + ")", e);
         }
-    }
-
-    /** The group {@code container} uses, for tests; null while Tomcat's own is not built yet. */
-    static AsynchronousChannelGroup installed(WsWebSocketContainer container) throws ReflectiveOperationException {
-        Field field = WsWebSocketContainer.class.getDeclaredField(TOMCAT_GROUP_FIELD);
-        field.setAccessible(true);
-        return (AsynchronousChannelGroup) field.get(container);
     }
 }

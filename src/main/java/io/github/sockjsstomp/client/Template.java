@@ -71,11 +71,6 @@ public final class Template {
                 + new TreeSet<>(allowed).stream().map(p -> "{{" + p + "}}").toList() + " (\\{{ for literal braces)");
     }
 
-    /** Whether rendering gives the same text for every user and message. */
-    public boolean isConstant() {
-        return parts.length == 1;
-    }
-
     /** The text with every placeholder replaced by its value. */
     public String render(Values values) {
         if (parts.length == 1) {

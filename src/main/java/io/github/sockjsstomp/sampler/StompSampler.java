@@ -67,7 +67,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
      * @param drainMillis how long the run's end may wait for this sampler's replies in flight
      */
     protected final Run joinRun(long drainMillis) {
-        run = ReplySummaries.join(drainMillis);
+        run = RunReports.join(drainMillis);
         return run;
     }
 

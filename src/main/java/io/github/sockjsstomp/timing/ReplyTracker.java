@@ -228,20 +228,13 @@ public final class ReplyTracker {
      * Starts the live summary lines of this run (one pair per interval to {@code out}); any earlier summary
      * stops. Null or a non-positive interval stops it.
      */
-    public synchronized void summarizeEvery(long intervalSeconds, java.util.function.Consumer<String> out) {
+    public synchronized ReplySummary summarizeEvery(long intervalSeconds, java.util.function.Consumer<String> out) {
         ReplySummary previous = summary;
         summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, intervalSeconds, out) : null;
         if (previous != null) {
             previous.close();
         }
-    }
-
-    /** Writes the summary lines for the time since the last ones now, as the interval timer does. */
-    synchronized void reportSummary() {
-        ReplySummary live = summary;
-        if (live != null) {
-            live.report();
-        }
+        return summary;
     }
 
     /** Writes the summary lines for the time since the last ones, then stops the summary. */

@@ -42,6 +42,8 @@ public final class Run {
     /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
     private volatile boolean stopped;
     private long longestDrainMillis;
+    /** Told, in words, of what breaks the run's figures (a timing log that cannot be written). */
+    private volatile Consumer<String> problems = message -> log.error("{}", message);
 
     Run(long testStartMillis, boolean sweep) {
         this.testStartMillis = testStartMillis;
@@ -122,6 +124,11 @@ public final class Run {
         return tracker.books();
     }
 
+    /** Who hears of a problem that breaks the run's figures; by default only jmeter.log. */
+    public void onProblem(Consumer<String> listener) {
+        problems = listener;
+    }
+
     /**
      * The run's timing log for this file, opened on first use: appends to an existing log of the same format.
      *
@@ -133,7 +140,7 @@ public final class Run {
         synchronized (timingLogs) {
             TimingLog existing = timingLogs.get(key);
             if (existing == null) {
-                existing = new TimingLog(key, id, engine);
+                existing = new TimingLog(key, id, engine, message -> problems.accept(message));
                 timingLogs.put(key, existing);
             }
             return existing;
@@ -191,13 +198,6 @@ public final class Run {
         }
     }
 
-    /** Whether the books of this run are written and its logs closed. */
-    public boolean isFinished() {
-        synchronized (LOCK) {
-            return finished;
-        }
-    }
-
     /** Marks what is still outstanding LOST, closes the timing logs and logs the books, once. */
     void finish() {
         synchronized (LOCK) {
@@ -212,13 +212,18 @@ public final class Run {
         tracker.abandonAll("test-ended");
         tracker.endSummary();
         tracker.close();
+        long unwritten = 0;
         synchronized (timingLogs) {
-            timingLogs.values().forEach(TimingLog::close);
+            for (TimingLog timingLog : timingLogs.values()) {
+                timingLog.close();
+                unwritten += timingLog.unwritten();
+            }
         }
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {
             Histogram latency = tracker.latencySnapshot();
-            log.info("STOMP timing books: {}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
+            log.info("STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
+                    unwritten == 0 ? "" : ", timing log unwritten=" + unwritten,
                     Percentiles.higher(latency, 0.5), Percentiles.higher(latency, 0.9),
                     Percentiles.higher(latency, 0.99), Percentiles.higher(latency, 0.999), latency.getMaxValue(),
                     latency.getTotalCount());

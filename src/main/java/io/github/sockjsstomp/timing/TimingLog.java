@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * The timing log: CSV records written by a thread of its own, so senders and I/O threads only enqueue on a
  * lock-free queue and never wake anyone: the writer looks every {@value #IDLE_MILLIS} ms. The queue is
  * unbounded on purpose: dropping a record would break the books, and a writer that falls behind shows up as
- * heap, which JMeter users watch anyway. One instance per file and run, opened by the {@link Run} (the run's
+ * heap, which JMeter users watch anyway. A file that fails (a full disk) is said at once, through the run, and
+ * its records from then on are counted as unwritten. One instance per file and run, opened by the {@link Run} (the run's
  * id is a column); records are flushed after every batch and on {@link #close()}.
  */
 public final class TimingLog implements TimingSink, AutoCloseable {
@@ -39,6 +41,12 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private final Thread writer;
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong afterClose = new AtomicLong();
+    /** Records that could not be written because the file failed (a full disk): counted, never silent. */
+    private final AtomicLong unwritten = new AtomicLong();
+    private final Consumer<String> onFailure;
+    private volatile IOException failure;
+    /** Written with the first batch, so a disk that is full from the start fails like one that fills up. */
+    private boolean headerPending;
     /** Records between their check of {@link #closing} and their enqueue: close waits for them. */
     private final AtomicInteger entering = new AtomicInteger();
     private volatile boolean closing;
@@ -48,11 +56,13 @@ public final class TimingLog implements TimingSink, AutoCloseable {
      *
      * @param run the run's id, written in every record
      * @param engine the JMeter engine's name, written in every record
+     * @param onFailure told once, in words, when the file cannot be written any more
      * @throws IOException if it cannot be created, or an existing file has another header
      */
-    TimingLog(Path path, String run, String engine) throws IOException {
+    TimingLog(Path path, String run, String engine, Consumer<String> onFailure) throws IOException {
         this.path = path;
         this.run = run;
+        this.onFailure = onFailure;
         this.engineAndVersion = TimingRecord.trailer(engine, pluginVersion());
         boolean fresh = !Files.exists(path) || Files.size(path) == 0;
         if (!fresh) {
@@ -64,10 +74,7 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         }
         this.out = new OutputStreamWriter(Files.newOutputStream(path, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND), StandardCharsets.UTF_8);
-        if (fresh) {
-            out.write(TimingRecord.HEADER + "\n");
-            out.flush();
-        }
+        this.headerPending = fresh;
         this.writer = new Thread(this::drainLoop, "stomp-timing-log-" + path.getFileName());
         writer.setDaemon(true);
         writer.start();
@@ -93,11 +100,6 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         return run;
     }
 
-    /** Whether close has begun: records from now on are counted, not written. */
-    public boolean isClosing() {
-        return closing;
-    }
-
     public long written() {
         return written.get();
     }
@@ -107,20 +109,38 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         return afterClose.get();
     }
 
+    /** Records that could not be written because the file failed (a full disk, say). */
+    public long unwritten() {
+        return unwritten.get();
+    }
+
     private void drainLoop() {
         List<TimingRecord> batch = new ArrayList<>(BATCH);
         StringBuilder text = new StringBuilder(BATCH * 96);
-        try {
-            while (!closing) {
-                if (!drainBatch(batch)) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
-                    continue;
-                }
-                writeBatch(batch, text);
+        while (!closing) {
+            if (!drainBatch(batch)) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
+                continue;
             }
-        } catch (IOException e) {
-            log.error("Timing log {} failed; records from now on are lost", path, e);
+            writeOrCount(batch, text);
         }
+    }
+
+    /** Writes the batch; once the file has failed, counts it as unwritten instead (the queue must not grow). */
+    private void writeOrCount(List<TimingRecord> batch, StringBuilder text) {
+        if (failure == null) {
+            try {
+                writeBatch(batch, text);
+                return;
+            } catch (IOException e) {
+                failure = e;
+                log.error("Timing log {} cannot be written", path, e);
+                onFailure.accept("Timing log " + path + " cannot be written (" + e.getMessage() + "): its records "
+                        + "from now on are counted as unwritten, not written");
+            }
+        }
+        unwritten.addAndGet(batch.size());
+        batch.clear();
     }
 
     private boolean drainBatch(List<TimingRecord> batch) {
@@ -133,6 +153,9 @@ public final class TimingLog implements TimingSink, AutoCloseable {
 
     private void writeBatch(List<TimingRecord> batch, StringBuilder text) throws IOException {
         text.setLength(0);
+        if (headerPending) {
+            text.append(TimingRecord.HEADER).append('\n');
+        }
         for (TimingRecord record : batch) {
             record.appendCsv(text, run, engineAndVersion);
         }
@@ -140,6 +163,7 @@ public final class TimingLog implements TimingSink, AutoCloseable {
             out.append(text);
             out.flush();
         }
+        headerPending = false;
         written.addAndGet(batch.size());
         batch.clear();
     }
@@ -162,19 +186,23 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         while (entering.get() > 0 && System.nanoTime() - deadline < 0) {
             Thread.onSpinWait();
         }
+        List<TimingRecord> rest = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        while (drainBatch(rest)) {
+            writeOrCount(rest, text);
+        }
         try {
-            List<TimingRecord> rest = new ArrayList<>();
-            StringBuilder text = new StringBuilder();
-            while (drainBatch(rest)) {
-                writeBatch(rest, text);
-            }
             synchronized (out) {
+                if (headerPending && failure == null) {
+                    out.write(TimingRecord.HEADER + "\n");
+                }
                 out.close();
             }
         } catch (IOException e) {
             log.error("Closing timing log {} failed", path, e);
         }
-        log.info("Timing log {} closed: {} records written{}", path, written.get(),
+        log.info("Timing log {} closed: {} records written{}{}", path, written.get(),
+                unwritten.get() == 0 ? "" : ", " + unwritten.get() + " NOT written (the file failed)",
                 afterClose.get() == 0 ? "" : ", " + afterClose.get() + " arrived after close and were not written");
     }
 

@@ -81,12 +81,6 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
         out.append('"');
     }
 
-    public String toCsvLine(String run, String engine, String version) {
-        StringBuilder out = new StringBuilder(160);
-        appendCsv(out, run, trailer(engine, version));
-        return out.toString();
-    }
-
     static String trailer(String engine, String version) {
         StringBuilder out = new StringBuilder();
         appendField(out, engine);

@@ -81,7 +81,8 @@ class PluginJarIT {
                     StandardCharsets.UTF_8);
             assertThat(services.lines()).containsExactly("io.github.sockjsstomp.sampler.StompConnectSampler",
                     "io.github.sockjsstomp.sampler.StompSendSampler",
-                    "io.github.sockjsstomp.sampler.StompReceiveSampler");
+                    "io.github.sockjsstomp.sampler.StompReceiveSampler",
+                    "io.github.sockjsstomp.sampler.StompReplySampler");
             assertThat(file.getManifest().getMainAttributes().getValue("JMeter-Skip-Class-Scanning"))
                     .isEqualTo("true");
         }

@@ -23,11 +23,11 @@ class ReplySummaryTest {
 
     @Test
     void eachIntervalHasALineForItselfAndOneForTheRunSoFar() {
-        tracker.summarizeEvery(3600, lines::add);
+        ReplySummary summary = tracker.summarizeEvery(3600, lines::add);
         answer(send());
         answer(send());
         tracker.fail(send(), "SendFailed");
-        tracker.reportSummary();
+        summary.report();
         answer(send());
         send();
         tracker.endSummary();

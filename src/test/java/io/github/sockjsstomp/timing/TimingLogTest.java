@@ -30,7 +30,7 @@ class TimingLogTest {
     @Test
     void concurrentWritersLoseNoRecordAndNeverInterleaveLines() throws Exception {
         Path file = dir.resolve("timing.csv");
-        TimingLog log = new TimingLog(file, "7", "local");
+        TimingLog log = new TimingLog(file, "7", "local", m -> { });
         int threads = 8;
         int perThread = 25_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -66,7 +66,7 @@ class TimingLogTest {
     @Test
     void closeWritesEverythingQueuedAndCountsWhatComesAfter() throws Exception {
         Path file = dir.resolve("t.csv");
-        TimingLog log = new TimingLog(file, "1", "local");
+        TimingLog log = new TimingLog(file, "1", "local", m -> { });
         for (int i = 0; i < 10_000; i++) {
             log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "test-ended", false, "u #1", ""));
         }
@@ -85,7 +85,7 @@ class TimingLogTest {
     void recordsRacingTheCloseAreWrittenOrCounted() throws Exception {
         for (int round = 0; round < 20; round++) {
             Path file = dir.resolve("race-" + round + ".csv");
-            TimingLog log = new TimingLog(file, "1", "local");
+            TimingLog log = new TimingLog(file, "1", "local", m -> { });
             int threads = 4;
             CountDownLatch started = new CountDownLatch(threads);
             ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -94,7 +94,7 @@ class TimingLogTest {
                 writers.add(pool.submit(() -> {
                     started.countDown();
                     int offered = 0;
-                    while (!log.isClosing() || offered < 100) {
+                    while (log.late() == 0 || offered < 100) {
                         log.record(new TimingRecord(1, Outcome.LOST, "r", -1, "a", "", "/d", 1, "test-ended", false,
                                 "a #1", ""));
                         offered++;
@@ -119,7 +119,7 @@ class TimingLogTest {
         Path file = dir.resolve("sub/dir/t.csv");
         List<String> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
-            TimingLog log = new TimingLog(file, Integer.toString(100 + run), "host_1099");
+            TimingLog log = new TimingLog(file, Integer.toString(100 + run), "host_1099", m -> { });
             runs.add(log.run());
             log.record(new TimingRecord(run * 1000 + 7, Outcome.FAILED, "m-" + run, -1, "a", "", "/d", 1, "SendFailed",
                     run == 1, "u #1", ""));
@@ -134,10 +134,10 @@ class TimingLogTest {
     @Test
     void aLogOfTheOlderFormatIsRefusedRatherThanMixed() throws IOException {
         Path file = Files.writeString(dir.resolve("old.csv"), TimingRecord.HEADER_V1 + "\n1,LOST,m,,a,,/d,1,timeout\n");
-        assertThatThrownBy(() -> new TimingLog(file, "1", "local")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> new TimingLog(file, "1", "local", m -> { })).isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("older version");
         Path fourteen = Files.writeString(dir.resolve("v2.csv"), TimingRecord.HEADER_V2 + "\n");
-        assertThatThrownBy(() -> new TimingLog(fourteen, "1", "local")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> new TimingLog(fourteen, "1", "local", m -> { })).isInstanceOf(IOException.class)
                 .hasMessageContaining("older version (14 columns)");
     }
 
@@ -149,13 +149,15 @@ class TimingLogTest {
         assertThat(run.timingLog(dir.resolve("./shared.csv"), "local")).isSameAs(first);
         assertThat(first.run()).isEqualTo(run.id());
         run.finish();
-        assertThat(first.isClosing()).isTrue();
+        first.record(new TimingRecord(1, Outcome.LOST, "after", -1, "a", "", "/d", 1, "test-ended", false, "a #1",
+                ""));
+        assertThat(first.late()).as("the run's end closed its log").isEqualTo(1);
     }
 
     @Test
     void anotherFormatIsRefusedNamingTheFileAndHeader() throws IOException {
         Path file = Files.writeString(dir.resolve("other.csv"), "time,latency\n1,2\n");
-        assertThatThrownBy(() -> new TimingLog(file, "1", "local")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> new TimingLog(file, "1", "local", m -> { })).isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("'time,latency'");
     }
 
@@ -173,8 +175,27 @@ class TimingLogTest {
 
     @Test
     void lineBreaksInsideAFieldAreQuoted() {
-        String line = new TimingRecord(5_000, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2", false, "u #1", "")
-                .toCsvLine("1", "local", "dev");
-        assertThat(line).isEqualTo("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev,u #1,\n");
+        StringBuilder line = new StringBuilder();
+        new TimingRecord(5_000, Outcome.FAILED, "m-1", -1, "a", "", "/d", 2, "line1\nline2", false, "u #1", "")
+                .appendCsv(line, "1", TimingRecord.trailer("local", "dev"));
+        assertThat(line).hasToString("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev,u #1,\n");
+    }
+
+    /** A disk that is full (here from the start: /dev/full answers every write with "no space"). */
+    @Test
+    void aFileThatCannotBeWrittenIsSaidOnceAndItsRecordsCountedAsUnwritten() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
+        List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TimingLog log = new TimingLog(full, "1", "local", problems::add);
+        for (int i = 0; i < 5_000; i++) {
+            log.record(new TimingRecord(i, Outcome.LOST, "m-" + i, -1, "a", "", "/d", 1, "timeout", false, "a #1",
+                    ""));
+        }
+        log.close();
+        assertThat(log.written()).isZero();
+        assertThat(log.unwritten()).isEqualTo(5_000);
+        assertThat(problems).singleElement().asString().contains("/dev/full").contains("No space left on device")
+                .contains("unwritten");
     }
 }

@@ -1,0 +1,66 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.timing.Run;
+import org.apache.jmeter.JMeter;
+import org.apache.jmeter.engine.StandardJMeterEngine;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.util.JMeterUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a run speaks to JMeter users: its live reply summary next to JMeter's own "summary +" lines on the
+ * console of a headless run and in jmeter.log (every {@code summariser.interval}, 30 s unless set;
+ * {@code -Jsockjsstomp.replySummary=false} turns it off), and problems that break its figures (a timing log
+ * that cannot be written), said at once on the console. Such a problem stops the test, since its figures are
+ * gone; {@code -Jsockjsstomp.onTimingLogFailure=continue} keeps it running.
+ */
+final class RunReports {
+
+    private static final Logger summaryLog = LoggerFactory.getLogger("io.github.sockjsstomp.timing.ReplySummary");
+    private static final Logger log = LoggerFactory.getLogger(RunReports.class);
+    static final String ON_TIMING_LOG_FAILURE = StompParameters.PROPERTY_PREFIX + "onTimingLogFailure";
+
+    private RunReports() {
+    }
+
+    /** Joins the run of the current test; the first sampler to join starts its reports. */
+    static Run join(long drainMillis) {
+        return Run.join(drainMillis, JMeterContextService.getTestStartTime(), RunReports::start);
+    }
+
+    private static void start(Run run) {
+        boolean console = JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
+                || JMeterUtils.getPropDefault("summariser.out", true));
+        reportProblems(run, console);
+        if (JMeterUtils.getJMeterProperties() == null
+                || !JMeterUtils.getPropDefault(StompParameters.PROPERTY_PREFIX + "replySummary", true)) {
+            return;
+        }
+        long interval = JMeterUtils.getPropDefault("summariser.interval", 30);
+        run.tracker().summarizeEvery(interval, line -> {
+            summaryLog.info(line);
+            if (console) {
+                System.out.println(line);
+            }
+        });
+    }
+
+    private static void reportProblems(Run run, boolean console) {
+        StandardJMeterEngine engine = JMeterContextService.getContext().getEngine();
+        boolean keepRunning = JMeterUtils.getJMeterProperties() != null
+                && "continue".equalsIgnoreCase(JMeterUtils.getPropDefault(ON_TIMING_LOG_FAILURE, "stop").trim());
+        run.onProblem(problem -> {
+            String said = "stomp: " + problem + (keepRunning ? " (the test goes on: " + ON_TIMING_LOG_FAILURE
+                    + "=continue)" : "; the test stops, since its figures are gone (-J" + ON_TIMING_LOG_FAILURE
+                    + "=continue keeps it running)");
+            log.error(said);
+            if (console) {
+                System.out.println(said);
+            }
+            if (!keepRunning && engine != null) {
+                engine.stopTest(false);
+            }
+        });
+    }
+}

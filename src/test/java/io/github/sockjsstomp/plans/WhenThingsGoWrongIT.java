@@ -1,0 +1,103 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults a user meets, through a real JMeter: a bad value is said once and stops the test instead of filling the
+ * results file; a timing log that cannot be written is said at once on the console, counted in the books, and
+ * stops the test unless the user asks to go on.
+ */
+class WhenThingsGoWrongIT {
+
+    private static DemoServer server;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** -1 is "forever" to the plans' Loop Controller: before, every turn was one more ConfigError row. */
+    @Test
+    void aLoopCountJMeterWouldRunForeverIsOneConfigErrorPerThreadAndTheTestStops() throws Exception {
+        PlanRun run = send("bad-loop", "threads=3", "rampUp=0", "duration=60", "sessionsPerThread=-1");
+        assertThat(run.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(3).allSatisfy(r -> {
+            assertThat(r.get("responseCode")).isEqualTo("ConfigError");
+            assertThat(r.get("responseMessage")).contains("Parameter 'sessionsPerThread' has value '-1'");
+        });
+    }
+
+    @Test
+    void anUnknownPlaceholderIsAConfigErrorNamingIt() throws Exception {
+        PlanRun run = send("bad-placeholder", "threads=2", "rampUp=0", "duration=60", "payload={\"x\":\"{{nope}}\"}");
+        List<Map<String, String>> sends = run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
+        assertThat(sends).isNotEmpty().hasSizeLessThanOrEqualTo(2).allSatisfy(r -> {
+            assertThat(r.get("responseCode")).isEqualTo("ConfigError");
+            assertThat(r.get("responseMessage")).contains("'payload'").contains("unknown placeholder {{nope}}");
+        });
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).as("no message was sent")
+                .doesNotContain("STOMP timing books");
+    }
+
+    /** /dev/full answers every write with "No space left on device", as a full disk does. */
+    @Test
+    void aTimingLogThatCannotBeWrittenIsSaidAtOnceCountedAndStopsTheTest() throws Exception {
+        Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs Linux's /dev/full");
+        PlanRun run = send("full-disk", "threads=2", "rampUp=0", "duration=60", "throughput=6000",
+                "timingLog=/dev/full");
+        String console = Files.readString(run.dir().resolve("console.txt"));
+        assertThat(console).contains("stomp: Timing log /dev/full cannot be written (No space left on device)")
+                .contains("the test stops");
+        assertBooksCountEveryMessageUnwritten(run);
+    }
+
+    @Test
+    void aUserMayKeepTheTestRunningWithoutItsTimingLog() throws Exception {
+        Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs Linux's /dev/full");
+        PlanRun run = send("full-disk-continue", "threads=2", "rampUp=0", "duration=4", "throughput=6000",
+                "timingLog=/dev/full", "sockjsstomp.onTimingLogFailure=continue");
+        assertThat(Files.readString(run.dir().resolve("console.txt"))).contains("cannot be written")
+                .contains("the test goes on");
+        assertBooksCountEveryMessageUnwritten(run);
+    }
+
+    private static void assertBooksCountEveryMessageUnwritten(PlanRun run) throws Exception {
+        Matcher books = Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) "
+                + "pending=0 .*, timing log unwritten=(\\d+);").matcher(Files.readString(run.dir()
+                .resolve("jmeter.log")));
+        assertThat(books.find()).as("the books line counts what was not written").isTrue();
+        long sent = Long.parseLong(books.group(1));
+        assertThat(sent).isPositive();
+        assertThat(Long.parseLong(books.group(5))).as("one record per message, none written").isEqualTo(sent);
+    }
+
+    private static PlanRun send(String name, String... properties) throws Exception {
+        List<String> all = new ArrayList<>(List.of("port=" + server.port()));
+        all.addAll(Arrays.asList(properties));
+        return PlanRun.launch(dir.resolve(name), "send", false, all).await();
+    }
+}
