@@ -25,11 +25,18 @@ public final class Template {
     private static final Map<String, String> RENAMED = Map.of("session", "userNumber");
     private static final String LITERAL = "\\{{";
 
+    private final String source;
     /** Alternating literal text and placeholder names; even indexes are literals. */
     private final String[] parts;
 
-    private Template(String[] parts) {
+    private Template(String source, String[] parts) {
+        this.source = source;
         this.parts = parts;
+    }
+
+    /** The text as it was given, placeholders and all. */
+    public String source() {
+        return source;
     }
 
     /** @throws IllegalArgumentException naming an unknown or unclosed placeholder */
@@ -41,7 +48,7 @@ public final class Template {
             int open = source.indexOf("{{", from);
             if (open < 0) {
                 parts.add(literal.append(source, from, source.length()).toString());
-                return new Template(parts.toArray(String[]::new));
+                return new Template(source, parts.toArray(String[]::new));
             }
             if (open > 0 && source.startsWith(LITERAL, open - 1)) {
                 literal.append(source, from, open - 1).append("{{");
@@ -122,6 +129,6 @@ public final class Template {
 
     @Override
     public String toString() {
-        return "Template" + List.of(parts);
+        return "Template[" + source + "]";
     }
 }

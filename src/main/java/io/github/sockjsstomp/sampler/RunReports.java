@@ -33,6 +33,12 @@ final class RunReports {
         boolean console = JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
                 || JMeterUtils.getPropDefault("summariser.out", true));
         reportProblems(run, console);
+        run.onNotice(notice -> {
+            log.warn(notice);
+            if (console) {
+                System.out.println("stomp: " + notice);
+            }
+        });
         if (JMeterUtils.getJMeterProperties() == null
                 || !JMeterUtils.getPropDefault(StompParameters.PROPERTY_PREFIX + "replySummary", true)) {
             return;

@@ -64,6 +64,12 @@ final class StompParameters {
     static final String MODE_AWAIT_REPLY = "await-reply";
     static final Parameter<Boolean> AWAIT_REPLY = parsed("mode", MODE_FIRE_AND_FORGET,
             MODE_FIRE_AND_FORGET + " | " + MODE_AWAIT_REPLY, StompParameters::awaitReply);
+    static final String REPLY_FROM_AUTO = "auto";
+    static final String REPLY_FROM_SENDER = "sender";
+    static final String REPLY_FROM_ANY = "any";
+    static final Parameter<String> REPLY_FROM = parsed("replyFrom", REPLY_FROM_AUTO, "whose reply answers a message: "
+            + "sender (its own session), any (chat: any user's), auto (sender for await-reply, else any)",
+            StompParameters::replyFrom);
     static final Parameter<Long> REPLY_TIMEOUT_MILLIS = whole("replyTimeoutMillis", 5000, 1, Integer.MAX_VALUE,
             "after this a message is LOST");
     static final Parameter<Long> REPLIES_PER_MESSAGE = whole("repliesPerMessage", 1, 0, 1_000_000,
@@ -97,6 +103,15 @@ final class StompParameters {
     static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 
     private StompParameters() {
+    }
+
+    private static String replyFrom(String value) {
+        String trimmed = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!List.of(REPLY_FROM_AUTO, REPLY_FROM_SENDER, REPLY_FROM_ANY).contains(trimmed)) {
+            throw new IllegalArgumentException("expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or "
+                    + REPLY_FROM_ANY);
+        }
+        return trimmed;
     }
 
     private static boolean awaitReply(String mode) {

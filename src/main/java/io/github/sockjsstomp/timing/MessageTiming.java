@@ -24,6 +24,8 @@ public final class MessageTiming {
     /** The login (else the virtual user's name) and the virtual user that sent it. */
     final String sender;
     final String senderUser;
+    /** Only a reply this virtual user receives answers the message; null: a reply to anyone does. */
+    final String onlyFrom;
     final String destination;
     final long bytes;
     final long sentEpochMicros;
@@ -37,10 +39,11 @@ public final class MessageTiming {
     private final CompletableFuture<IncomingMessage> firstReply;
 
     MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, long timeoutNanos,
-            int repliesExpected, TimingSink sink, boolean awaited) {
+            int repliesExpected, TimingSink sink, boolean awaited, boolean fromSenderOnly) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();
+        this.onlyFrom = fromSenderOnly ? senderUser : null;
         this.destination = message.destination();
         this.bytes = message.payload().length;
         this.sentEpochMicros = sentEpochMicros;

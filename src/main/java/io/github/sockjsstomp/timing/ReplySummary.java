@@ -57,7 +57,8 @@ public final class ReplySummary implements AutoCloseable {
 
     private static Books delta(Books now, Books before) {
         return new Books(now.sent() - before.sent(), now.answered() - before.answered(), now.lost() - before.lost(),
-                now.failed() - before.failed(), now.pending(), 0, 0, 0, 0, 0);
+                now.failed() - before.failed(), now.pending(), 0, 0, now.lateReplies() - before.lateReplies(),
+                now.lateMaxMicros(), 0);
     }
 
     static String line(String kind, Books books, Histogram latency, long elapsedNanos) {
@@ -65,9 +66,13 @@ public final class ReplySummary implements AutoCloseable {
         String latencyText = latency.getTotalCount() == 0 ? "no replies" : String.format(Locale.ROOT,
                 "reply ms p50 %.2f p99 %.2f max %.2f", Percentiles.higher(latency, 0.5) / 1000.0,
                 Percentiles.higher(latency, 0.99) / 1000.0, latency.getMaxValue() / 1000.0);
-        return String.format(Locale.ROOT, "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d, "
+        // A LOST message whose reply came after all was late, not lost: the server fell behind.
+        String late = books.lateReplies() == 0 ? "" : String.format(Locale.ROOT, " (%d replies came after their "
+                + "message was LOST, up to %.1f s after the send: the server fell behind)", books.lateReplies(),
+                books.lateMaxMicros() / 1e6);
+        return String.format(Locale.ROOT, "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, "
                 + "failed %d, pending %d; %s", kind, books.sent(), seconds / 3600, seconds / 60 % 60, seconds % 60,
-                books.answered(), books.lost(), books.failed(), books.pending(), latencyText);
+                books.answered(), books.lost(), late, books.failed(), books.pending(), latencyText);
     }
 
     @Override

@@ -71,7 +71,7 @@ public final class ReplyTracker {
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
         MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), timeoutNanos,
-                options.repliesPerMessage(), sink, options.awaitReply());
+                options.repliesPerMessage(), sink, options.awaitReply(), options.fromSenderOnly());
         sent.increment();
         known.put(entry.msgId, entry);
         expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
@@ -105,6 +105,11 @@ public final class ReplyTracker {
             // Past its deadline, whether or not the sweep has come round to the message yet.
             timeOut(entry);
             unmatched(msgId, message, entry);
+            return;
+        }
+        if (entry.onlyFrom != null && !entry.onlyFrom.equals(message.receiver().name())) {
+            // Another user's copy of a message only its sender's reply answers: a broadcast, not an answer.
+            extraReplies.increment();
             return;
         }
         int replyNumber = entry.reply(message);

@@ -44,6 +44,9 @@ public final class Run {
     private long longestDrainMillis;
     /** Told, in words, of what breaks the run's figures (a timing log that cannot be written). */
     private volatile Consumer<String> problems = message -> log.error("{}", message);
+    /** Told of what a user should look at (a subscription that hears nothing), once per kind. */
+    private volatile Consumer<String> notices = message -> log.warn("{}", message);
+    private final java.util.Set<String> noticed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Run(long testStartMillis, boolean sweep) {
         this.testStartMillis = testStartMillis;
@@ -127,6 +130,18 @@ public final class Run {
     /** Who hears of a problem that breaks the run's figures; by default only jmeter.log. */
     public void onProblem(Consumer<String> listener) {
         problems = listener;
+    }
+
+    /** Who hears the run's notices; by default only jmeter.log. */
+    public void onNotice(Consumer<String> listener) {
+        notices = listener;
+    }
+
+    /** Says {@code message} once in this run for {@code kind}: a hint, not a flood. */
+    public void noticeOnce(String kind, String message) {
+        if (noticed.add(kind)) {
+            notices.accept(message);
+        }
     }
 
     /**

@@ -10,9 +10,11 @@ import java.util.regex.Pattern;
  * @param awaitReply whether the sender will wait for the first reply
  * @param idHeader header that carries the id on replies; also stamped on sends
  * @param replyIdPattern regex with one group that finds the id in a reply body; null to scan for our ids
+ * @param fromSenderOnly whether only a reply the sender itself receives answers the message (an echo on a topic
+ *     that every user sees: the round trip is the sender's); otherwise a reply to any user does (chat)
  */
 public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, boolean awaitReply, String idHeader,
-        Pattern replyIdPattern) {
+        Pattern replyIdPattern, boolean fromSenderOnly) {
 
     public static final String DEFAULT_ID_HEADER = "x-msg-id";
 
@@ -30,6 +32,7 @@ public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, bool
     public boolean sameAs(TimingOptions other) {
         return replyTimeoutMillis == other.replyTimeoutMillis && repliesPerMessage == other.repliesPerMessage
                 && awaitReply == other.awaitReply && idHeader.equals(other.idHeader)
+                && fromSenderOnly == other.fromSenderOnly
                 && java.util.Objects.equals(source(replyIdPattern), source(other.replyIdPattern));
     }
 

@@ -24,6 +24,8 @@ public final class UserTiming implements VirtualUser.Listener {
     private final ReplyMatcher replies;
     /** Written by the owning JMeter thread; read by it and, on an ERROR frame, by an I/O thread. */
     private volatile MessageTiming lastSent;
+    private long sends;
+    private long firstSendNanos;
 
     private UserTiming(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
         this.user = user;
@@ -68,6 +70,9 @@ public final class UserTiming implements VirtualUser.Listener {
                 sentAtMillis);
         MessageTiming timing = tracker.register(message, options, sink);
         lastSent = timing;
+        if (sends++ == 0) {
+            firstSendNanos = System.nanoTime();
+        }
         try {
             user.send(stompHeaders, body);
             return message;
@@ -75,6 +80,16 @@ public final class UserTiming implements VirtualUser.Listener {
             tracker.fail(timing, e.getMessage());
             throw e;
         }
+    }
+
+    /**
+     * Whether this user sent a few messages, the first longer ago than the reply timeout, and its subscriptions
+     * have received nothing at all: the destination, the subscription or the payload is likely wrong.
+     */
+    public boolean hearsNothing() {
+        return sends >= 3 && user.messagesReceived() == 0
+                && System.nanoTime() - firstSendNanos > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                        options.replyTimeoutMillis());
     }
 
     /** The message this user sent last, for await-reply. */

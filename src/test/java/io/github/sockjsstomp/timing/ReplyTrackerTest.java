@@ -77,6 +77,21 @@ class ReplyTrackerTest {
         assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 2, 0, 0, 0));
     }
 
+    /** An echo on a topic every user sees: the round trip is the sender's, whoever's copy came first. */
+    @Test
+    void aMessageOnlyItsSendersReplyAnswersIgnoresOtherUsersCopies() {
+        MessageTiming sent = tracker.register(TestMessages.outgoing("alice", ids.next()), new TimingOptions(
+                TIMEOUT_MILLIS, 1, true, TimingOptions.DEFAULT_ID_HEADER, null, true), sink);
+        for (String receiver : List.of("bob", "carol", "alice", "dave")) {
+            tracker.reply(sent.msgId(), reply(receiver, 1));
+        }
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.receiver()).isEqualTo("alice");
+            assertThat(r.receiverUser()).isEqualTo(r.senderUser());
+        });
+        assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 3, 0, 0, 0));
+    }
+
     @Test
     void broadcastCountsEveryReplyUntilTheTimeoutButTheMessageOnce() {
         MessageTiming sent = send("alice", false, 0);

@@ -32,6 +32,6 @@ final class TestMessages {
     }
 
     static TimingOptions options(long replyTimeoutMillis, int replies, boolean awaited) {
-        return new TimingOptions(replyTimeoutMillis, replies, awaited, TimingOptions.DEFAULT_ID_HEADER, null);
+        return new TimingOptions(replyTimeoutMillis, replies, awaited, TimingOptions.DEFAULT_ID_HEADER, null, false);
     }
 }
