@@ -48,7 +48,8 @@ run_jmeter() { # name plan args...
   shift 2
   HEAP="-Xms2g -Xmx2g" /usr/bin/time -f "%U %S %M %e" -o "$out/$name.time" \
     timeout $((duration + ramp + 300)) target/jmeter/bin/jmeter -n -t "jmx/$plan" -l "$out/$name.jtl" \
-    -j "$out/$name-jmeter.log" -Jhost=127.0.0.1 -Jport="$port" "$@" > "$out/$name.out" 2>&1
+    -j "$out/$name-jmeter.log" -Jhost=127.0.0.1 -Jport="$port" -JindexPath=/index -JpullPath=/clientPull "$@" \
+      > "$out/$name.out" 2>&1
 }
 
 {

@@ -49,7 +49,8 @@ echo "demo-distributed: engines ${engines[*]}; $threads users and $throughput me
 
 HEAP="-Xms512m -Xmx512m" timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -R "$(IFS=,; echo "${engines[*]}")" -Jserver.rmi.ssl.disable=true -l "$out/results.jtl" -j "$out/controller.log" \
-  -Gport="$DEMO_SERVER_PORT" -GtimingLog="$out/timing.csv" -Gthreads="$threads" -GrampUp=2 \
+  -Gport="$DEMO_SERVER_PORT" -GindexPath=/index -GpullPath=/clientPull -GtimingLog="$out/timing.csv" \
+  -Gthreads="$threads" -GrampUp=2 \
   -Gduration="$duration" -Gthroughput="$throughput" -X
 cleanup
 trap - EXIT INT TERM

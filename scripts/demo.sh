@@ -11,7 +11,7 @@ cd "$root"
 threads=${DEMO_THREADS:-20}
 duration=${DEMO_DURATION:-60}
 throughput=${DEMO_THROUGHPUT:-6000}
-transport=${DEMO_TRANSPORT:-websocket}
+transport=${DEMO_TRANSPORT:-auto}
 out="results/demo-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 [ -x target/jmeter/bin/jmeter ] || { echo "demo: no target/jmeter; run 'make demo' (it builds it)" >&2; exit 1; }
@@ -28,7 +28,8 @@ echo "demo: server on http://127.0.0.1:$port; JMeter: $threads users, $throughpu
 
 HEAP=${HEAP:--Xms1g -Xmx1g} timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -l "$out/results.jtl" -j "$out/jmeter.log" -e -o "$out/dashboard" \
-  -Jhost=127.0.0.1 -Jport="$port" -Jtransport="$transport" -Jthreads="$threads" -JrampUp=5 \
+  -Jhost=127.0.0.1 -Jport="$port" -Jtransport="$transport" -JindexPath=/index -JpullPath=/clientPull \
+  -Jthreads="$threads" -JrampUp=5 \
   -Jduration="$duration" -Jthroughput="$throughput" -JtimingLog="$out/timing.csv"
 stop_demo_server
 trap - EXIT INT TERM

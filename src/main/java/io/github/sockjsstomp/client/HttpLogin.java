@@ -22,6 +22,7 @@ import org.apache.http.impl.cookie.RFC6265CookieSpecProvider;
 import org.apache.http.message.BasicHeader;
 import org.apache.http.protocol.BasicHttpContext;
 import org.apache.http.util.EntityUtils;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
  * The HTTP steps a browser takes before it opens the SockJS session (the index page, then a clientPull
@@ -37,6 +38,8 @@ final class HttpLogin {
     private final BasicCookieStore cookies = new BasicCookieStore();
     private final CookieSpec cookieSpec = new RFC6265CookieSpecProvider().create(new BasicHttpContext());
     private final RequestConfig requestConfig;
+    /** The CSRF token of the last login, for CONNECT; null when none was fetched. */
+    private volatile CsrfFetch.Result csrf;
 
     HttpLogin(CloseableHttpClient client, int timeoutMillis) {
         this.client = client;
@@ -44,16 +47,48 @@ final class HttpLogin {
                 .setConnectionRequestTimeout(timeoutMillis).setSocketTimeout(timeoutMillis).build();
     }
 
-    /** The index page then the clientPull request, each skipped when its path is empty; stops at a failure. */
+    /**
+     * The user's web login (see {@link WebLogin}), each step skipped when its path is empty; stops at the first
+     * failure. A CSRF token it fetched is kept for the next CONNECT.
+     */
     List<StepResult> steps(UserSettings settings) {
-        List<StepResult> steps = new ArrayList<>(2);
-        if (!settings.indexPath().isEmpty()) {
-            steps.add(get("index", settings.httpUri(settings.indexPath())));
+        WebLogin web = settings.web();
+        List<StepResult> steps = new ArrayList<>(4);
+        csrf = null;
+        if (!web.indexPath().isEmpty() && !add(steps, get("index", settings.httpUri(web.indexPath())))) {
+            return steps;
         }
-        if (!settings.pullPath().isEmpty() && (steps.isEmpty() || steps.get(0).ok())) {
-            steps.add(get("clientPull", settings.httpUri(settings.pullPath())));
+        if (!web.pullPath().isEmpty() && !add(steps, get("clientPull", settings.httpUri(web.pullPath())))) {
+            return steps;
+        }
+        if (!web.formLoginPath().isEmpty()) {
+            for (StepResult step : new FormLogin(client, cookies, requestConfig).login(
+                    settings.httpUri(web.formLoginPath()), settings.login(), settings.passcode())) {
+                if (!add(steps, step)) {
+                    return steps;
+                }
+            }
+        }
+        if (!web.csrfPath().isEmpty()) {
+            CsrfFetch.Result fetched = new CsrfFetch(client, cookies, requestConfig).fetch(
+                    settings.httpUri(web.csrfPath()));
+            steps.add(fetched.step());
+            csrf = fetched.ok() ? fetched : null;
         }
         return steps;
+    }
+
+    private static boolean add(List<StepResult> steps, StepResult step) {
+        steps.add(step);
+        return step.ok();
+    }
+
+    /** Adds the CSRF token the last login fetched, if any, to a CONNECT frame's headers. */
+    void addCsrfTo(StompHeaders connectHeaders) {
+        CsrfFetch.Result token = csrf;
+        if (token != null) {
+            token.addTo(connectHeaders);
+        }
     }
 
     /** GETs the URI; a status other than 2xx fails the step with that status as its code. */

@@ -19,14 +19,14 @@ final class Listeners {
     private static final byte[] EMPTY = new byte[0];
 
     private final Object owner;
-    private final List<VirtualUser.Listener> all = new CopyOnWriteArrayList<>();
+    private final List<UserListener> all = new CopyOnWriteArrayList<>();
     private final LongAdder messages = new LongAdder();
 
     Listeners(Object owner) {
         this.owner = owner;
     }
 
-    void add(VirtualUser.Listener listener) {
+    void add(UserListener listener) {
         all.add(listener);
     }
 
@@ -54,7 +54,7 @@ final class Listeners {
 
     void message(IncomingMessage message) {
         messages.increment();
-        for (VirtualUser.Listener listener : all) {
+        for (UserListener listener : all) {
             try {
                 listener.onMessage(message);
             } catch (RuntimeException e) {
@@ -64,7 +64,7 @@ final class Listeners {
     }
 
     void stompError(String error) {
-        for (VirtualUser.Listener listener : all) {
+        for (UserListener listener : all) {
             try {
                 listener.onStompError(error);
             } catch (RuntimeException e) {
@@ -74,7 +74,7 @@ final class Listeners {
     }
 
     void connectionLost(String reason) {
-        for (VirtualUser.Listener listener : all) {
+        for (UserListener listener : all) {
             try {
                 listener.onConnectionLost(reason);
             } catch (RuntimeException e) {

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Messages a listening user received and no sample has reported yet. Bounded, so a listener that samples
  * less often than messages arrive cannot exhaust the heap; what did not fit is counted, not dropped silently.
  */
-public final class MessageInbox implements VirtualUser.Listener {
+public final class MessageInbox implements UserListener {
 
     /** Ends a wait early without being a message: see {@link #wake}. */
     private static final IncomingMessage WAKE = new IncomingMessage(null, "", null, new byte[0], 0);

@@ -142,8 +142,12 @@ public final class SharedStompClients {
                 case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
                 case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
                 case RAW -> rawClient;
+                // auto connects with what its probe chose, never as itself
+                case AUTO -> null;
             };
-            clients.put(kind, stompClient(client));
+            if (client != null) {
+                clients.put(kind, stompClient(client));
+            }
         }
     }
 

@@ -17,6 +17,8 @@ public final class Template {
 
     /** Placeholders a login may use: the login is being made, so nothing that depends on it. */
     public static final Set<String> LOGIN = Set.of("userNumber", "thread");
+    /** Placeholders a bearer token may use: a users file's second column can hold each user's token. */
+    public static final Set<String> TOKEN = Set.of("userNumber", "thread", "login", "passcode");
     /** Placeholders a destination may use. */
     public static final Set<String> DESTINATION = Set.of("userNumber", "thread", "user", "login");
     /** Placeholders a message body may use. */

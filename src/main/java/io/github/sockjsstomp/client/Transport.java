@@ -3,8 +3,13 @@ package io.github.sockjsstomp.client;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** How a virtual user reaches the STOMP endpoint. Each kind is used alone: there is no silent fallback. */
+/**
+ * How a virtual user reaches the STOMP endpoint. Each named kind is used alone: there is no silent fallback;
+ * {@code auto} asks the endpoint once which it is (see {@link TransportProbe}).
+ */
 public enum Transport {
+    /** SockJS's websocket where the endpoint's /info answers as SockJS, a plain WebSocket where it is a 404. */
+    AUTO("auto", false),
     /** SockJS over a WebSocket (SockJS's first choice). */
     WEBSOCKET("websocket", true),
     /** SockJS over an XHR streaming GET plus one POST per send: a thread per session, for fallback tests. */

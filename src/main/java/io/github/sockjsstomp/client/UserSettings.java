@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param connectHeaders extra STOMP CONNECT headers, in order
  * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
  */
-public record UserSettings(String name, int threadNumber, int number, String scheme, String host, int port, String endpoint,
-        Transport transport, String indexPath, String pullPath, String login, String passcode,
+public record UserSettings(String name, int threadNumber, int number, String scheme, String host, int port,
+        String endpoint, Transport transport, WebLogin web, String login, String passcode,
         Map<String, String> connectHeaders, long heartbeatMillis, long connectTimeoutMillis) {
 
     public UserSettings {
@@ -30,8 +30,7 @@ public record UserSettings(String name, int threadNumber, int number, String sch
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, was " + port);
         }
-        indexPath = indexPath == null ? "" : indexPath.trim();
-        pullPath = pullPath == null ? "" : pullPath.trim();
+        web = web == null ? WebLogin.NONE : web;
         login = login == null ? "" : login;
         passcode = passcode == null ? "" : passcode;
         connectHeaders = Map.copyOf(connectHeaders);
@@ -44,9 +43,22 @@ public record UserSettings(String name, int threadNumber, int number, String sch
     }
 
     /** The same server and options for another virtual user of the same thread. */
-    public UserSettings forUser(String userName, int userNumber, String userLogin, String userPasscode) {
-        return new UserSettings(userName, threadNumber, userNumber, scheme, host, port, endpoint, transport, indexPath,
-                pullPath, userLogin, userPasscode, connectHeaders, heartbeatMillis, connectTimeoutMillis);
+    public UserSettings forUser(String userName, int userNumber, String userLogin, String userPasscode,
+            String bearerToken) {
+        return new UserSettings(userName, threadNumber, userNumber, scheme, host, port, endpoint, transport,
+                web.withBearerToken(bearerToken), userLogin, userPasscode, connectHeaders, heartbeatMillis,
+                connectTimeoutMillis);
+    }
+
+    /** The same user over another transport: what {@code auto} found. */
+    public UserSettings withTransport(Transport chosen) {
+        return new UserSettings(name, threadNumber, number, scheme, host, port, endpoint, chosen, web, login,
+                passcode, connectHeaders, heartbeatMillis, connectTimeoutMillis);
+    }
+
+    /** The endpoint as an http(s) URL, whatever the transport: where SockJS's /info is asked. */
+    public URI endpointHttpUri() {
+        return httpUri(endpoint);
     }
 
     /** Who sent and received in the timing log's sender and receiver: the login, else the user's name. */
@@ -58,9 +70,9 @@ public record UserSettings(String name, int threadNumber, int number, String sch
         return URI.create(scheme + "://" + host + ":" + port + withSlash(path));
     }
 
-    /** The URL given to the STOMP client: http(s) for SockJS, ws(s) for a raw WebSocket. */
+    /** The URL given to the STOMP client: http(s) for SockJS (and auto, before it chose), ws(s) for raw. */
     public URI stompUri() {
-        if (transport.isSockJs()) {
+        if (transport.isSockJs() || transport == Transport.AUTO) {
             return httpUri(endpoint);
         }
         return URI.create(("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));

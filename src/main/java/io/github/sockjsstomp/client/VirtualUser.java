@@ -28,29 +28,10 @@ public final class VirtualUser implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(VirtualUser.class);
 
-    /**
-     * What a virtual user's session delivers, on I/O (or heart-beat) threads: never block here. A listener
-     * that throws is logged and the others still run.
-     */
-    public interface Listener {
-
-        /** A MESSAGE on any subscription of the user. */
-        default void onMessage(IncomingMessage message) {
-        }
-
-        /** An ERROR frame (not the one answering our own DISCONNECT). */
-        default void onStompError(String error) {
-        }
-
-        /**
-         * The session is lost (closed by the server or the network, heart-beats that stopped, a frame that
-         * cannot be decoded), not when we close it.
-         */
-        default void onConnectionLost(String reason) {
-        }
-    }
-
     private final UserSettings settings;
+    /** The settings of the last connect: with transport auto, what the probe chose. */
+    private volatile UserSettings used;
+    private final TransportProbe probe;
     private final SharedStompClients shared;
     private final HttpLogin http;
     private final SessionHandler sessionHandler = new SessionHandler();
@@ -67,19 +48,18 @@ public final class VirtualUser implements AutoCloseable {
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
 
-    public VirtualUser(SharedStompClients shared, UserSettings settings) {
+    /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
+    public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
         this.shared = shared;
         this.settings = settings;
+        this.used = settings;
+        this.probe = probe;
         this.http = new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE,
                 settings.connectTimeoutMillis()));
     }
 
-    public String name() {
-        return settings.name();
-    }
-
     /** From now on, {@code listener} hears what this user's sessions deliver. */
-    public void addListener(Listener listener) {
+    public void addListener(UserListener listener) {
         listeners.add(listener);
     }
 
@@ -105,34 +85,39 @@ public final class VirtualUser implements AutoCloseable {
         lastError = null;
         stompError = null;
         closing = false;
-        URI uri = settings.stompUri();
-        WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
-        String cookie = http.cookieHeader(uri);
-        if (!cookie.isEmpty()) {
-            handshakeHeaders.add("Cookie", cookie);
+        UserSettings use = settings;
+        if (settings.transport() == Transport.AUTO) {
+            TransportProbe.Result found = probe.transportFor(settings.endpointHttpUri(),
+                    http.cookieHeader(settings.endpointHttpUri()));
+            if (!found.ok()) {
+                return StepResult.failure("connect", found.code(), "transport auto: " + found.message(),
+                        startMillis, startNanos);
+            }
+            use = settings.withTransport(found.transport());
         }
+        used = use;
+        URI uri = use.stompUri();
         ConnectAttempt current = new ConnectAttempt();
         attempt = current;
         live = current;
         CompletableFuture<StompSession> future;
         try {
-            future = SockJsCookies.during((responseUri, setCookies) -> {
-                http.addSetCookies(responseUri, setCookies);
-                handshakeHeaders.set("Cookie", http.cookieHeader(uri));
-            }, () -> SerializingWebSocketClient.withTransportListener(current,
-                    () -> shared.stompClient(settings.transport(), settings.secure()).connectAsync(uri, handshakeHeaders,
-                            settings.connectFrameHeaders(), sessionHandler)));
+            future = Handshake.open(shared, http, use, uri, current, sessionHandler);
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();
-            Failure failure = Failure.of(e);
-            return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over "
-                    + settings.transport() + " failed: " + failure.message(), startMillis, startNanos);
+            return failed(use, uri, Failure.of(e), startMillis, startNanos);
         } finally {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
-            shared.forgetSockJsInfo(settings.transport());
+            shared.forgetSockJsInfo(use.transport());
         }
         return awaitConnected(current, future, uri, startMillis, startNanos);
+    }
+
+    private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
+        String hint = ConnectHints.forTransport(probe, use, failure.code(), http.cookieHeader(use.endpointHttpUri()));
+        return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over " + use.transport()
+                + " failed: " + failure.message() + hint, startMillis, startNanos);
     }
 
     /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
@@ -144,13 +129,15 @@ public final class VirtualUser implements AutoCloseable {
             String error = current.error.getNow(null);
             if (error != null) {
                 current.abandon(future);
-                return StepResult.failure("connect", Failure.STOMP_ERROR, error, startMillis, startNanos);
+                return StepResult.failure("connect", Failure.STOMP_ERROR, error
+                        + ConnectHints.forStompError(used, error), startMillis, startNanos);
             }
             session = future.getNow(null);
             attempt = null;
             everConnected = true;
-            return StepResult.success("connect", "200", "CONNECTED over " + settings.transport() + " to " + uri,
-                    startMillis, startNanos, 0, "");
+            return StepResult.success("connect", "200", "CONNECTED over " + used.transport()
+                    + (settings.transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri, startMillis,
+                    startNanos, 0, "");
         } catch (TimeoutException e) {
             current.abandon(future);
             return StepResult.failure("connect", Failure.CONNECT_TIMEOUT, "No CONNECTED from " + uri + " within "
@@ -162,11 +149,10 @@ public final class VirtualUser implements AutoCloseable {
             current.abandon(future);
             String error = stompError;
             if (error != null) {
-                return StepResult.failure("connect", Failure.STOMP_ERROR, error, startMillis, startNanos);
+                return StepResult.failure("connect", Failure.STOMP_ERROR, error
+                        + ConnectHints.forStompError(used, error), startMillis, startNanos);
             }
-            Failure failure = Failure.of(e);
-            return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over "
-                    + settings.transport() + " failed: " + failure.message(), startMillis, startNanos);
+            return failed(used, uri, Failure.of(e), startMillis, startNanos);
         }
     }
 
@@ -276,7 +262,7 @@ public final class VirtualUser implements AutoCloseable {
     public String toString() {
         StompSession current = session;
         return "VirtualUser[" + settings.name() + (settings.login().isEmpty() ? "" : " (" + settings.login() + ")")
-                + ", " + settings.transport() + ", "
+                + ", " + used.transport() + ", "
                 + (current == null ? "no session" : "session " + current.getSessionId()
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }

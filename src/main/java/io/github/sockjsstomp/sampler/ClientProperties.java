@@ -3,14 +3,20 @@ package io.github.sockjsstomp.sampler;
 import static io.github.sockjsstomp.sampler.StompParameters.PROPERTY_PREFIX;
 
 import io.github.sockjsstomp.client.ClientSettings;
+import io.github.sockjsstomp.client.ReconnectBackoff;
+import java.util.random.RandomGenerator;
 import org.apache.jmeter.util.JMeterUtils;
 
 /** The JVM-wide client settings, from JMeter properties, so one -J on the command line sizes a whole run. */
 final class ClientProperties {
 
+    static final String RECONNECT_MIN_MILLIS = "reconnectMinMillis";
+    static final String RECONNECT_MAX_MILLIS = "reconnectMaxMillis";
+
     private ClientProperties() {
     }
 
+    /** The shared clients' settings; the reconnect delays are checked here too, so a bad one is a ConfigError. */
     static ClientSettings read(ParameterReader params) {
         ClientSettings defaults = ClientSettings.defaults();
         int connectThreads = property(params, "connectThreads", defaults.connectThreads(), 1);
@@ -20,11 +26,32 @@ final class ClientProperties {
         int sendTimeLimit = property(params, "sendTimeLimitMillis", defaults.sendTimeLimitMillis(), 1);
         int ioBuffer = property(params, "ioBufferBytes", defaults.ioBufferBytes(), 1);
         int ioThreads = property(params, "ioThreads", defaults.ioThreads(), 0);
+        reconnectBackoff(params);
         if (params.hasErrors()) {
             return defaults;
         }
         return new ClientSettings(connectThreads, heartbeatThreads, maxTextChars, maxMessageBytes, sendTimeLimit,
                 ioBuffer, ioThreads);
+    }
+
+    /**
+     * The reconnect delays of every virtual user ({@code sockjsstomp.reconnectMinMillis}, 1000, and
+     * {@code sockjsstomp.reconnectMaxMillis}, 30000). Problems go to {@code params}; with none to tell (null),
+     * a bad value gives the defaults: it was said by the {@link #read} that came first.
+     */
+    static ReconnectBackoff reconnectBackoff(ParameterReader params) {
+        ParameterReader problems = params != null ? params : new ParameterReader(null);
+        int min = property(problems, RECONNECT_MIN_MILLIS, (int) ReconnectBackoff.DEFAULT_MIN_MILLIS, 1);
+        int max = property(problems, RECONNECT_MAX_MILLIS, (int) ReconnectBackoff.DEFAULT_MAX_MILLIS, 1);
+        if (problems.hasErrors()) {
+            return ReconnectBackoff.defaults();
+        }
+        if (max < min) {
+            problems.problem("JMeter property '" + PROPERTY_PREFIX + RECONNECT_MAX_MILLIS + "' has value '" + max
+                    + "': expected at least " + PROPERTY_PREFIX + RECONNECT_MIN_MILLIS + " (" + min + ")");
+            return ReconnectBackoff.defaults();
+        }
+        return new ReconnectBackoff(min, max, RandomGenerator.getDefault());
     }
 
     private static int property(ParameterReader params, String name, int defaultValue, int least) {

@@ -5,6 +5,8 @@ import static io.github.sockjsstomp.sampler.StompParameters.*;
 import io.github.sockjsstomp.client.SharedStompClients;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.TransportProbe;
+import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.UsersFile;
 import io.github.sockjsstomp.client.VirtualUser;
@@ -26,9 +28,9 @@ final class ConnectionParameters {
 
     /** The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own. */
     static List<Parameter<?>> list(Parameter<List<Template>> subscribe) {
-        return List.of(SCHEME, HOST, PORT, ENDPOINT, TRANSPORT, INDEX_PATH, PULL_PATH, LOGIN, PASSCODE, USERS,
-                CONNECT_HEADERS, HEARTBEAT_MILLIS, CONNECT_TIMEOUT_MILLIS, SESSIONS_PER_THREAD, CONNECTS_PER_SECOND,
-                subscribe);
+        return List.of(SCHEME, HOST, PORT, ENDPOINT, TRANSPORT, INDEX_PATH, PULL_PATH, FORM_LOGIN_PATH, CSRF_PATH,
+                BEARER_TOKEN, BEARER_ON_CONNECT, LOGIN, PASSCODE, USERS, CONNECT_HEADERS, HEARTBEAT_MILLIS,
+                CONNECT_TIMEOUT_MILLIS, SESSIONS_PER_THREAD, CONNECTS_PER_SECOND, subscribe);
     }
 
     private ConnectionParameters() {
@@ -39,6 +41,7 @@ final class ConnectionParameters {
         UserSettings base = baseSettings(params);
         Template login = params.read(LOGIN);
         String passcode = params.read(PASSCODE);
+        Template bearer = params.read(BEARER_TOKEN);
         UsersFile usersFile = usersFile(params, run);
         int perThread = params.readInt(SESSIONS_PER_THREAD);
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
@@ -48,6 +51,8 @@ final class ConnectionParameters {
             return null;
         }
         SharedStompClients shared = SharedStompClients.get(clientSettings);
+        // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
+        TransportProbe probe = new TransportProbe(shared.httpClient(), (int) base.connectTimeoutMillis());
         String group = groupName();
         List<VirtualUser> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
@@ -56,7 +61,14 @@ final class ConnectionParameters {
                     : login.render((name, out) -> out.append(name.equals("thread") ? base.threadNumber() : number));
             String userPasscode = usersFile != null && !usersFile.user(number).passcode().isEmpty()
                     ? usersFile.user(number).passcode() : passcode;
-            users.add(new VirtualUser(shared, base.forUser(group + " #" + number, number, userLogin, userPasscode)));
+            String token = bearer.render((name, out) -> out.append(switch (name) {
+                case "login" -> userLogin;
+                case "passcode" -> userPasscode;
+                case "thread" -> Integer.toString(base.threadNumber());
+                default -> Integer.toString(number);
+            }));
+            users.add(new VirtualUser(shared, base.forUser(group + " #" + number, number, userLogin, userPasscode,
+                    token), probe));
         }
         return new ThreadUsers(users, subscribeTo, connectsPerSecond);
     }
@@ -73,23 +85,24 @@ final class ConnectionParameters {
         Map<String, String> connectHeaders = params.read(CONNECT_HEADERS);
         long heartbeat = params.read(HEARTBEAT_MILLIS);
         long connectTimeout = params.read(CONNECT_TIMEOUT_MILLIS);
-        String indexPath = params.read(INDEX_PATH);
-        String pullPath = params.read(PULL_PATH);
+        WebLogin web = new WebLogin(params.read(INDEX_PATH), params.read(PULL_PATH), params.read(FORM_LOGIN_PATH),
+                params.read(CSRF_PATH), "", params.read(BEARER_ON_CONNECT));
         if (params.hasErrors()) {
             return null;
         }
         int thread = JMeterContextService.getContext().getThreadNum() + 1;
         UserSettings base = new UserSettings(threadName(), thread, thread, scheme, host, port, endpoint, transport,
-                indexPath, pullPath, "", "", connectHeaders, heartbeat, connectTimeout);
+                web, "", "", connectHeaders, heartbeat, connectTimeout);
         try {
             // A host or path that makes no URL fails here, once, not as an exception in every connect.
             base.stompUri();
-            base.httpUri(indexPath.isEmpty() ? "/" : indexPath);
-            base.httpUri(pullPath.isEmpty() ? "/" : pullPath);
+            for (String path : List.of(web.indexPath(), web.pullPath(), web.formLoginPath(), web.csrfPath())) {
+                base.httpUri(path.isEmpty() ? "/" : path);
+            }
             return base;
         } catch (IllegalArgumentException e) {
-            params.error(HOST.name + "/" + ENDPOINT.name + "/" + INDEX_PATH.name + "/" + PULL_PATH.name, host + " "
-                    + endpoint + " " + indexPath + " " + pullPath, "do not make a URL: " + e.getMessage());
+            params.error(HOST.name + "/" + ENDPOINT.name + "/paths", host + " " + endpoint + " " + web,
+                    "do not make a URL: " + e.getMessage());
             return null;
         }
     }

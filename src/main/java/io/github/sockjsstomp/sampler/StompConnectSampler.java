@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.VirtualUser;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -19,6 +20,10 @@ import org.apache.jmeter.threads.JMeterVariables;
  * connected in order first; only after that does a sample look over all of them for one to reconnect, so
  * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
  * (see {@link ThreadUsers}).
+ *
+ * <p>Reconnects back off per user ({@link ThreadUsers}): while users are down and none is due, a sample waits
+ * for the first that is (outside its time; Stop ends the wait) instead of returning at once, since a plan
+ * holds only once all are up and would otherwise loop without a pause.
  */
 public class StompConnectSampler extends StompSampler {
 
@@ -57,17 +62,37 @@ public class StompConnectSampler extends StompSampler {
         if (firstPass < count) {
             return users.connect(firstPass++, label);
         }
-        for (int i = 0; i < count; i++) {
-            int index = (cursor + i) % count;
-            VirtualUser user = users.users().get(index);
-            if (user.isConnected()) {
-                continue;
+        // Twice at most: when users are down and none is due, wait (untimed) for the first due, then connect it.
+        for (int round = 0; round < 2; round++) {
+            int down = 0;
+            for (int i = 0; i < count; i++) {
+                int index = (cursor + i) % count;
+                if (users.isConnected(index)) {
+                    continue;
+                }
+                down++;
+                if (users.takeUnreportedLoss(index)) {
+                    cursor = (index + 1) % count;
+                    VirtualUser user = users.users().get(index);
+                    return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
+                }
+                if (users.isDue(index)) {
+                    cursor = (index + 1) % count;
+                    return users.connect(index, label);
+                }
             }
-            cursor = (index + 1) % count;
-            if (users.takeUnreportedLoss(index)) {
-                return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
+            if (down == 0) {
+                return alive(label);
             }
-            return users.connect(index, label);
+            if (round == 1) {
+                // not expected: the wait ends when a user is due; said, not looped on
+                return Sample.failedAtOnce(label, Failure.NOT_CONNECTED, down + " of " + count
+                        + " sessions down, none due to reconnect yet");
+            }
+            int due = users.awaitNextRetry();
+            if (due >= 0) {
+                cursor = due;
+            }
         }
         return alive(label);
     }

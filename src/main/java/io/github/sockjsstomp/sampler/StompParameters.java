@@ -24,12 +24,21 @@ final class StompParameters {
     static final Parameter<Long> PORT = whole("port", 8080, 1, 65535, null);
     static final Parameter<String> ENDPOINT = required("endpoint", "/ws",
             "SockJS endpoint path, or WebSocket path for raw");
-    static final Parameter<Transport> TRANSPORT = parsed("transport", "websocket", Transport.allowedValues(),
-            Transport::fromParameter);
-    static final Parameter<String> INDEX_PATH = optional("indexPath", "/index",
-            "GET before connecting; empty or none skips it");
-    static final Parameter<String> PULL_PATH = optional("pullPath", "/clientPull",
-            "GET after the index; empty or none skips it");
+    static final Parameter<Transport> TRANSPORT = parsed("transport", "auto", Transport.allowedValues()
+            + " (auto: SockJS where the endpoint's /info answers, else a plain WebSocket)", Transport::fromParameter);
+    static final Parameter<String> INDEX_PATH = optional("indexPath", "",
+            "a page to GET before connecting (cookies kept); empty or none skips it");
+    static final Parameter<String> PULL_PATH = optional("pullPath", "",
+            "a request to GET after the index; empty or none skips it");
+    static final Parameter<String> FORM_LOGIN_PATH = optional("formLoginPath", "",
+            "a login page (e.g. /login): its form is posted with the user's login, passcode and CSRF token");
+    static final Parameter<String> CSRF_PATH = optional("csrfPath", "",
+            "a page with <meta name=\"_csrf\"> or a JSON CsrfToken endpoint (e.g. /csrf): its token goes into CONNECT");
+    static final Parameter<Template> BEARER_TOKEN = parsed("bearerToken", "",
+            "Authorization: Bearer token on the handshake; may use {{login}} {{passcode}} {{userNumber}}",
+            text -> Template.parse(text.trim(), Template.TOKEN));
+    static final Parameter<Boolean> BEARER_ON_CONNECT = parsed("bearerOnConnect", "true",
+            "true: the token also goes into CONNECT's Authorization header", StompParameters::bool);
     static final Parameter<Template> LOGIN = parsed("login", "",
             "STOMP login, e.g. guest (every user) or user-{{userNumber}} (unique)",
             text -> Template.parse(text.trim(), Template.LOGIN));
@@ -112,6 +121,14 @@ final class StompParameters {
                     + REPLY_FROM_ANY);
         }
         return trimmed;
+    }
+
+    private static boolean bool(String value) {
+        String trimmed = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!trimmed.equals("true") && !trimmed.equals("false")) {
+            throw new IllegalArgumentException("expected true or false");
+        }
+        return trimmed.equals("true");
     }
 
     private static boolean awaitReply(String mode) {

@@ -108,15 +108,37 @@ public class StompReceiveSampler extends StompSampler {
             setupFailure = null;
             return failure;
         }
-        // Every user of the thread listens; a lost one is reconnected before the wait.
-        for (int i = 0; i < users.size(); i++) {
-            SampleResult connectFailure = users.ensureConnected(i, label);
+        // Every user of the thread listens; a lost one is reconnected before the wait once its backoff is over.
+        SampleResult connectFailure = reconnectDue(label);
+        if (connectFailure != null) {
+            return connectFailure;
+        }
+        int next = users.nextIndex();
+        int listening = users.nextConnected(next);
+        if (listening < 0) {
+            // All down, none due: wait (untimed, bounded) for the first that is, then try it.
+            int due = users.awaitNextRetry();
+            connectFailure = due < 0 ? null : users.ensureConnected(due, label);
             if (connectFailure != null) {
                 return connectFailure;
             }
+            listening = users.nextConnected(next);
         }
-        VirtualUser user = users.users().get(users.nextIndex());
+        VirtualUser user = users.users().get(listening < 0 ? next : listening);
         return Sample.timed(label, result -> receive(user, result));
+    }
+
+    /** Connects again each user not connected whose backoff is over; the first that fails is the sample. */
+    private SampleResult reconnectDue(String label) throws InterruptedException {
+        for (int i = 0; i < users.size(); i++) {
+            if (users.isDue(i)) {
+                SampleResult connectFailure = users.ensureConnected(i, label);
+                if (connectFailure != null) {
+                    return connectFailure;
+                }
+            }
+        }
+        return null;
     }
 
     private void receive(VirtualUser user, SampleResult result) throws InterruptedException {

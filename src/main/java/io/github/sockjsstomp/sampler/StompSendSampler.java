@@ -22,7 +22,8 @@ import org.apache.jmeter.samplers.SampleResult;
 
 /**
  * Sends one timed message per sample (the send-message test), on the next of the users the thread's session
- * sampler ({@link StompConnectSampler}) made, reconnecting a lost one first. In fire-and-forget mode the
+ * sampler ({@link StompConnectSampler}) made, reconnecting a lost one first when its backoff lets it (see
+ * {@link #sender}). In fire-and-forget mode the
  * sample is the send and the reply's latency goes to the timing log; in await-reply mode the sample waits for
  * the first correlated reply and shows it as response data.
  *
@@ -32,6 +33,7 @@ import org.apache.jmeter.samplers.SampleResult;
 public class StompSendSampler extends StompSampler {
 
     private ThreadUsers users;
+    private Run run;
     private List<UserTiming> timings;
     private boolean awaitReply;
     private long replyTimeoutMillis;
@@ -43,8 +45,8 @@ public class StompSendSampler extends StompSampler {
     private boolean describeReplyHeaders;
 
     public StompSendSampler() {
-        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_TIMEOUT_MILLIS, REPLIES_PER_MESSAGE,
-                ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG));
+        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
+                REPLIES_PER_MESSAGE, ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG));
     }
 
     @Override
@@ -52,12 +54,15 @@ public class StompSendSampler extends StompSampler {
         awaitReply = params.read(AWAIT_REPLY);
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
+        String replyFrom = params.read(REPLY_FROM);
+        boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER)
+                || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
         String idHeader = params.read(ID_HEADER);
         var pattern = params.read(REPLY_ID_PATTERN);
         destinations.check(params);
         payloads.check(params);
         headers.check(params);
-        Run run = joinRun(replyTimeoutMillis + 1000);
+        run = joinRun(replyTimeoutMillis + 1000);
         users = ThreadUsers.current();
         if (users == null) {
             params.problem("'" + label + "' needs a session sampler (" + StompConnectSampler.class.getSimpleName()
@@ -67,7 +72,8 @@ public class StompSendSampler extends StompSampler {
         if (params.hasErrors()) {
             return;
         }
-        TimingOptions options = new TimingOptions(replyTimeoutMillis, replies, awaitReply, idHeader, pattern);
+        TimingOptions options = new TimingOptions(replyTimeoutMillis, replies, awaitReply, idHeader, pattern,
+                fromSenderOnly);
         try {
             timings = users.timing(label, options, sink, run.tracker());
         } catch (IllegalStateException e) {
@@ -93,8 +99,7 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        int index = users.nextIndex();
-        UserTiming timing = timings.get(index);
+        int next = users.nextIndex();
         Template destinationTemplate;
         Template payload;
         Map<String, String> sendHeaders;
@@ -107,6 +112,8 @@ public class StompSendSampler extends StompSampler {
             refused.setStopTest(true);
             return refused;
         }
+        int index = sender(next);
+        UserTiming timing = timings.get(index);
         String destination = destinationTemplate.render(Template.of(timing.user().settings()));
         SampleResult connectFailure = users.ensureConnected(index, label);
         if (connectFailure != null) {
@@ -118,7 +125,40 @@ public class StompSendSampler extends StompSampler {
             }
             return connectFailure;
         }
-        return Sample.timed(label, result -> send(timing, destination, sendHeaders, payload, result));
+        SampleResult result = Sample.timed(label, r -> send(timing, destination, sendHeaders, payload, r));
+        if (users.subscribes() && timing.noneAnswered()) {
+            noticeNoReply(label, timing, destination);
+        }
+        return result;
+    }
+
+    /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */
+    private void noticeNoReply(String label, UserTiming timing, String destination) {
+        long received = timing.user().messagesReceived();
+        run.noticeOnce("no reply", "'" + label + "': " + timing.user().settings().name() + " sent messages to '"
+                + destination + "' and none was answered within replyTimeoutMillis; its subscriptions (subscribeTo "
+                + users.subscribeTo() + ") received " + (received == 0 ? "nothing at all" : received
+                + " messages, none carrying the id of a message sent (untimed)") + ". Check destination, subscribeTo "
+                + "and payload: a server that cannot read the payload often answers nothing, or answers without the "
+                + "{{msgId}} the payload should carry");
+    }
+
+    /**
+     * Who sends this message: the user in turn if it is connected or due to reconnect; else, while it backs
+     * off, the next connected user of the thread; with none connected, the first due to reconnect, once this
+     * thread has waited for it (untimed). So a user in backoff does not make every send a failed connect, and
+     * an unthrottled plan makes at most one failed row per reconnect its users are allowed, not a flood.
+     */
+    private int sender(int next) throws InterruptedException {
+        if (users.isConnected(next) || users.isDue(next)) {
+            return next;
+        }
+        int connected = users.nextConnected(next);
+        if (connected >= 0) {
+            return connected;
+        }
+        int due = users.awaitNextRetry();
+        return due >= 0 ? due : next;
     }
 
     private void send(UserTiming timing, String destination, Map<String, String> sendHeaders, Template payload,

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.ReconnectBackoff;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.VirtualUser;
@@ -22,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * their messages are timed. The session sampler keeps them in the thread's JMeter variables so that a send
  * sampler after it in the same thread sends on them: JMeter evaluates and copies every argument of a Java
  * Request on every sample, and connection settings on a sampler run once per user cost nothing per message.
+ *
+ * <p>Reconnects back off ({@link ReconnectBackoff}): after a failed connect, or a session lost before it stayed
+ * up, a user's next connect is due only after a delay that doubles up to {@code sockjsstomp.reconnectMaxMillis};
+ * a user's first connect is due at once. A sampler whose users are all down and none due waits for the earliest
+ * ({@link #awaitNextRetry}) outside any sample's time, so an outage costs a few attempts per user, not a flood
+ * of rows; {@link Outages} says on the console once that the server is unreachable, and once that it is back.
  */
 final class ThreadUsers {
 
@@ -30,6 +37,10 @@ final class ThreadUsers {
 
     private final List<VirtualUser> users;
     private final List<Template> subscribeTo;
+    private final ReconnectBackoff backoff;
+    /** When each user may connect next; by index, as {@link #users}. */
+    private final List<ReconnectBackoff.Schedule> schedules;
+    private final Outages.Server server;
     private final long connectIntervalNanos;
     private long nextConnectNanos = System.nanoTime();
     /** Users whose lost session was reported as a sample already; a successful connect clears the bit. */
@@ -39,10 +50,20 @@ final class ThreadUsers {
     private TimingOptions timedWith;
     private TimingSink timedInto;
     private List<UserTiming> timings;
+    private boolean closed;
 
     ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond) {
+        this(users, subscribeTo, connectsPerSecond, ClientProperties.reconnectBackoff(null));
+    }
+
+    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond,
+            ReconnectBackoff backoff) {
         this.users = List.copyOf(users);
         this.subscribeTo = subscribeTo;
+        this.backoff = backoff;
+        this.schedules = this.users.stream().map(u -> backoff.schedule()).toList();
+        this.server = this.users.isEmpty() ? null : Outages.join(this.users.get(0).settings().stompUri().toString(),
+                backoff.minMillis(), backoff.maxMillis());
         this.connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond)
                 : 0;
     }
@@ -59,6 +80,16 @@ final class ThreadUsers {
     static ThreadUsers current() {
         JMeterVariables variables = JMeterContextService.getContext().getVariables();
         return variables == null ? null : variables.getObject(VARIABLE) instanceof ThreadUsers u ? u : null;
+    }
+
+    /** Whether the users subscribe to anything: only then can a silence mean a wrong destination. */
+    boolean subscribes() {
+        return !subscribeTo.isEmpty();
+    }
+
+    /** The subscriptions as given (with their placeholders), for messages to users. */
+    List<String> subscribeTo() {
+        return subscribeTo.stream().map(Template::source).toList();
     }
 
     List<VirtualUser> users() {
@@ -98,25 +129,86 @@ final class ThreadUsers {
 
     /**
      * Null when user {@code index} is connected; otherwise the sample of connecting it again, labelled
-     * {@code <label> connect} or {@code <label> reconnect}, returned if it failed.
+     * {@code <label> connect} or {@code <label> reconnect}, returned if it failed. Connects whether or not the
+     * user is due: callers ask {@link #isDue} first.
      */
     SampleResult ensureConnected(int index, String label) throws InterruptedException {
         VirtualUser user = users.get(index);
-        if (user.isConnected()) {
+        if (isConnected(index)) {
             return null;
         }
         SampleResult reconnect = connect(index, label + (user.everConnected() ? " reconnect" : " connect"));
         return reconnect.isSuccessful() ? null : reconnect;
     }
 
+    /** Whether user {@code index} is connected; a loss seen here for the first time starts its backoff. */
+    boolean isConnected(int index) {
+        if (users.get(index).isConnected()) {
+            return true;
+        }
+        ReconnectBackoff.Schedule schedule = schedules.get(index);
+        if (schedule.isUp()) {
+            boolean wasWaiting = schedule.isWaiting();
+            schedule.lost(System.nanoTime());
+            countWaiting(wasWaiting, schedule);
+        }
+        return false;
+    }
+
+    /** Whether user {@code index}, not connected, may connect now: its first connect, or its backoff is over. */
+    boolean isDue(int index) {
+        return !isConnected(index) && schedules.get(index).isDue(System.nanoTime());
+    }
+
+    /** The first user from {@code from} on, round-robin, that is connected; -1 if none is. */
+    int nextConnected(int from) {
+        int count = users.size();
+        for (int i = 0; i < count; i++) {
+            int index = (from + i) % count;
+            if (isConnected(index)) {
+                return index;
+            }
+        }
+        return -1;
+    }
+
     /** Whether user {@code index} lost its session and no sample said so yet; true once per loss. */
     boolean takeUnreportedLoss(int index) {
         VirtualUser user = users.get(index);
-        if (user.isConnected() || !user.everConnected() || lossReported.get(index)) {
+        if (isConnected(index) || !user.everConnected() || lossReported.get(index)) {
             return false;
         }
         lossReported.set(index);
         return true;
+    }
+
+    /**
+     * Waits, outside any sample's time, until the user not connected whose connect is due first may connect,
+     * and returns its index; -1 (at once) when every user is connected. The wait is bounded by the longest
+     * reconnect delay, and JMeter's Stop ends it (the sampler interrupts its thread).
+     */
+    int awaitNextRetry() throws InterruptedException {
+        int earliest = -1;
+        long earliestNanos = 0;
+        long now = System.nanoTime();
+        for (int index = 0; index < users.size(); index++) {
+            if (isConnected(index)) {
+                continue;
+            }
+            ReconnectBackoff.Schedule schedule = schedules.get(index);
+            if (schedule.isDue(now)) {
+                return index;
+            }
+            if (earliest < 0 || schedule.dueNanos() - earliestNanos < 0) {
+                earliest = index;
+                earliestNanos = schedule.dueNanos();
+            }
+        }
+        if (earliest >= 0) {
+            long longest = TimeUnit.MILLISECONDS.toNanos(backoff.maxMillis());
+            TimeUnit.NANOSECONDS.sleep(Math.min(longest, earliestNanos - System.nanoTime()));
+        }
+        return earliest;
     }
 
     /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step; paced, untimed wait. */
@@ -124,10 +216,30 @@ final class ThreadUsers {
         paceConnect();
         VirtualUser user = users.get(index);
         SampleResult result = Sample.timed(label, r -> connectSteps(user, r));
+        ReconnectBackoff.Schedule schedule = schedules.get(index);
+        boolean wasWaiting = schedule.isWaiting();
+        long now = System.nanoTime();
         if (result.isSuccessful()) {
             lossReported.clear(index);
+            schedule.connected(now);
+            countWaiting(wasWaiting, schedule);
+            if (server != null) {
+                server.connected(now);
+            }
+        } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
+            schedule.failed(now);
+            countWaiting(wasWaiting, schedule);
+            if (server != null) {
+                server.failed(result.getResponseCode(), schedule.failures(), now);
+            }
         }
         return result;
+    }
+
+    private void countWaiting(boolean wasWaiting, ReconnectBackoff.Schedule schedule) {
+        if (server != null && wasWaiting != schedule.isWaiting()) {
+            server.waiting(schedule.isWaiting() ? 1 : -1);
+        }
     }
 
     private void connectSteps(VirtualUser user, SampleResult result) throws InterruptedException {
@@ -177,6 +289,10 @@ final class ThreadUsers {
 
     /** Closes every user. Must not throw: JMeter tears every sampler down in one loop. */
     void close() {
+        if (server != null && !closed) {
+            server.release((int) schedules.stream().filter(ReconnectBackoff.Schedule::isWaiting).count());
+        }
+        closed = true;
         for (VirtualUser user : users) {
             try {
                 user.close();

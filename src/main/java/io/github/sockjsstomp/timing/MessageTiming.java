@@ -34,12 +34,15 @@ public final class MessageTiming {
     /** 0: a broadcast, every reply until the deadline counts. */
     final int repliesExpected;
     final TimingSink sink;
+    /** Its sender's count of answered messages: a sender none of whose messages is answered gets a hint. */
+    private final java.util.concurrent.atomic.LongAdder senderAnswered;
     private final AtomicInteger repliesOrOutcome = new AtomicInteger();
     /** Only for await-reply senders: fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
 
     MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, long timeoutNanos,
-            int repliesExpected, TimingSink sink, boolean awaited, boolean fromSenderOnly) {
+            int repliesExpected, TimingSink sink, boolean awaited, boolean fromSenderOnly,
+            java.util.concurrent.atomic.LongAdder senderAnswered) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();
@@ -51,6 +54,7 @@ public final class MessageTiming {
         this.deadlineNanos = sentNanos + timeoutNanos;
         this.repliesExpected = repliesExpected;
         this.sink = sink;
+        this.senderAnswered = senderAnswered;
         this.firstReply = awaited ? new CompletableFuture<>() : null;
     }
 
@@ -89,8 +93,11 @@ public final class MessageTiming {
                 return 0;
             }
             if (repliesOrOutcome.compareAndSet(current, current + 1)) {
-                if (current == 0 && firstReply != null) {
-                    firstReply.complete(message);
+                if (current == 0) {
+                    senderAnswered.increment();
+                    if (firstReply != null) {
+                        firstReply.complete(message);
+                    }
                 }
                 return current + 1;
             }

@@ -1,13 +1,14 @@
 package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.UserListener;
 import io.github.sockjsstomp.client.VirtualUser;
 
 /**
  * Listens on a virtual user for replies to the run's timed messages: each MESSAGE's id is looked for (see
  * {@link ReplyIdFinder}) and handed to the run's tracker, which matches it to its sender wherever that is.
  */
-public final class ReplyMatcher implements VirtualUser.Listener {
+public final class ReplyMatcher implements UserListener {
 
     private final ReplyTracker tracker;
     private final ReplyIdFinder finder;

@@ -67,11 +67,16 @@ public final class ReplyTracker {
 
     /** Called just before the message is written; the clock starts here. */
     public MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink) {
+        return register(message, options, sink, new LongAdder());
+    }
+
+    /** As above; {@code senderAnswered} counts the sender's messages answered. */
+    MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, LongAdder senderAnswered) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
         MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), timeoutNanos,
-                options.repliesPerMessage(), sink, options.awaitReply(), options.fromSenderOnly());
+                options.repliesPerMessage(), sink, options.awaitReply(), options.fromSenderOnly(), senderAnswered);
         sent.increment();
         known.put(entry.msgId, entry);
         expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);

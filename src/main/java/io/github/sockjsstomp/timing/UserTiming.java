@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.client.SendFailedException;
 import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.UserListener;
 import io.github.sockjsstomp.client.VirtualUser;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -15,7 +16,7 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
  * this user's subscriptions are matched against every message of the run. Attached to the user as a listener,
  * so that a sender waiting for its reply learns at once of an ERROR frame or a lost session.
  */
-public final class UserTiming implements VirtualUser.Listener {
+public final class UserTiming implements UserListener {
 
     private final VirtualUser user;
     private final ReplyTracker tracker;
@@ -26,6 +27,7 @@ public final class UserTiming implements VirtualUser.Listener {
     private volatile MessageTiming lastSent;
     private long sends;
     private long firstSendNanos;
+    private final java.util.concurrent.atomic.LongAdder answered = new java.util.concurrent.atomic.LongAdder();
 
     private UserTiming(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
         this.user = user;
@@ -68,7 +70,7 @@ public final class UserTiming implements VirtualUser.Listener {
                 .getBytes(StandardCharsets.UTF_8);
         OutgoingMessage message = new OutgoingMessage(user.settings(), destination, stompHeaders, seq, msgId, body,
                 sentAtMillis);
-        MessageTiming timing = tracker.register(message, options, sink);
+        MessageTiming timing = tracker.register(message, options, sink, answered);
         lastSent = timing;
         if (sends++ == 0) {
             firstSendNanos = System.nanoTime();
@@ -83,11 +85,12 @@ public final class UserTiming implements VirtualUser.Listener {
     }
 
     /**
-     * Whether this user sent a few messages, the first longer ago than the reply timeout, and its subscriptions
-     * have received nothing at all: the destination, the subscription or the payload is likely wrong.
+     * Whether this user sent a few messages, the first longer ago than the reply timeout, and none was answered:
+     * the destination, the subscription or the payload is likely wrong (a server that cannot read a payload
+     * often answers nothing, or answers without the id).
      */
-    public boolean hearsNothing() {
-        return sends >= 3 && user.messagesReceived() == 0
+    public boolean noneAnswered() {
+        return sends >= 3 && answered.sum() == 0
                 && System.nanoTime() - firstSendNanos > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
                         options.replyTimeoutMillis());
     }
@@ -122,6 +125,6 @@ public final class UserTiming implements VirtualUser.Listener {
 
     @Override
     public String toString() {
-        return "UserTiming[" + user.name() + "]";
+        return "UserTiming[" + user.settings().name() + "]";
     }
 }

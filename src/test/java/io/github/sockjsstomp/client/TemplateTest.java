@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TemplateTest {
 
     private static final UserSettings ALICE = new UserSettings("senders #1201", 12, 1201, "http", "localhost", 8080,
-            "/ws", Transport.WEBSOCKET, "", "", "alice", "", Map.of(), 0, 1000);
+            "/ws", Transport.WEBSOCKET, WebLogin.NONE, "alice", "", Map.of(), 0, 1000);
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

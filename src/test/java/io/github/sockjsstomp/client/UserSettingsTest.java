@@ -15,10 +15,11 @@ class UserSettingsTest {
         "https, xhr-streaming, ws, https://h:8080/ws",
         "http, raw, /stomp, ws://h:8080/stomp",
         "https, raw, /stomp, wss://h:8080/stomp",
+        "http, auto, /gs-guide-websocket, http://h:8080/gs-guide-websocket",
     })
     void stompUriFollowsSchemeAndTransport(String scheme, String transport, String endpoint, String expected) {
         UserSettings settings = new UserSettings("u", 1, 1, scheme, "h", 8080, endpoint,
-                Transport.fromParameter(transport), "/index", "", "", "", Map.of(), 0, 1000);
+                Transport.fromParameter(transport), WebLogin.NONE, "", "", Map.of(), 0, 1000);
         assertThat(settings.stompUri()).hasToString(expected);
         assertThat(settings.httpUri("index")).hasToString(scheme + "://h:8080/index");
     }
@@ -26,8 +27,8 @@ class UserSettingsTest {
     @ParameterizedTest
     @CsvSource({"ftp, 80, scheme", "http, 0, port", "http, 70000, port"})
     void constructorRejectsBadValuesNamingThem(String scheme, int port, String name) {
-        assertThatThrownBy(() -> new UserSettings("u", 1, 1, scheme, "h", port, "/ws", Transport.WEBSOCKET, "", "", "",
-                "", Map.of(), 0, 1000)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name);
+        assertThatThrownBy(() -> new UserSettings("u", 1, 1, scheme, "h", port, "/ws", Transport.WEBSOCKET,
+                WebLogin.NONE, "", "", Map.of(), 0, 1000)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name);
     }
 
     @ParameterizedTest

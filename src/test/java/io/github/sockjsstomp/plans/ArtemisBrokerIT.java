@@ -56,7 +56,7 @@ class ArtemisBrokerIT {
     void echoWithOneLoginForEveryUserAndAQueuePerUser() throws Exception {
         PlanRun run = PlanRun.runClean(dir.resolve("echo"), "echo", false, artemis("threads=3", "rampUp=0",
                 "duration=6", "pauseMillis=100", "login=guest", "passcode=guest",
-                "destination=/queue/echo.{{session}}", "subscribeTo=/queue/echo.{{session}}",
+                "destination=/queue/echo.{{userNumber}}", "subscribeTo=/queue/echo.{{userNumber}}",
                 "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
@@ -119,8 +119,8 @@ class ArtemisBrokerIT {
         ArtemisBroker own = ArtemisBroker.start(data, USERS, 0);
         int port = own.port();
         List<String> properties = new ArrayList<>(artemis("threads=2", "rampUp=0", "duration=14", "throughput=1200",
-                "login=guest", "passcode=guest", "destination=/queue/restart.{{session}}",
-                "subscribeTo=/queue/restart.{{session}}", "replyTimeoutMillis=1500", "connectTimeoutMillis=2000",
+                "login=guest", "passcode=guest", "destination=/queue/restart.{{userNumber}}",
+                "subscribeTo=/queue/restart.{{userNumber}}", "replyTimeoutMillis=1500", "connectTimeoutMillis=2000",
                 "heartbeatMillis=1000"));
         properties.set(1, "port=" + port);
         PlanRun.Launch launch = PlanRun.launch(dir.resolve("restart"), "send", false, properties);

@@ -67,7 +67,8 @@ class RemoteEnginesIT {
         List<String> command = new ArrayList<>(List.of(jmeterHome.resolve("bin/jmeter").toString(), "-n", "-t",
                 projectRoot.resolve("jmx/send.jmx").toString(), "-R", String.join(",", names),
                 "-Jserver.rmi.ssl.disable=true", "-l", dir.resolve("results.jtl").toString(), "-j",
-                dir.resolve("controller.log").toString(), "-Gport=" + server.port(), "-GtimingLog=" + timingLog,
+                dir.resolve("controller.log").toString(), "-Gport=" + server.port(), "-GindexPath=/index", "-GpullPath=/clientPull",
+                "-GtimingLog=" + timingLog,
                 "-Gthreads=2", "-GrampUp=0", "-Gduration=6", "-Gthroughput=600", "-GreplyTimeoutMillis=3000", "-X"));
         Path console = dir.resolve("controller.txt");
         Process controller = new ProcessBuilder(command).directory(projectRoot.toFile()).redirectErrorStream(true)

@@ -58,8 +58,8 @@ class StopAndShutdownIT {
         // between samples: once the first three have timed out, every thread is inside its next sample's wait, so
         // StopTestNow has a sample to interrupt (with a pause it could land in the timer, and no sample says so).
         PlanRun.Launch launch = PlanRun.launch(dir.resolve(command), "echo", false, List.of("port=" + server.port(),
-                "threads=3", "rampUp=0", "duration=600", "pauseMillis=0", "replyTimeoutMillis=2000",
-                "destination=/topic/nobody-{{session}}", "jmeterengine.nongui.port=" + udpPort,
+                "indexPath=/index", "pullPath=/clientPull", "threads=3", "rampUp=0", "duration=600", "pauseMillis=0", "replyTimeoutMillis=2000",
+                "destination=/topic/nobody-{{userNumber}}", "jmeterengine.nongui.port=" + udpPort,
                 "jmeterengine.nongui.maxport=" + udpPort));
         launch.awaitTimingRecords(3);
         byte[] datagram = command.getBytes(StandardCharsets.US_ASCII);

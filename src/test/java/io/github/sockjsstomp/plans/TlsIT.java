@@ -82,7 +82,7 @@ class TlsIT {
 
     private static List<String> overTls(String transport, String endpoint) {
         return List.of("scheme=https", "host=127.0.0.1", "port=" + server.port(), "transport=" + transport,
-                "endpoint=" + endpoint, "threads=2", "rampUp=0", "duration=5", "throughput=600",
+                "endpoint=" + endpoint, "indexPath=/index", "pullPath=/clientPull", "threads=2", "rampUp=0", "duration=5", "throughput=600",
                 "replyTimeoutMillis=3000");
     }
 

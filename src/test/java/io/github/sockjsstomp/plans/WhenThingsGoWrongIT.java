@@ -96,7 +96,8 @@ class WhenThingsGoWrongIT {
     }
 
     private static PlanRun send(String name, String... properties) throws Exception {
-        List<String> all = new ArrayList<>(List.of("port=" + server.port()));
+        List<String> all = new ArrayList<>(List.of("port=" + server.port(), "indexPath=/index",
+                "pullPath=/clientPull"));
         all.addAll(Arrays.asList(properties));
         return PlanRun.launch(dir.resolve(name), "send", false, all).await();
     }

@@ -40,7 +40,7 @@ class ParameterReaderTest {
     @Test
     void parsedValuesReportTheParsersReason() {
         ParameterReader reader = reader("transport", "smoke-signals");
-        assertThat(reader.read(StompParameters.TRANSPORT)).isEqualTo(Transport.WEBSOCKET);
+        assertThat(reader.read(StompParameters.TRANSPORT)).isEqualTo(Transport.AUTO);
         assertThat(reader.errors()).containsExactly("Parameter 'transport' has value 'smoke-signals': "
                 + "'smoke-signals' is not a transport; expected " + Transport.allowedValues());
     }

@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.WebLogin;
 import java.util.Map;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
@@ -14,8 +15,8 @@ final class TestMessages {
     }
 
     static UserSettings user(String login) {
-        return new UserSettings(login + " #1", 1, 1, "http", "localhost", 8080, "/ws", Transport.WEBSOCKET, "", "",
-                login, "", Map.of(), 0, 1000);
+        return new UserSettings(login + " #1", 1, 1, "http", "localhost", 8080, "/ws", Transport.WEBSOCKET,
+                WebLogin.NONE, login, "", Map.of(), 0, 1000);
     }
 
     static OutgoingMessage outgoing(String sender, String msgId) {

@@ -1,0 +1,139 @@
+package io.github.sockjsstomp.apps;
+
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.messaging.handler.annotation.SendTo;
+import org.springframework.messaging.simp.config.MessageBrokerRegistry;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
+import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
+import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
+
+/**
+ * Spring's STOMP getting-started app ("Using WebSocket to build an interactive web application") as users
+ * copy it: {@code /gs-guide-websocket}, a simple broker on {@code /topic}, {@code /app} for the controller,
+ * {@code /app/hello} taking {@code {"name":"..."}} and answering {@code {"content":"Hello, <name>!"}} on
+ * {@code /topic/greetings} after a pause (1000 ms in the guide). Test code only; binds 127.0.0.1 on a random
+ * port.
+ */
+public final class GreetingApp implements AutoCloseable {
+
+    public static final String ENDPOINT = "/gs-guide-websocket";
+    /** The guide's pause before each greeting. */
+    public static final long GUIDE_DELAY_MILLIS = 1000;
+
+    private final ConfigurableApplicationContext context;
+    private final int port;
+
+    private GreetingApp(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    /**
+     * Starts the app.
+     *
+     * @param sockJs false: the endpoint as the guide publishes it today (plain WebSocket); true: the older
+     *     guide's {@code .withSockJS()}
+     * @param greetingDelayMillis the controller's pause before answering; the guide's is {@link #GUIDE_DELAY_MILLIS}
+     */
+    public static GreetingApp start(boolean sockJs, long greetingDelayMillis) {
+        return new GreetingApp(BootApps.start(GuideApplication.class, "greeting-app", Map.of(
+                "greeting.sockjs", Boolean.toString(sockJs),
+                "greeting.delay-millis", Long.toString(greetingDelayMillis),
+                // The test class path has Spring Security for the secured app: this one is the guide's, open.
+                "spring.autoconfigure.exclude", BootApps.SECURITY_AUTO_CONFIGURATIONS)));
+    }
+
+    /** The guide's app as published: plain WebSocket, 1000 ms pause. */
+    public static GreetingApp start() {
+        return start(false, GUIDE_DELAY_MILLIS);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
+    public String baseUrl() {
+        return "http://" + BootApps.HOST + ":" + port;
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+
+    @Override
+    public String toString() {
+        return "GreetingApp[" + baseUrl() + ENDPOINT + ", sockjs=" + context.getEnvironment().getProperty(
+                "greeting.sockjs") + "]";
+    }
+
+    /** The guide's {@code @SpringBootApplication}, without component scanning of this package's other app. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({WebSocketConfig.class, GreetingController.class})
+    static class GuideApplication {
+    }
+
+    @Configuration
+    @EnableWebSocketMessageBroker
+    static class WebSocketConfig implements WebSocketMessageBrokerConfigurer {
+
+        private final boolean sockJs;
+
+        WebSocketConfig(@Value("${greeting.sockjs:false}") boolean sockJs) {
+            this.sockJs = sockJs;
+        }
+
+        @Override
+        public void configureMessageBroker(MessageBrokerRegistry config) {
+            config.enableSimpleBroker("/topic");
+            config.setApplicationDestinationPrefixes("/app");
+        }
+
+        @Override
+        public void registerStompEndpoints(StompEndpointRegistry registry) {
+            if (sockJs) {
+                registry.addEndpoint(ENDPOINT).withSockJS();
+            } else {
+                registry.addEndpoint(ENDPOINT);
+            }
+        }
+    }
+
+    /** The guide's HelloMessage. */
+    public record HelloMessage(String name) {
+    }
+
+    /** The guide's Greeting. */
+    public record Greeting(String content) {
+    }
+
+    @Controller
+    static class GreetingController {
+
+        private final long delayMillis;
+
+        GreetingController(@Value("${greeting.delay-millis:1000}") long delayMillis) {
+            this.delayMillis = delayMillis;
+        }
+
+        @MessageMapping("/hello")
+        @SendTo("/topic/greetings")
+        public Greeting greeting(HelloMessage message) throws InterruptedException {
+            if (delayMillis > 0) {
+                Thread.sleep(delayMillis); // simulated delay, as in the guide
+            }
+            return new Greeting("Hello, " + message.name() + "!");
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.apps.GreetingApp;
+import io.github.sockjsstomp.apps.SecuredChatApp;
+import io.github.sockjsstomp.apps.SecuredChatApp.StompAuth;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The plans against apps shaped like the ones users run, through a real JMeter, with -J host, port and
+ * credentials only: Spring's STOMP getting-started app (plain WebSocket as published, and with SockJS on), and
+ * a Spring Security app (form login, CSRF on, WebSocket message security on; a bearer-token variant).
+ */
+class SpringAppsIT {
+
+    @TempDir
+    static Path dir;
+
+    /** The guide's app as published (a 1 s pause before each greeting): greetings.jmx needs host and port only. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void greetingsPlanWorksAgainstTheGuidesAppWithHostAndPortOnly(boolean sockJs) throws Exception {
+        try (GreetingApp app = GreetingApp.start(sockJs, GreetingApp.GUIDE_DELAY_MILLIS)) {
+            PlanRun run = PlanRun.runClean(dir.resolve("greetings-" + sockJs), "greetings", false, List.of(
+                    "host=127.0.0.1", "port=" + app.port(), "messages=2", "holdMillis=3000", "rampUp=0"));
+            List<String[]> timing = run.timing();
+            long sent = run.count("hello");
+            assertThat(sent).isEqualTo(4); // 2 threads x 2 messages
+            assertThat(timing.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize((int) sent);
+            assertThat(timing).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+            assertThat(timing).as("a broadcast: each greeting reaches both users").hasSize(2 * (int) sent);
+            assertThat(connectMessages(run)).allSatisfy(m -> assertThat(m)
+                    .contains("CONNECTED over " + (sockJs ? "websocket" : "raw") + " (auto)"));
+        }
+    }
+
+    /** Form login, the CSRF token into CONNECT, a users file: every message answered to its own principal. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void formLoginWithCsrfAndAUsersFileAgainstASpringSecurityApp(boolean sockJs) throws Exception {
+        Path users = Files.writeString(dir.resolve("users-" + sockJs + ".csv"),
+                "login,passcode\nalice,alice-pass\nbob,bob-pass\nuser-3,pass-3\n");
+        try (SecuredChatApp app = SecuredChatApp.start(sockJs, StompAuth.HANDSHAKE_AND_CSRF)) {
+            PlanRun run = PlanRun.runClean(dir.resolve("secured-" + sockJs), "echo", false, secured(app,
+                    "users=" + users, "formLoginPath=/login", "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
+            assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
+            assertThat(run.labels()).containsKeys("login", "csrf");
+        }
+    }
+
+    @Test
+    void aBearerTokenPerUserOnTheConnectFrame() throws Exception {
+        Path users = Files.writeString(dir.resolve("tokens.csv"), "alice,token-alice\nbob,token-bob\nuser-3,token-user-3\n");
+        try (SecuredChatApp app = SecuredChatApp.start(false, StompAuth.CONNECT_HEADER)) {
+            PlanRun run = PlanRun.runClean(dir.resolve("bearer"), "echo", false, secured(app, "users=" + users,
+                    "bearerToken={{passcode}}"));
+            assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
+        }
+    }
+
+    /** Without the CSRF token, Spring's message security refuses CONNECT: the failure says what to set. */
+    @Test
+    void aRefusedConnectWithoutCsrfTokenSaysToSetCsrfPath() throws Exception {
+        try (SecuredChatApp app = SecuredChatApp.start(false, StompAuth.HANDSHAKE_AND_CSRF)) {
+            PlanRun run = PlanRun.run(dir.resolve("no-csrf"), "connect", false, List.of("host=127.0.0.1",
+                    "port=" + app.port(), "endpoint=" + SecuredChatApp.ENDPOINT, "login=alice", "passcode=alice-pass",
+                    "formLoginPath=/login", "threads=1", "rampUp=0", "duration=2"));
+            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m).contains("csrfPath"));
+        }
+    }
+
+    /** raw on a SockJS endpoint: the handshake is refused, and the failure names the endpoint's /websocket URL. */
+    @Test
+    void rawOnASockJsEndpointNamesItsWebsocketUrl() throws Exception {
+        try (GreetingApp app = GreetingApp.start(true, 0)) {
+            PlanRun run = PlanRun.run(dir.resolve("raw-on-sockjs"), "connect", false, List.of("host=127.0.0.1",
+                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "transport=raw", "threads=1",
+                    "rampUp=0", "duration=2"));
+            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m)
+                    .contains("-Jendpoint=" + GreetingApp.ENDPOINT + "/websocket"));
+        }
+    }
+
+    /**
+     * send.jmx's default payload has no "name" for the guide's controller: the replies (if any) carry no id,
+     * nothing is answered, and the run says so once on the console instead of only counting LOST messages.
+     */
+    @Test
+    void aPayloadTheServerCannotAnswerGetsOneHintNamingDestinationSubscriptionAndPayload() throws Exception {
+        try (GreetingApp app = GreetingApp.start(false, 0)) {
+            PlanRun run = PlanRun.run(dir.resolve("wrong-payload"), "send", false, List.of("host=127.0.0.1",
+                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "destination=/app/hello",
+                    "subscribeTo=/topic/greetings", "threads=1", "rampUp=0", "duration=6", "throughput=300",
+                    "replyTimeoutMillis=1000"));
+            List<String> hints = Files.readAllLines(run.dir().resolve("console.txt")).stream()
+                    .filter(line -> line.contains("none was answered")).toList();
+            assertThat(hints).singleElement().asString().contains("'/app/hello'").contains("/topic/greetings")
+                    .contains("payload");
+        }
+    }
+
+    /** Sent faster than the app answers: the LOST messages' replies came late, and the end of the run says so. */
+    @Test
+    void repliesThatCameAfterTheirMessageWasLostAreSaidToBeLateNotMissing() throws Exception {
+        try (GreetingApp app = GreetingApp.start(false, GreetingApp.GUIDE_DELAY_MILLIS)) {
+            PlanRun run = PlanRun.run(dir.resolve("late"), "send", false, List.of("host=127.0.0.1",
+                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "destination=/app/hello",
+                    "subscribeTo=/topic/greetings", "payload={\"name\":\"{{msgId}}\"}", "threads=2", "rampUp=0",
+                    "duration=8", "throughput=1200", "replyTimeoutMillis=1500"));
+            List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
+                    .filter(line -> line.startsWith("stomp replies =")).toList();
+            assertThat(totals).isNotEmpty();
+            assertThat(totals.get(totals.size() - 1)).containsPattern("lost [1-9]\\d* \\(\\d+ replies came after "
+                    + "their message was LOST, up to [\\d.]+ s after the send: the server fell behind\\)");
+        }
+    }
+
+    private static List<String> secured(SecuredChatApp app, String... more) {
+        List<String> all = new ArrayList<>(List.of("host=127.0.0.1", "port=" + app.port(),
+                "endpoint=" + SecuredChatApp.ENDPOINT, "destination=/app/echo", "subscribeTo=/user/queue/echo",
+                "threads=3", "rampUp=0", "duration=4", "pauseMillis=200"));
+        all.addAll(Arrays.asList(more));
+        return all;
+    }
+
+    private static void assertEveryEchoAnsweredToItsSender(PlanRun run, Set<String> logins) throws Exception {
+        long echoes = run.count("echo");
+        assertThat(echoes).as("echo samples in %s", run.labels()).isPositive();
+        List<String[]> timing = run.timing();
+        assertThat(timing).hasSize((int) echoes).allSatisfy(r -> {
+            assertThat(r[1]).isEqualTo("ANSWERED");
+            assertThat(r[5]).as("the reply came to the sender's own session").isEqualTo(r[4]);
+        });
+        assertThat(timing.stream().map(r -> r[4]).collect(Collectors.toSet())).isEqualTo(logins);
+    }
+
+    private static List<String> connectMessages(PlanRun run) {
+        return run.rows().stream().filter(r -> r.get("label").equals("connect")).map(r -> r.get("responseMessage"))
+                .toList();
+    }
+
+    static Map<String, Long> labels(PlanRun run) {
+        return run.labels();
+    }
+}
