@@ -93,18 +93,24 @@ final class ConnectionParameters {
         int thread = JMeterContextService.getContext().getThreadNum() + 1;
         UserSettings base = new UserSettings(threadName(), thread, thread, scheme, host, port, endpoint, transport,
                 web, "", "", connectHeaders, heartbeat, connectTimeout);
+        // A host or path that makes no URL fails here, once, not as an exception in every connect.
         try {
-            // A host or path that makes no URL fails here, once, not as an exception in every connect.
             base.stompUri();
-            for (String path : List.of(web.indexPath(), web.pullPath(), web.formLoginPath(), web.csrfPath())) {
-                base.httpUri(path.isEmpty() ? "/" : path);
-            }
-            return base;
         } catch (IllegalArgumentException e) {
-            params.error(HOST.name + "/" + ENDPOINT.name + "/paths", host + " " + endpoint + " " + web,
-                    "do not make a URL: " + e.getMessage());
+            params.error(HOST.name + "/" + ENDPOINT.name, host + " " + endpoint, "do not make a URL: "
+                    + e.getMessage());
             return null;
         }
+        Map<Parameter<String>, String> paths = Map.of(INDEX_PATH, web.indexPath(), PULL_PATH, web.pullPath(),
+                FORM_LOGIN_PATH, web.formLoginPath(), CSRF_PATH, web.csrfPath());
+        paths.forEach((parameter, path) -> {
+            try {
+                base.httpUri(path.isEmpty() ? "/" : path);
+            } catch (IllegalArgumentException e) {
+                params.error(parameter.name, path, "does not make a URL: " + e.getMessage());
+            }
+        });
+        return params.hasErrors() ? null : base;
     }
 
     private static UsersFile usersFile(ParameterReader params, Run run) {

@@ -35,6 +35,8 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     private Run run;
     /** The users this sampler made: disconnected on Stop, closed in teardownTest. */
     private ThreadUsers owned;
+    /** The users this sampler sends on but another made: disconnected on Stop, closed by their owner. */
+    private ThreadUsers used;
     private final Object interruptLock = new Object();
     private Thread samplingThread;
     private boolean interruptRequested;
@@ -57,6 +59,16 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     /** Makes {@code users} this sampler's: JMeter's Stop disconnects them, teardownTest closes them. */
     protected final ThreadUsers own(ThreadUsers users) {
         owned = users;
+        return users;
+    }
+
+    /**
+     * This sampler sends on {@code users} another sampler made: JMeter interrupts only the sampler that is
+     * sampling, so Stop must end their sessions from here (a reply in flight cannot then answer a message
+     * the user gave up on); their owner closes them.
+     */
+    protected final ThreadUsers use(ThreadUsers users) {
+        used = users;
         return users;
     }
 
@@ -158,9 +170,10 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
         if (joined != null) {
             joined.stop();
         }
-        ThreadUsers users = owned;
-        if (users != null) {
-            users.disconnect();
+        for (ThreadUsers users : new ThreadUsers[] {owned, used}) {
+            if (users != null) {
+                users.disconnect();
+            }
         }
         return true;
     }

@@ -117,12 +117,24 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         return process.exitValue();
     }
 
+    /** Samples per label, counted as {@link #count} does. */
     Map<String, Long> labels() {
-        return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new, Collectors.counting()));
+        return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new,
+                Collectors.summingLong(PlanRun::sampleCount)));
     }
 
+    /**
+     * The samples of a label, as JMeter's summariser counts them: the sum of the rows' SampleCount where the results
+     * file has that column (a scheduled sender's row is one tick of SampleCount messages), else the rows.
+     */
     long count(String label) {
-        return labels().getOrDefault(label, 0L);
+        return rows.stream().filter(r -> r.get("label").equals(label)).mapToLong(PlanRun::sampleCount).sum();
+    }
+
+    /** A row's SampleCount, 1 where the results file does not save it. */
+    static long sampleCount(Map<String, String> row) {
+        String count = row.get("SampleCount");
+        return count == null || count.isEmpty() ? 1 : Long.parseLong(count);
     }
 
     /** Samples per thread name, for one label. */

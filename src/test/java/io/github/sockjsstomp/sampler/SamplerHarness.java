@@ -1,9 +1,14 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.Books;
+import io.github.sockjsstomp.timing.Run;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -18,142 +23,180 @@ import org.apache.jmeter.threads.JMeterVariables;
 
 /**
  * Drives samplers the way JMeter's JavaSampler does: one instance per thread, setupTest inside the thread's
- * first sample, runTest per sample on that thread, then every teardownTest on one engine thread.
+ * first sample, runTest per sample on that thread, then every teardownTest on one engine thread. A send
+ * sampler gets the plans' shape: a session sampler before it on its thread, run once per user. The harness
+ * joins the run itself, so a test reads the run's books, exactly, after {@link #endTest}.
  */
 final class SamplerHarness implements AutoCloseable {
 
-    private final ExecutorService threads;
-    private final List<Running> running = new ArrayList<>();
-    private final java.util.Set<Integer> setUp = new java.util.HashSet<>();
+    private final List<ExecutorService> threads = new ArrayList<>();
+    /** The sampler a test made for thread i (or added), in order. */
+    private final List<Running> primary = new ArrayList<>();
+    /** Every sampler in the order they were set up: JMeter's teardown order. */
+    private final List<Running> all = new ArrayList<>();
+    private final Map<Integer, List<SampleResult>> sessionSamples = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<Running> setUp = new java.util.HashSet<>();
+    private final Run run;
+    private boolean ended;
 
     SamplerHarness(int threadCount) {
-        this.threads = Executors.newFixedThreadPool(threadCount);
+        for (int i = 0; i < threadCount; i++) {
+            threads.add(Executors.newSingleThreadExecutor());
+        }
+        run = Run.join(0, 0, r -> { });
     }
 
-    static JavaSamplerContext context(AbstractStompSampler sampler, Map<String, String> overrides) {
+    /** The sampler's listed parameters with their defaults, then {@code overrides} of those it lists. */
+    static JavaSamplerContext context(StompSampler sampler, Map<String, String> overrides) {
         Arguments args = sampler.getDefaultParameters();
         Map<String, String> values = new LinkedHashMap<>();
-        if (sampler instanceof StompSendSampler) {
-            // Sessions of its own, as in plans that give a send sampler the connection parameters.
-            Arguments connection = AbstractStompSampler.connectionParameters(sampler.defaultSubscribeTo());
-            for (int i = 0; i < connection.getArgumentCount(); i++) {
-                values.put(connection.getArgument(i).getName(), connection.getArgument(i).getValue());
-            }
-        }
         for (int i = 0; i < args.getArgumentCount(); i++) {
-            values.put(args.getArgument(i).getName(), args.getArgument(i).getValue());
+            String name = args.getArgument(i).getName();
+            values.put(name, overrides.getOrDefault(name, args.getArgument(i).getValue()));
         }
-        values.putAll(overrides);
         values.put("TestElement.name", overrides.getOrDefault("TestElement.name", sampler.getClass().getSimpleName()));
         Arguments merged = new Arguments();
         values.forEach(merged::addArgument);
         return new JavaSamplerContext(merged);
     }
 
-    /** Starts {@code users} samplers; user i gets {@code overrides.apply(i)} and runs {@code samples} samples. */
-    <S extends AbstractStompSampler> List<List<SampleResult>> run(int users, Supplier<S> factory,
+    /**
+     * Starts {@code users} threads; thread i gets a sampler from {@code factory} with {@code overrides.apply(i)}
+     * and runs {@code samples} samples. A send sampler's thread first runs a session sampler, given the same
+     * overrides, once per user ({@code sessionsPerThread}).
+     */
+    <S extends StompSampler> List<List<SampleResult>> run(int users, Supplier<S> factory,
             IntFunction<Map<String, String>> overrides, int samples) throws Exception {
         List<Future<List<SampleResult>>> futures = new ArrayList<>();
         for (int i = 0; i < users; i++) {
             S sampler = factory.get();
-            JavaSamplerContext context = context(sampler, overrides.apply(i));
-            running.add(new Running(sampler, context));
-            int threadNum = i;
-            futures.add(threads.submit(() -> {
-                // As JMeter numbers the threads of a group: {{session}} and {{thread}} come from it.
-                JMeterContextService.getContext().setThreadNum(threadNum);
-                if (JMeterContextService.getContext().getVariables() == null) {
-                    JMeterContextService.getContext().setVariables(new JMeterVariables());
+            Map<String, String> values = overrides.apply(i);
+            Running opener = null;
+            if (sampler instanceof StompSendSampler) {
+                StompConnectSampler session = new StompConnectSampler();
+                Map<String, String> named = new HashMap<>(values);
+                named.put("TestElement.name", "session");
+                opener = new Running(session, context(session, named), i);
+                all.add(opener);
+            }
+            Running running = new Running(sampler, context(sampler, values), i);
+            primary.add(running);
+            all.add(running);
+            int perThread = Integer.parseInt(values.getOrDefault("sessionsPerThread", "1"));
+            Running sessions = opener;
+            futures.add(thread(i).submit(() -> {
+                enterThread(running.thread);
+                if (sessions != null) {
+                    sessionSamples.put(running.thread, sample(sessions, perThread));
                 }
-                sampler.setupTest(context);
-                List<SampleResult> results = new ArrayList<>();
-                for (int n = 0; n < samples; n++) {
-                    results.add(sampler.runTest(context));
-                }
-                return results;
+                return sample(running, samples);
             }));
         }
-        List<List<SampleResult>> all = new ArrayList<>();
+        List<List<SampleResult>> results = new ArrayList<>();
         for (Future<List<SampleResult>> future : futures) {
-            all.add(future.get(120, TimeUnit.SECONDS));
+            results.add(future.get(120, TimeUnit.SECONDS));
         }
-        return all;
+        return results;
     }
 
-    /** One more sample on an already started sampler, on a pool thread. */
-    SampleResult sampleAgain(int index) throws Exception {
-        Running r = running.get(index);
-        return threads.submit(() -> {
-            JMeterContextService.getContext().setThreadNum(index);
-            return r.sampler.runTest(r.context);
-        }).get(120, TimeUnit.SECONDS);
-    }
-
-    /** A sampler given only the parameters listed and {@code overrides}: a send sampler without connection ones. */
-    static JavaSamplerContext ownContext(AbstractStompSampler sampler, Map<String, String> overrides) {
-        Arguments args = sampler.getDefaultParameters();
-        Arguments merged = new Arguments();
-        for (int i = 0; i < args.getArgumentCount(); i++) {
-            String name = args.getArgument(i).getName();
-            merged.addArgument(name, overrides.getOrDefault(name, args.getArgument(i).getValue()));
-        }
-        merged.addArgument("TestElement.name", overrides.getOrDefault("TestElement.name",
-                sampler.getClass().getSimpleName()));
-        return new JavaSamplerContext(merged);
-    }
-
-    /** Adds a sampler to the test without sampling; returns its index for {@link #samples}. */
-    int add(AbstractStompSampler sampler, JavaSamplerContext context) {
-        running.add(new Running(sampler, context));
-        return running.size() - 1;
-    }
-
-    /**
-     * {@code count} samples of an added sampler on a pool thread (with one thread, the thread every sampler
-     * of the harness samples on, as in one JMeter thread); the first ever runs its setupTest first.
-     */
-    List<SampleResult> samples(int index, int count) throws Exception {
-        Running r = running.get(index);
-        return onThread(() -> {
-            JMeterContextService.getContext().setThreadNum(0);
-            if (JMeterContextService.getContext().getVariables() == null) {
-                JMeterContextService.getContext().setVariables(new JMeterVariables());
-            }
-            if (setUp.add(index)) {
+    private List<SampleResult> sample(Running r, int count) {
+        synchronized (setUp) {
+            if (setUp.add(r)) {
                 r.sampler.setupTest(r.context);
             }
-            List<SampleResult> results = new ArrayList<>();
-            for (int n = 0; n < count; n++) {
-                results.add(r.sampler.runTest(r.context));
-            }
-            return results;
+        }
+        List<SampleResult> results = new ArrayList<>();
+        for (int n = 0; n < count; n++) {
+            results.add(r.sampler.runTest(r.context));
+        }
+        return results;
+    }
+
+    private static void enterThread(int threadNum) {
+        // As JMeter numbers the threads of a group: {{userNumber}} and {{thread}} come from it.
+        JMeterContextService.getContext().setThreadNum(threadNum);
+        if (JMeterContextService.getContext().getVariables() == null) {
+            JMeterContextService.getContext().setVariables(new JMeterVariables());
+        }
+    }
+
+    private ExecutorService thread(int index) {
+        return threads.get(index);
+    }
+
+    /** One more sample of thread {@code index}'s sampler, on that thread. */
+    SampleResult sampleAgain(int index) throws Exception {
+        Running r = primary.get(index);
+        return onThread(r.thread, () -> r.sampler.runTest(r.context));
+    }
+
+    /** The session samples that opened thread {@code index}'s users (send samplers only). */
+    List<SampleResult> sessionSamples(int index) {
+        return sessionSamples.getOrDefault(index, List.of());
+    }
+
+    /** Adds a sampler for thread 0 without sampling, as one more element of that thread's plan. */
+    int add(StompSampler sampler, JavaSamplerContext context) {
+        Running r = new Running(sampler, context, 0);
+        primary.add(r);
+        all.add(r);
+        return primary.size() - 1;
+    }
+
+    /** {@code count} samples of an added sampler on its thread; the first ever runs its setupTest first. */
+    List<SampleResult> samples(int index, int count) throws Exception {
+        Running r = primary.get(index);
+        return onThread(r.thread, () -> {
+            enterThread(r.thread);
+            return sample(r, count);
         });
     }
 
-    /** Runs on a pool thread: with one thread, the thread of every sample, so its JMeter variables too. */
-    <T> T onThread(java.util.concurrent.Callable<T> task) throws Exception {
-        return threads.submit(task).get(120, TimeUnit.SECONDS);
+    /** The users a session sampler made on thread {@code index}. */
+    List<VirtualUser> users(int index) throws Exception {
+        return onThread(primary.get(index).thread, () -> ThreadUsers.current().users());
     }
 
-    AbstractStompSampler sampler(int index) {
-        return running.get(index).sampler;
+    <T> T onThread(int index, Callable<T> task) throws Exception {
+        return thread(index).submit(task).get(120, TimeUnit.SECONDS);
     }
 
-    /** JMeter's testEnded: every teardownTest, in order, on one thread. */
+    /** Runs on thread 0, the thread of every added sampler. */
+    <T> T onThread(Callable<T> task) throws Exception {
+        return onThread(0, task);
+    }
+
+    StompSampler sampler(int index) {
+        return primary.get(index).sampler;
+    }
+
+    /** The run's books: exact once {@link #endTest} returned. */
+    Books books() {
+        return run.books();
+    }
+
+    Run testRun() {
+        return run;
+    }
+
+    /** JMeter's testEnded: every teardownTest, in order, on one thread; then the run ends. */
     void endTest() {
-        for (Running r : running) {
+        for (Running r : all) {
             r.sampler.teardownTest(r.context);
         }
-        running.clear();
-        setUp.clear();
+        all.clear();
+        if (!ended) {
+            ended = true;
+            run.leave();
+        }
     }
 
     @Override
     public void close() {
         endTest();
-        threads.shutdownNow();
+        threads.forEach(ExecutorService::shutdownNow);
     }
 
-    private record Running(AbstractStompSampler sampler, JavaSamplerContext context) {
+    private record Running(StompSampler sampler, JavaSamplerContext context, int thread) {
     }
 }

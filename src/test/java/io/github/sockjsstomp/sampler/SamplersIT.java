@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.timing.Books;
-import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +45,9 @@ class SamplersIT {
         Map<String, String> params = new HashMap<>();
         params.put("host", "127.0.0.1");
         params.put("port", Integer.toString(server.port()));
+        // The demo server's login steps: its index sets the session cookie the handshake needs.
+        params.put("indexPath", "/index");
+        params.put("pullPath", "/clientPull");
         params.put("login", login);
         params.put("heartbeatMillis", "0");
         return params;
@@ -55,6 +57,7 @@ class SamplersIT {
         Map<String, String> params = base(login);
         params.put("timingLog", timingLog.toString());
         params.put("replyTimeoutMillis", "10000");
+        params.put("subscribeTo", "/user/queue/echo"); // the session sampler's: where echo replies come
         return params;
     }
 
@@ -76,13 +79,14 @@ class SamplersIT {
         int users = 200;
         int messages = 10;
         List<List<SampleResult>> results;
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(users)) {
             results = harness.run(users, StompSendSampler::new, i -> sender("user-" + i, timingLog), messages);
             harness.endTest();
+            books = harness.books();
         }
         assertAllSuccessful(results);
         assertThat(results.stream().mapToLong(List::size).sum()).isEqualTo(users * messages);
-        Books books = ReplyTracker.shared().books();
         assertThat(books.sent()).isEqualTo(users * messages);
         assertThat(books.answered()).isEqualTo(users * messages);
         assertThat(books.lost() + books.failed() + books.pending()).isZero();
@@ -94,15 +98,17 @@ class SamplersIT {
             assertThat(r[4]).isEqualTo(r[5]); // echo: the sender is the receiver
             assertThat(r[6]).isEqualTo("/app/echo");
             assertThat(Long.parseLong(r[3])).isGreaterThanOrEqualTo(0);
-            assertThat(r).hasSize(14);
+            assertThat(r).hasSize(16);
             assertThat(r[9]).isEqualTo("fire-and-forget"); // the sender's default mode
             assertThat(Long.parseLong(r[11]) / 1000).isEqualTo(Long.parseLong(r[0])); // µs and ms agree
             assertThat(r[12]).isEqualTo("local");
             assertThat(r[13]).isNotEmpty();
+            assertThat(r[14]).isNotEmpty().isEqualTo(r[15]); // the virtual user's name, sender and receiver
         });
         assertThat(records.stream().map(r -> r[10]).distinct()).as("one run").hasSize(1);
         assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
         assertThat(records.stream().map(r -> r[4]).collect(Collectors.toSet())).hasSize(users);
+        assertThat(records.stream().map(r -> r[14]).collect(Collectors.toSet())).hasSize(users);
     }
 
     /** The plans' shape: a session sampler opens the thread's sessions, the send sampler after it uses them. */
@@ -112,14 +118,14 @@ class SamplersIT {
         List<SampleResult> connects;
         List<SampleResult> sends;
         try (SamplerHarness harness = new SamplerHarness(1)) {
-            Map<String, String> session = base("user-{{session}}");
+            Map<String, String> session = base("user-{{userNumber}}");
             session.put("sessionsPerThread", "3");
             session.put("subscribeTo", "/user/queue/echo");
             session.put("TestElement.name", "session");
             int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
                     session));
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.ownContext(send, Map.of("TestElement.name", "echo",
+            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "echo",
                     "mode", "await-reply", "replyTimeoutMillis", "10000", "timingLog", timingLog.toString())));
             connects = harness.samples(opener, 3);
             sends = harness.samples(sender, 6);
@@ -144,11 +150,12 @@ class SamplersIT {
     void aSendSamplerWithoutConnectionParametersOrASessionSamplerIsAConfigError() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.ownContext(send, Map.of("TestElement.name", "echo",
+            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "echo",
                     "timingLog", "none")));
             SampleResult result = harness.samples(sender, 1).get(0);
-            assertThat(result.getResponseCode()).isEqualTo(SampleResults.CONFIG_ERROR);
-            assertThat(result.getResponseMessage()).contains("'echo' has no connection parameters")
+            assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
+            assertThat(result.isStopTest()).isTrue();
+            assertThat(result.getResponseMessage()).contains("'echo' needs a session sampler")
                     .contains("StompConnectSampler");
         }
     }
@@ -156,20 +163,20 @@ class SamplersIT {
     @Test
     void twoSendSamplersThatTimeDifferentlyCannotShareTheSessions() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
-            Map<String, String> session = base("user-{{session}}");
+            Map<String, String> session = base("user-{{userNumber}}");
             int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
                     session));
             StompSendSampler first = new StompSendSampler();
             StompSendSampler second = new StompSendSampler();
-            int a = harness.add(first, SamplerHarness.ownContext(first, Map.of("TestElement.name", "first",
+            int a = harness.add(first, SamplerHarness.context(first, Map.of("TestElement.name", "first",
                     "timingLog", "none")));
-            int b = harness.add(second, SamplerHarness.ownContext(second, Map.of("TestElement.name", "second",
+            int b = harness.add(second, SamplerHarness.context(second, Map.of("TestElement.name", "second",
                     "timingLog", "none", "replyTimeoutMillis", "1234")));
             assertThat(harness.samples(opener, 1).get(0).isSuccessful()).isTrue();
             assertThat(harness.samples(a, 1).get(0).isSuccessful()).isTrue();
             SampleResult refused = harness.samples(b, 1).get(0);
-            assertThat(refused.getResponseCode()).isEqualTo(SampleResults.CONFIG_ERROR);
-            assertThat(refused.getResponseMessage()).contains("'second' and 'first' send on the sessions of");
+            assertThat(refused.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
+            assertThat(refused.getResponseMessage()).contains("'second' and 'first' send on the same thread's users");
         }
     }
 
@@ -207,6 +214,7 @@ class SamplersIT {
         int users = 3;
         int messages = 4;
         List<List<SampleResult>> results;
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(users)) {
             // Everyone subscribes first, so every greeting has three receivers.
             results = harness.run(users, StompSendSampler::new, i -> {
@@ -216,6 +224,7 @@ class SamplersIT {
                 p.put("payload", "{\"name\":\"{{msgId}}\"}");
                 p.put("mode", "await-reply");
                 p.put("repliesPerMessage", "0");
+                p.put("replyFrom", "any"); // every subscriber's copy answers, not only the sender's
                 p.put("replyTimeoutMillis", "3000");
                 return p;
             }, 0);
@@ -227,6 +236,7 @@ class SamplersIT {
                 }
             }
             harness.endTest();
+            books = harness.books();
         }
         assertThat(results).hasSize(users);
         List<String[]> records = records(timingLog);
@@ -235,7 +245,7 @@ class SamplersIT {
             assertThat(r[9]).isEqualTo("await-reply");
         });
         assertThat(records.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize(users * messages);
-        assertThat(ReplyTracker.shared().books().answered()).isEqualTo(users * messages);
+        assertThat(books.answered()).isEqualTo(users * messages);
     }
 
     @ParameterizedTest
@@ -326,7 +336,7 @@ class SamplersIT {
         long[] before = settledStickyCounts();
         try (SamplerHarness harness = new SamplerHarness(users)) {
             List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> {
-                Map<String, String> p = base("sticky-" + transport + "-" + i + "-{{session}}");
+                Map<String, String> p = base("sticky-" + transport + "-" + i + "-{{userNumber}}");
                 p.put("transport", transport);
                 p.put("sessionsPerThread", Integer.toString(sessionsEach));
                 return p;
@@ -342,12 +352,14 @@ class SamplersIT {
     @Test
     void unansweredMessagesAreLostAfterTheReplyTimeout() throws Exception {
         Path timingLog = dir.resolve("lost.csv");
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = sender("lonely", timingLog);
             p.put("destination", "/topic/nobody-listens");
             p.put("replyTimeoutMillis", "200");
             List<List<SampleResult>> results = harness.run(1, StompSendSampler::new, i -> p, 5);
             harness.endTest();
+            books = harness.books();
             assertAllSuccessful(results);
         }
         List<String[]> records = records(timingLog);
@@ -355,7 +367,6 @@ class SamplersIT {
             assertThat(r[1]).isEqualTo("LOST");
             assertThat(r[8]).isIn("timeout", "test-ended");
         });
-        Books books = ReplyTracker.shared().books();
         assertThat(books.lost()).isEqualTo(5);
         assertThat(books.balanced()).isTrue();
     }
@@ -364,13 +375,22 @@ class SamplersIT {
     void refusedLoginIsA401SampleAndFailedRecords() throws Exception {
         Path timingLog = dir.resolve("refused.csv");
         List<List<SampleResult>> results;
+        List<SampleResult> sessions;
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = sender("nocookie", timingLog);
             p.put("indexPath", "");
             results = harness.run(1, StompSendSampler::new, i -> p, 3);
+            sessions = harness.sessionSamples(0);
             harness.endTest();
         }
+        // The session sampler's connect fails first; then each send reconnects, fails alike, and is the sample.
+        assertThat(sessions).singleElement().satisfies(r -> {
+            assertThat(r.getSampleLabel()).isEqualTo("session");
+            assertThat(r.isSuccessful()).isFalse();
+            assertThat(r.getResponseCode()).isEqualTo("401");
+        });
         assertThat(results.get(0)).hasSize(3).allSatisfy(r -> {
+            assertThat(r.getSampleLabel()).isEqualTo("StompSendSampler connect");
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("401");
             assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("clientPull");
@@ -469,7 +489,7 @@ class SamplersIT {
             assertAllSuccessful(results);
             Set<String> cookies = new java.util.HashSet<>();
             for (int i = 0; i < users; i++) {
-                List<String> own = harness.sampler(i).sessions().get(0).cookieNames().stream()
+                List<String> own = harness.users(i).get(0).cookieNames().stream()
                         .filter(c -> c.startsWith("DEMOSESSION=")).toList();
                 assertThat(own).hasSize(1);
                 cookies.addAll(own);
@@ -487,12 +507,19 @@ class SamplersIT {
             p.put("mode", "sometimes");
             p.put("payload", "{{nope}}");
             List<SampleResult> results = harness.run(1, StompSendSampler::new, i -> p, 2).get(0);
-            assertThat(results).allSatisfy(r -> {
+            // Each sampler names the bad parameters it has: the session sampler where and how, the sender what.
+            assertThat(harness.sessionSamples(0)).singleElement().satisfies(r -> {
                 assertThat(r.isSuccessful()).isFalse();
                 assertThat(r.getResponseCode()).isEqualTo("ConfigError");
+                assertThat(r.isStopTest()).isTrue();
                 assertThat(r.getResponseMessage()).contains("Parameter 'port' has value '80a'")
-                        .contains("Parameter 'transport' has value 'carrier-pigeon'")
-                        .contains("Parameter 'mode' has value 'sometimes'")
+                        .contains("Parameter 'transport' has value 'carrier-pigeon'");
+            });
+            assertThat(results).hasSize(2).allSatisfy(r -> {
+                assertThat(r.isSuccessful()).isFalse();
+                assertThat(r.getResponseCode()).isEqualTo("ConfigError");
+                assertThat(r.isStopTest()).isTrue();
+                assertThat(r.getResponseMessage()).contains("Parameter 'mode' has value 'sometimes'")
                         .contains("Parameter 'payload' has value '{{nope}}'");
             });
         }

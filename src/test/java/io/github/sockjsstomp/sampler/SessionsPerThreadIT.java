@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.timing.Books;
-import io.github.sockjsstomp.timing.ReplyTracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +40,9 @@ class SessionsPerThreadIT {
         Map<String, String> params = new HashMap<>();
         params.put("host", "127.0.0.1");
         params.put("port", Integer.toString(server.port()));
+        // The demo server's login steps: its index sets the session cookie the handshake needs.
+        params.put("indexPath", "/index");
+        params.put("pullPath", "/clientPull");
         params.put("heartbeatMillis", "0");
         params.put("timingLog", "none");
         return params;
@@ -57,18 +59,20 @@ class SessionsPerThreadIT {
         int threads = 3;
         int perThread = 20;
         List<List<SampleResult>> results;
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(threads)) {
             Map<String, String> p = base();
-            p.put("login", "user-{{session}}");
+            p.put("login", "user-{{userNumber}}");
             p.put("sessionsPerThread", Integer.toString(perThread));
+            p.put("subscribeTo", "/user/queue/echo");
             p.put("mode", "await-reply");
             p.put("timingLog", timingLog.toString());
             results = harness.run(threads, StompSendSampler::new, i -> p, 2 * perThread);
             harness.endTest();
+            books = harness.books();
         }
         assertThat(results.stream().flatMap(List::stream)).hasSize(threads * 2 * perThread).allSatisfy(r ->
                 assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue());
-        Books books = ReplyTracker.shared().books();
         assertThat(books.sent()).isEqualTo(threads * 2 * perThread);
         assertThat(books.answered()).isEqualTo(books.sent());
         List<String[]> records = records(timingLog);
@@ -86,9 +90,9 @@ class SessionsPerThreadIT {
         int perThread = 5;
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base();
-            p.put("login", "holder-{{session}}");
+            p.put("login", "holder-{{userNumber}}");
             p.put("sessionsPerThread", Integer.toString(perThread));
-            p.put("subscribeTo", "/topic/idle-{{session}}");
+            p.put("subscribeTo", "/topic/idle-{{userNumber}}");
             List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> p, perThread + 2).get(0);
             assertThat(results).allSatisfy(r -> assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue());
             assertThat(results.subList(0, perThread)).allSatisfy(r -> {
@@ -104,9 +108,9 @@ class SessionsPerThreadIT {
                 assertThat(r.getSampleLabel()).isEqualTo("StompConnectSampler alive");
                 assertThat(r.getResponseMessage()).startsWith(perThread + " sessions alive");
             });
-            assertThat(harness.sampler(0).sessions()).hasSize(perThread).allSatisfy(u -> assertThat(u.isConnected())
+            assertThat(harness.users(0)).hasSize(perThread).allSatisfy(u -> assertThat(u.isConnected())
                     .isTrue());
-            assertThat(harness.sampler(0).sessions().stream().map(u -> u.settings().login()).collect(Collectors
+            assertThat(harness.users(0).stream().map(u -> u.settings().login()).collect(Collectors
                     .toSet())).containsExactlyInAnyOrder("holder-1", "holder-2", "holder-3", "holder-4", "holder-5");
         }
     }
@@ -120,7 +124,7 @@ class SessionsPerThreadIT {
             List<List<SampleResult>> results = harness.run(3, StompConnectSampler::new, i -> p, 1);
             assertThat(results.stream().flatMap(List::stream)).allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
             for (int i = 0; i < 3; i++) {
-                assertThat(harness.sampler(i).sessions().get(0).settings().login()).isEqualTo("guest");
+                assertThat(harness.users(i).get(0).settings().login()).isEqualTo("guest");
             }
         }
     }
@@ -135,9 +139,9 @@ class SessionsPerThreadIT {
             p.put("login", "ignored");
             p.put("sessionsPerThread", "3");
             harness.run(1, StompConnectSampler::new, i -> p, 3);
-            assertThat(harness.sampler(0).sessions()).extracting(u -> u.settings().login() + "/"
+            assertThat(harness.users(0)).extracting(u -> u.settings().login() + "/"
                     + u.settings().passcode()).containsExactly("alice/a-pass", "bob/b-pass", "carol/c-pass");
-            assertThat(harness.sampler(0).sessions()).allSatisfy(u -> assertThat(u.isConnected()).isTrue());
+            assertThat(harness.users(0)).allSatisfy(u -> assertThat(u.isConnected()).isTrue());
         }
     }
 
@@ -150,13 +154,17 @@ class SessionsPerThreadIT {
             p.put("users", dir.resolve("missing.csv").toString());
             p.put("login", "user-{{msgId}}");
             p.put("destination", "/queue/{{nope}}");
-            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            // The session sampler has the session settings; the send sampler after it, the destination.
+            SampleResult r = harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
+            StompSendSampler sender = new StompSendSampler();
+            SampleResult send = harness.samples(harness.add(sender, SamplerHarness.context(sender, p)), 1).get(0);
             assertThat(r.getResponseCode()).isEqualTo("ConfigError");
             assertThat(r.getResponseMessage()).contains("Parameter 'sessionsPerThread' has value '0'")
                     .contains("Parameter 'connectsPerSecond' has value 'fast'")
                     .contains("Parameter 'users' has value '" + dir.resolve("missing.csv") + "': cannot be read")
-                    .contains("Parameter 'login' has value 'user-{{msgId}}': unknown placeholder {{msgId}}")
-                    .contains("Parameter 'destination' has value '/queue/{{nope}}'");
+                    .contains("Parameter 'login' has value 'user-{{msgId}}': unknown placeholder {{msgId}}");
+            assertThat(send.getResponseCode()).isEqualTo("ConfigError");
+            assertThat(send.getResponseMessage()).contains("Parameter 'destination' has value '/queue/{{nope}}'");
         }
     }
 
@@ -179,9 +187,12 @@ class SessionsPerThreadIT {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base();
             p.put("host", "bad host");
-            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult send = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult r = harness.sessionSamples(0).get(0);
             assertThat(r.getResponseCode()).isEqualTo("ConfigError");
-            assertThat(r.getResponseMessage()).contains("'bad host /ws /index /clientPull': do not make a URL");
+            assertThat(r.getResponseMessage()).contains("Parameter 'host/endpoint' has value 'bad host /ws': do not make a URL");
+            // No users to send on: the send sampler cannot run either.
+            assertThat(send.getResponseCode()).isEqualTo("ConfigError");
         }
     }
 
@@ -195,6 +206,10 @@ class SessionsPerThreadIT {
             SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("UnknownHost");
+            assertThat(harness.sessionSamples(0)).singleElement().satisfies(s -> {
+                assertThat(s.isSuccessful()).isFalse();
+                assertThat(s.getResponseCode()).isEqualTo("UnknownHost");
+            });
         }
     }
 

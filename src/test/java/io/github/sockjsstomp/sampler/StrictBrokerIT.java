@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.timing.Books;
-import io.github.sockjsstomp.timing.ReplyTracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,6 +84,7 @@ class StrictBrokerIT {
     @Test
     void errorAnsweringSendEndsTheAwaitedReplyAndTheMessageIsFailed() throws Exception {
         Path timingLog = dir.resolve("send-error.csv");
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = strict("guest", "guest");
             p.put("subscribeTo", "/queue/echo");
@@ -97,8 +97,8 @@ class StrictBrokerIT {
             assertThat(r.getResponseCode()).isEqualTo("StompError");
             assertThat(r.getResponseMessage()).isEqualTo("Bad SEND: Refused: order 1");
             harness.endTest();
+            books = harness.books();
         }
-        Books books = ReplyTracker.shared().books();
         assertThat(books.sent()).isEqualTo(1);
         assertThat(books.failed()).isEqualTo(1);
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
@@ -121,6 +121,7 @@ class StrictBrokerIT {
     @Test
     void messagesWithEmptyBodiesArriveAndAreTimed() throws Exception {
         Path timingLog = dir.resolve("empty.csv");
+        Books books;
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = strict("guest", "guest");
             p.put("subscribeTo", "/queue/echo");
@@ -134,8 +135,9 @@ class StrictBrokerIT {
                 assertThat(r.getResponseData()).isEmpty();
             });
             harness.endTest();
+            books = harness.books();
         }
-        assertThat(ReplyTracker.shared().books().answered()).isEqualTo(3);
+        assertThat(books.answered()).isEqualTo(3);
     }
 
     @Test
@@ -161,7 +163,8 @@ class StrictBrokerIT {
             p.put("replyTimeoutMillis", LONG_TIMEOUT_MILLIS);
             p.put("timingLog", "none");
             harness.run(1, StompSendSampler::new, i -> p, 0);
-            long sentBefore = ReplyTracker.shared().books().sent();
+            long sentBefore = harness.books().sent();
+            assertThat(sentBefore).isZero();
             CompletableFuture<SampleResult> waiting = CompletableFuture.supplyAsync(() -> {
                 try {
                     return harness.sampleAgain(0);
@@ -169,11 +172,11 @@ class StrictBrokerIT {
                     throw new IllegalStateException(e);
                 }
             });
-            awaitSent(sentBefore + 1);
+            awaitSent(harness, sentBefore + 1);
             harness.sampler(0).interrupt();
             SampleResult r = waiting.get(60, TimeUnit.SECONDS);
             assertThat(r.getResponseCode()).isEqualTo("Interrupted");
-            // The interrupt was ours: the thread goes on sampling, and the next sample reconnects.
+            // The interrupt was ours: the thread goes on sampling.
             assertThat(harness.onThread(() -> Thread.currentThread().isInterrupted())).isFalse();
         }
     }
@@ -186,10 +189,10 @@ class StrictBrokerIT {
         return DemoServer.strictBrokerOpenSessions();
     }
 
-    private static void awaitSent(long count) throws InterruptedException {
-        for (int i = 0; i < 400 && ReplyTracker.shared().books().sent() < count; i++) {
+    private static void awaitSent(SamplerHarness harness, long count) throws InterruptedException {
+        for (int i = 0; i < 400 && harness.books().sent() < count; i++) {
             Thread.sleep(25);
         }
-        assertThat(ReplyTracker.shared().books().sent()).isGreaterThanOrEqualTo(count);
+        assertThat(harness.books().sent()).isEqualTo(count);
     }
 }
