@@ -29,22 +29,14 @@ public class StompReplySampler extends StompSampler {
     private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
             && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
-    private long waitMillis;
+    /** The run's finished messages, once setupTest opened them for this sampler; null before. */
     private ReplyFeed feed;
+
+    /** Longest wait for the next finished message; a sample that finds none is not reported. */
+    private long waitMillis = StompParameters.WAIT_MILLIS.defaultValue;
 
     public StompReplySampler() {
         super(List.of(StompParameters.WAIT_MILLIS));
-    }
-
-    /** Opens the run's feed: finished messages are kept for this sampler from now on. */
-    @Override
-    protected void setUp(ParameterReader params, String label) {
-        waitMillis = params.read(StompParameters.WAIT_MILLIS);
-        ReplyFeed runFeed = joinRun(0).feed();
-        if (!params.hasErrors()) {
-            runFeed.open();
-            feed = runFeed;
-        }
     }
 
     @Override
@@ -63,6 +55,17 @@ public class StompReplySampler extends StompSampler {
             return nothing;
         }
         return sampleOf(record, System.currentTimeMillis());
+    }
+
+    /** Opens the run's feed: finished messages are kept for this sampler from now on. */
+    @Override
+    protected void setUp(ParameterReader params, String label) {
+        ReplyFeed runFeed = joinRun(0).feed();
+        waitMillis = params.read(StompParameters.WAIT_MILLIS);
+        if (!params.hasErrors()) {
+            runFeed.open();
+            feed = runFeed;
+        }
     }
 
     static SampleResult sampleOf(TimingRecord record, long nowMillis) {

@@ -71,8 +71,8 @@ class ArtemisBrokerIT {
     void sendAtATargetRateWithEachUsersOwnCredentialsFromACsvFile() throws Exception {
         Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a-pass\nbob,b-pass\n");
         PlanRun run = PlanRun.runClean(dir.resolve("send"), "send", false, artemis("threads=2", "rampUp=0",
-                "duration=6", "throughput=1200", "users=" + users, "destination=/queue/orders.{{user}}",
-                "subscribeTo=/queue/orders.{{user}}", "replyTimeoutMillis=3000"));
+                "duration=6", "throughput=1200", "users=" + users, "destination=/queue/orders.{{login}}",
+                "subscribeTo=/queue/orders.{{login}}", "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
         assertThat(column(timing, 4)).containsExactlyInAnyOrder("alice", "bob");
