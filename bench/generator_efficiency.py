@@ -11,9 +11,16 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   held      live heap (after full GCs), RSS and JVM threads per held session: N_SMALL vs N_BIG sessions, one
             per JMeter thread, heart-beats on for ours (the incumbent cannot send them between samples).
   many      ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
+  many-rate many users at a modest rate: RATE_USERS (2000) users x RATE_PER_USER_MIN (60) messages per minute,
+            fire-and-forget; ours with the scheduled sender (send.jmx's default pacing) as 2 x 1000 and 20 x 100
+            users per thread, the incumbent one thread per user with a Constant Throughput Timer
+            (incumbent-rate.jmx). JMeter CPU per answered message, context switches per message by thread kind
+            (/proc/<pid>/task/*/status), JVM threads. Heart-beats off on both sides.
 
-Usage: bench/generator_efficiency.py [echo] [fire] [held] [many]   (default: all)
+Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (default: all but many-rate)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
+RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); JFR=many-rate records the
+first ours-2x1000 run; RATE_TICK_MILLIS (10) is our tickMillis.
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
              the first fire-and-forget run); bench/jfr_top.py prints a recording's top frames.
@@ -23,6 +30,7 @@ a copy of target/jmeter without our jar; it is never bundled.
 
 import csv
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -39,7 +47,8 @@ INCUMBENT_JAR = ("https://repo.maven.apache.org/maven2/net/luminis/jmeter/jmeter
                  "jmeter-websocket-samplers-1.3.1.jar")
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("ROUNDS", 3), ("THREADS", 50), ("WARMUP_S", 15),
                                                   ("WINDOW_S", 20), ("N_SMALL", 10), ("N_BIG", 1000),
-                                                  ("THREADS_MANY", 15), ("SESSIONS_PER_THREAD", 1000)]}
+                                                  ("THREADS_MANY", 15), ("SESSIONS_PER_THREAD", 1000),
+                                                  ("RATE_USERS", 2000), ("RATE_PER_USER_MIN", 60)]}
 HEAP = "-Xms2g -Xmx2g"
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -95,6 +104,29 @@ def proc_switches(pid):
         except OSError:
             pass
     return voluntary, involuntary
+
+
+def thread_kind(name):
+    """A thread's kind: its name without trailing numbers ("senders 1-7" -> "senders", "stomp-io-2" -> "stomp-io")."""
+    return re.sub(r"[\s#-]*\d+([-#]\d+)*$", "", name).strip() or name
+
+
+def switches_by_kind(pid):
+    """Voluntary + involuntary context switches so far, and thread count, by thread kind (names from comm)."""
+    kinds = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            switches = 0
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    switches += int(line.split()[1])
+        except OSError:
+            continue
+        kind = thread_kind(name)
+        count, total = kinds.get(kind, (0, 0))
+        kinds[kind] = (count + 1, total + switches)
+    return kinds
 
 
 def proc_status(pid, key):
@@ -194,6 +226,53 @@ def echo_run(side, server, out, round_no, fire=False):
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
 
 
+def rate_run(side, server, out, round_no):
+    """One many-rate run: RATE_USERS users at RATE_PER_USER_MIN messages per minute each, fire-and-forget."""
+    name = f"{side}-rate-{round_no}"
+    users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
+    duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
+    common = {"host": "127.0.0.1", "port": server.port, "rampUp": 5, "duration": duration,
+              "throughput": users * per_min, "endpoint": "/stomp-ws"}
+    jvm_args = ""
+    if side == "incumbent":
+        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
+                                   dict(common, threads=users))
+    else:
+        threads = int(side.split("-")[1].split("x")[0])
+        if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == "ours-2x1000":
+            jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
+                        f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
+        props = dict(common, threads=threads, sessionsPerThread=users // threads, transport="raw", indexPath="none",
+                     pullPath="none", heartbeatMillis=0, pacing="schedule",
+                     tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv")
+        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/send.jmx", out, name, props, jvm_args)
+    time.sleep(ENV["WARMUP_S"])
+    cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    time.sleep(ENV["WINDOW_S"])
+    cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    jvm_threads = proc_status(pid, "Threads")
+    process.wait(300)
+    start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
+    if side == "incumbent":
+        done, errors = samples_between(jtl, "echo", start_ms, end_ms)
+    else:
+        done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms), 0
+    per_kind = {k: (n, total - kinds0.get(k, (0, 0))[1]) for k, (n, total) in kinds1.items()}
+    switches = sum(d for _, d in per_kind.values())
+    with open(jtl, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["label"] in ("send", "echo")]
+    samples = len(rows)
+    messages = sum(int(r.get("SampleCount") or 1) for r in rows)
+    return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
+            "cs": switches / max(done, 1), "threads": jvm_threads, "errors": errors,
+            "kinds": {k: (n, d / max(done, 1)) for k, (n, d) in per_kind.items()},
+            "messages_per_sample": messages / max(samples, 1)}
+
+
+def load_average():
+    return Path("/proc/loadavg").read_text().split()[:3]
+
+
 def held_run(side, server, out, threads, sessions_per_thread=1):
     name = f"{side}-held-{threads}x{sessions_per_thread}"
     duration = 60 if threads * sessions_per_thread > 1000 else 40
@@ -231,6 +310,8 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
 
 def main(argv):
     parts = argv or ["echo", "fire", "held", "many"]
+    if "many-rate" in parts and not (ROOT / "bench/incumbent-rate.jmx").exists():
+        sys.exit("bench/incumbent-rate.jmx is missing")
     if not (OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
     incumbent_home()
@@ -292,6 +373,8 @@ def main(argv):
                       f"- live heap per session: {(big['heap_kb'] - small['heap_kb']) / n:.1f} KB",
                       f"- RSS per session: {(big['rss_kb'] - small['rss_kb']) / n:.1f} KB",
                       f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s", ""]
+        if "many-rate" in parts:
+            lines += many_rate(server, out)
     finally:
         server.stop()
     summary = "\n".join(lines)
@@ -299,6 +382,48 @@ def main(argv):
     print(summary)
     print(f"results in {out}")
     return 0
+
+
+def many_rate(server, out):
+    """The many-rate section: alternating sides, ROUNDS rounds, medians; load average before and after."""
+    sides = os.environ.get("RATE_SIDES", "ours-2x1000 incumbent ours-20x100").split()
+    runs = {s: [] for s in sides}
+    before = load_average()
+    for round_no in range(1, ENV["ROUNDS"] + 1):
+        for side in sides:
+            runs[side].append(rate_run(side, server, out, round_no))
+            print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
+    after = load_average()
+    users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
+    lines = [f"## Many users at a modest rate: {users:,} users x {per_min} messages/min, fire-and-forget", "",
+             f"Load average (1/5/15 min) before {' '.join(before)}, after {' '.join(after)}.", "",
+             "| side | JMeter CPU us per answered message | answered/s | context switches per message | "
+             "messages per sample | JVM threads | errors | CPU ratio to incumbent |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
+    for side, results in runs.items():
+        cpu = statistics.median(r["cpu_us"] for r in results)
+        ratio = f"{cpu / base:.2f}x" if base else ""
+        lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+                     f"{statistics.median(r['cs'] for r in results):.2f} | "
+                     f"{statistics.median(r['messages_per_sample'] for r in results):.1f} | "
+                     f"{statistics.median(r['threads'] for r in results):.0f} | "
+                     f"{sum(r['errors'] for r in results)} | {ratio} |")
+    lines += ["", "Context switches per message by thread kind (median over rounds; threads of that kind):", "",
+              "| side | thread kind | threads | switches per message |", "| --- | --- | ---: | ---: |"]
+    for side, results in runs.items():
+        kinds = {k for r in results for k in r["kinds"]}
+        rows = []
+        for kind in kinds:
+            per_msg = statistics.median(r["kinds"].get(kind, (0, 0.0))[1] for r in results)
+            count = max(r["kinds"].get(kind, (0, 0))[0] for r in results)
+            rows.append((per_msg, kind, count))
+        for per_msg, kind, count in sorted(rows, reverse=True):
+            if per_msg >= 0.005:
+                lines.append(f"| {side} | {kind} | {count} | {per_msg:.3f} |")
+    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us, {r['cs']:.2f} cs/msg"
+                                          for rs in runs.values() for r in rs), ""]
+    return lines
 
 
 if __name__ == "__main__":

@@ -25,6 +25,13 @@ Data goes under /tmp by default (never into the repository); ``--clean`` removes
     .venv/bin/python analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
     .venv/bin/python analysis/bench/bench_aggregate.py --records 1000000 --charts --dir /tmp/b
     .venv/bin/python analysis/bench/bench_aggregate.py --mode fire-and-forget      # schedule lag instead of CO
+    .venv/bin/python analysis/bench/bench_aggregate.py --shape real                # 2,000 users, one login
+    .venv/bin/python analysis/bench/bench_aggregate.py --from-log results/timing.csv   # a real log, replicated
+
+Shapes (see gen_data.py): ``synthetic`` (200 senders, each its own login, one destination, 20,000 messages/s);
+``real`` (2,000 virtual users ``vu-1`` .. ``vu-2000`` under the one login ``guest``, a destination per user
+``/queue/echo.<n>``, 1 message/s per user, fire-and-forget, long quoted failure reasons); ``--from-log FILE``: the
+rows of a real timing log, replicated (send times shifted forward, message ids unique per copy) to each size.
 """
 
 from __future__ import annotations
@@ -135,8 +142,8 @@ t0 = time.perf_counter()
 out = {}
 if kind == "parse":  # the floor: polars parses every column, nothing else
     import polars as pl
-    from stomp_analysis.timing_log import SCHEMA, SCHEMA_V1, check_header
-    schema = SCHEMA_V1 if check_header(log)[1] else SCHEMA
+    from stomp_analysis.timing_log import check_header
+    schema = check_header(log)[1].schema
     n = 0
     for batch in pl.scan_csv(log, has_header=False, skip_rows=1, schema=schema).collect_batches():
         n += batch.height
@@ -183,16 +190,26 @@ def phases(log: Path, rate_per_min: float, kinds: list[str]) -> dict:
 
 def bench_size(args, records: int) -> dict:
     """Generates (or reuses) a log of ``records`` records and times the aggregation on it."""
-    log = args.dir / f"timing_{records}_{args.mode}.csv"
+    if args.from_log:
+        shape = f"from-{args.from_log.stem}"
+    elif args.shape == "real":
+        shape = f"real-{args.columns}"
+    else:
+        shape = f"{args.mode}-{args.columns}"
+    log = args.dir / f"timing_{records}_{shape}.csv"
     meta_path = log.with_suffix(".json")
     if args.reuse and log.exists() and meta_path.exists():
         meta = json.loads(meta_path.read_text())
         print(f"reusing {log} ({log.stat().st_size / 2**20:.0f} MiB)")
     else:
         t = time.perf_counter()
-        meta = generate(
-            "timing", log, records, "--senders", str(args.senders), "--rate", str(args.rate), "--mode", args.mode
-        )
+        if args.from_log:
+            extra = ["--from-log", str(args.from_log)]
+        elif args.shape == "real":
+            extra = ["--shape", "real", "--senders", "2000", "--rate", "2000", "--mode", "fire-and-forget"]
+        else:
+            extra = ["--senders", str(args.senders), "--rate", str(args.rate), "--mode", args.mode]
+        meta = generate("timing", log, records, *extra, "--columns", str(args.columns))
         meta_path.write_text(json.dumps(meta))
         print(
             f"generated {log}: {records} records, {log.stat().st_size / 2**20:.0f} MiB"
@@ -268,6 +285,21 @@ def main(argv: list[str] | None = None) -> int:
         default="await-reply",
         help="the generated log's mode column (old: the former 9-column format); await-reply runs the CO correction, "
         "fire-and-forget the schedule lag",
+    )
+    p.add_argument(
+        "--shape",
+        choices=["synthetic", "real"],
+        default="synthetic",
+        help="synthetic: 200 senders, one destination; real: 2,000 virtual users under one login, a destination per "
+        "user, 1 msg/s each, fire-and-forget (--senders, --rate and --mode then do not apply)",
+    )
+    p.add_argument("--from-log", type=Path, metavar="FILE", help="replicate the rows of this real timing log instead")
+    p.add_argument(
+        "--columns",
+        type=int,
+        choices=[9, 14, 16],
+        default=16,
+        help="the generated log's format (default 16; --mode old writes 9)",
     )
     p.add_argument("--dir", type=Path, default=Path("/tmp/stomp-analysis-bench"), help="where data goes")
     p.add_argument("--reuse", action="store_true", help="reuse data files already generated with the same size")

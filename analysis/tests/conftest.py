@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
@@ -53,4 +54,15 @@ def v2(
     for line in lines:
         sent_ms = int(line.split(",", 1)[0])
         out.append(f"{line},{mode},{run},{sent_ms * 1000 + sub_us},{engine},{version}")
+    return out
+
+
+def v3(lines: list[str], **v2_args) -> list[str]:
+    """The 9-column lines in the 16-column format (see v2), with sender_user and receiver_user appended: the
+    virtual users ``vu <sender>`` and ``vu <receiver>`` (empty when the record has no receiver)."""
+    out = []
+    for line in v2(lines, **v2_args):
+        fields = next(csv.reader([line]))
+        sender, receiver = fields[4], fields[5]
+        out.append(f"{line},vu {sender},{f'vu {receiver}' if receiver else ''}")
     return out

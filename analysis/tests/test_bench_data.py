@@ -6,7 +6,7 @@ import importlib.util
 import re
 
 from stomp_analysis.cli import main
-from stomp_analysis.timing_log import HEADER_V1
+from stomp_analysis.timing_log import HEADER, HEADER_V1, HEADER_V2
 
 from .conftest import ANALYSIS_DIR
 
@@ -61,3 +61,42 @@ def test_generated_old_format_log_is_read(tmp_path, capsys):
     assert log.read_text().split("\n", 1)[0] == HEADER_V1
     assert main([str(log), "--quiet"]) == 0
     assert re.search(r"\| o \| TOTAL \| 2000 \|", capsys.readouterr().out)
+
+
+def test_real_shape_counts_its_virtual_users(tmp_path, capsys):
+    """One login for every user, a destination per user, fire-and-forget, long quoted failure reasons."""
+    gen = load_gen()
+    log = tmp_path / "r.csv"
+    meta = gen.generate_timing_log(
+        log, records=20_000, senders=200, rate_per_s=200.0, mode="fire-and-forget", shape="real"
+    )
+    assert log.read_text().split("\n", 1)[0] == HEADER
+    assert main([str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]) == 0
+    cap = capsys.readouterr()
+    assert "malformed" not in cap.err
+    assert "200 sender(s)" in cap.out and "200 senders × 60000 / 12000 msg/min = 1000.000 ms" in cap.out
+    assert cap.out.count("| r | /queue/echo.") == 200
+    assert re.search(r"\| r \| 200 \| 20000 \| 1000\.000 \|", cap.out)
+
+
+def test_replicated_log_has_unique_messages_later_in_time(tmp_path, capsys):
+    gen = load_gen()
+    src, rep = tmp_path / "src.csv", tmp_path / "rep.csv"
+    gen.generate_timing_log(src, records=1_000, senders=10, rate_per_s=100.0, columns=14)
+    meta = gen.replicate_log(src, rep, 2_500, chunk=700)
+    lines = rep.read_text().splitlines()
+    assert lines[0] == HEADER_V2 and len(lines) == 2_501 and meta["source_records"] == 1_000
+    ids = [line.split(",")[2] for line in lines[1:]]
+    assert len(set(ids)) == 2_500 and (ids[0], ids[1_000]) == ("m4k2x9a-0~0", "m4k2x9a-0~1")
+    sent = [int(line.split(",")[0]) for line in lines[1:]]
+    assert sent[1_000] > sent[999] and sent[2_000] > sent[1_999]
+    assert main([str(rep), "--quiet"]) == 0
+    assert re.search(r"\| rep \| TOTAL \| 2500 \|", capsys.readouterr().out)
+
+
+def test_columns_choose_the_format(tmp_path):
+    gen = load_gen()
+    for columns, header in ((14, HEADER_V2), (16, HEADER)):
+        log = tmp_path / f"c{columns}.csv"
+        gen.generate_timing_log(log, records=100, senders=5, rate_per_s=100.0, columns=columns)
+        assert log.read_text().split("\n", 1)[0] == header

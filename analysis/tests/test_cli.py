@@ -179,3 +179,18 @@ def test_all_records_malformed_exits_2(tmp_path, capsys):
     assert "line 2: sent_epoch_ms 'x' is not an integer" in err
     assert "line 3: unknown outcome 'NOPE'" in err
     assert "no usable record (all 2 are malformed)" in err
+
+
+def test_wrapper_without_polars_says_what_to_run(tmp_path):
+    """A Python without the dependencies (-S: no site-packages, so neither the venv's polars nor the package)."""
+    log = write_log(tmp_path / "t.csv", TINY)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", str(SCRIPT), str(log)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("sockjs-stomp-aggregate: error: the Python module 'polars' is missing")
+    assert "make venv" in lines[0] and ".venv/bin/python analysis/aggregate.py" in lines[0]
+    assert "pip install ./analysis" in lines[0]

@@ -69,6 +69,23 @@ def test_per_second(tmp_path):
     assert ps.get_column("active_threads").to_list() == [2, 3]
 
 
+def test_a_row_with_a_sample_count_stands_for_that_many_samples(tmp_path):
+    """The plugin's scheduled sender: one row per tick, SampleCount messages sent, ErrorCount failed."""
+    lines = [
+        "timeStamp,elapsed,label,success,SampleCount,ErrorCount,allThreads",
+        "1700000000000,2,send,true,8,0,2",
+        "1700000000400,1,send,false,1,1,2",
+        "1700000001100,3,send,true,12,0,2",
+    ]
+    frame = read_jtl(write(tmp_path, lines)).frame
+    (send,) = jtl_summary(frame)
+    assert (send["samples"], send["errors"]) == (21, 1)
+    assert send["throughput_per_s"] == pytest.approx(21 / 1.103)
+    ps = jtl_per_second(frame)
+    assert ps.get_column("jmeter_samples").to_list() == [9, 12]
+    assert ps.get_column("jmeter_errors").to_list() == [1, 0]
+
+
 def test_malformed_rows_counted_with_line_numbers(tmp_path):
     lines = [
         HEADER,

@@ -8,10 +8,11 @@ import re
 import numpy as np
 import pytest
 
-from stomp_analysis.aggregate import RunSpec, analyze, analyze_run, split_runs
+from stomp_analysis.aggregate import RunSpec, analyze, analyze_run
 from stomp_analysis.cli import main
+from stomp_analysis.runs import FileScan, plan_parts, windows
 from stomp_analysis.tables import co_table, per_second_frame, schedule_table, summary_table
-from stomp_analysis.timing_log import HEADER, read_timing_log
+from stomp_analysis.timing_log import HEADER_V2, read_timing_log
 
 from .conftest import TINY, v2
 
@@ -60,7 +61,7 @@ def two_runs_reusing_ids():
 
 
 def test_one_file_with_two_runs_is_split(log_writer):
-    path = log_writer(two_runs_reusing_ids(), "runs.csv", header=HEADER)
+    path = log_writer(two_runs_reusing_ids(), "runs.csv", header=HEADER_V2)
     r1, r2 = analyze_files([path], label="soak")
     assert (r1.label, r2.label) == ("soak#1", "soak#2")
     assert r1.files[0].run_ids == (RUN_A,) and r2.files[0].run_ids == (RUN_B,)
@@ -80,7 +81,7 @@ def test_one_file_with_two_runs_is_split(log_writer):
 
 
 def test_malformed_records_are_counted_once_with_the_first_run(log_writer):
-    path = log_writer([*two_runs_reusing_ids(), "garbage"], "runs.csv", header=HEADER)
+    path = log_writer([*two_runs_reusing_ids(), "garbage"], "runs.csv", header=HEADER_V2)
     r1, r2 = analyze_files([path])
     assert (r1.malformed, r2.malformed) == (1, 0)
     assert (r1.files[0].records, r2.files[0].records) == (4, 2)
@@ -88,13 +89,13 @@ def test_malformed_records_are_counted_once_with_the_first_run(log_writer):
 
 def test_engines_of_one_test_stay_one_run(log_writer):
     # two engines started 3 ms apart: different run ids, overlapping sends, the same msg_ids (per engine)
-    a = log_writer(v2(TINY, run=RUN_A), "gen1.csv", header=HEADER)
-    b = log_writer(v2(TINY, run=RUN_A + 3), "gen2.csv", header=HEADER)
+    a = log_writer(v2(TINY, run=RUN_A), "gen1.csv", header=HEADER_V2)
+    b = log_writer(v2(TINY, run=RUN_A + 3), "gen2.csv", header=HEADER_V2)
     (r,) = analyze_files([a, b], label="all engines")
     assert r.label == "all engines" and not r.notes
     assert r.total.sent == 14 and r.senders == 4
     # ... but a later test appended to one of the files is a run of its own
-    c = log_writer(v2(TINY, run=RUN_A + 3) + v2(shifted(TINY, 60_000), run=RUN_B), "gen2b.csv", header=HEADER)
+    c = log_writer(v2(TINY, run=RUN_A + 3) + v2(shifted(TINY, 60_000), run=RUN_B), "gen2b.csv", header=HEADER_V2)
     r1, r2 = analyze_files([a, c], label="all engines")
     assert (r1.label, r1.total.sent, r1.senders) == ("all engines#1", 14, 4)
     assert (r2.label, r2.total.sent, r2.senders) == ("all engines#2", 7, 2)
@@ -104,8 +105,9 @@ def test_engines_of_one_test_stay_one_run(log_writer):
 def test_old_logs_are_never_split(log_writer):
     a = log_writer(TINY, "a.csv")
     b = log_writer(shifted(TINY, 3_600_000), "b.csv")
-    parts = split_runs(RunSpec("x", [a, b]), read_all([a, b]))
-    assert len(parts) == 1 and parts[0][2] == ""
+    scans = [FileScan(i, log, windows(log.frame), log.frame.height) for i, log in enumerate(read_all([a, b]))]
+    plans, _ = plan_parts(RunSpec("x", [a, b]), scans, 0.0)
+    assert len(plans) == 1 and plans[0].notes == [""]
     (r,) = analyze_files([a, b])
     assert r.total.sent == 14
 
@@ -118,15 +120,15 @@ def test_a_reused_id_is_another_message_in_another_run(log_writer):
         rec(T0, "LOST", "m-1", "u1", mode="await-reply", run=RUN_A + 1),
         rec(T0 + 5, "ANSWERED", "m-2", "u1", lat=500, mode="await-reply", run=RUN_A + 1),
     ]
-    (r,) = analyze_files([log_writer(lines, header=HEADER)])
+    (r,) = analyze_files([log_writer(lines, header=HEADER_V2)])
     assert (r.total.sent, r.total.answered, r.total.lost) == (3, 2, 1)
     assert r.mixed_messages == 0
     assert r.senders == 2  # u1 of each JVM
 
 
 def test_split_labels_never_collide(log_writer, capsys):
-    soak = log_writer(two_runs_reusing_ids(), "soak.csv", header=HEADER)
-    other = log_writer(v2(TINY), "other.csv", header=HEADER)
+    soak = log_writer(two_runs_reusing_ids(), "soak.csv", header=HEADER_V2)
+    other = log_writer(v2(TINY), "other.csv", header=HEADER_V2)
     assert main([str(soak), str(other), "--label", "soak", "--label", "soak#2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\| soak#1 \| TOTAL \| 3 \| 2 \| 1 \|", out)
@@ -138,7 +140,7 @@ def test_split_labels_never_collide(log_writer, capsys):
 
 
 def tiny(log_writer, mode, name="t.csv"):
-    return log_writer(v2(TINY, mode), name, header=HEADER) if mode else log_writer(TINY, name)
+    return log_writer(v2(TINY, mode), name, header=HEADER_V2) if mode else log_writer(TINY, name)
 
 
 def test_await_reply_is_corrected(log_writer):
@@ -209,7 +211,7 @@ def mixed_lines(same_destination: bool):
 
 
 def test_mixed_run_corrects_only_await_reply_destinations(log_writer):
-    (r,) = analyze_files([log_writer(mixed_lines(False), header=HEADER)], label="m", expected_interval_ms=2)
+    (r,) = analyze_files([log_writer(mixed_lines(False), header=HEADER_V2)], label="m", expected_interval_ms=2)
     by = {b.destination: b for b in r.destinations}
     assert r.mode == "mixed"
     assert by["/app/echo"].co is not None and by["/app/echo"].co.added == 3  # 9000: +7000 +5000 +3000
@@ -220,7 +222,7 @@ def test_mixed_run_corrects_only_await_reply_destinations(log_writer):
 
 
 def test_mixed_run_on_one_destination_is_not_corrected(log_writer):
-    (r,) = analyze_files([log_writer(mixed_lines(True), header=HEADER)], label="m", expected_interval_ms=2)
+    (r,) = analyze_files([log_writer(mixed_lines(True), header=HEADER_V2)], label="m", expected_interval_ms=2)
     assert r.mode == "mixed" and not r.co_corrected
     assert r.treatment.startswith(
         "run m: mixed modes (await-reply and fire-and-forget) with a pacing of 2 ms/sender: latencies not corrected"
@@ -250,7 +252,7 @@ def schedule_log():
 
 
 def test_schedule_lag_hand_computed(log_writer):
-    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER)], label="send", expected_interval_ms=100)
+    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER_V2)], label="send", expected_interval_ms=100)
     s = r.schedule
     assert (s.interval_us, s.senders, s.sends) == (100_000, 2, 8)
     lags = np.repeat(s.lag.values, s.lag.counts).tolist()
@@ -271,7 +273,7 @@ def test_schedule_lag_hand_computed(log_writer):
 
 def test_schedule_lag_from_a_target_rate(log_writer):
     # 2 senders, 1200 msg/min for the test: 20 sends/s, 100 ms per sender: the same lags as above
-    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER)], label="send", target_rate_per_min=1200)
+    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER_V2)], label="send", target_rate_per_min=1200)
     assert r.interval_us == 100_000
     assert r.schedule.lag.quantile(0.99) == 300_000
     assert "with a pacing of 100 ms/sender (1200 msg/min)" in r.treatment
@@ -279,7 +281,7 @@ def test_schedule_lag_from_a_target_rate(log_writer):
 
 def test_cli_and_report_state_the_treatment_of_each_run(log_writer, tmp_path, capsys):
     echo = tiny(log_writer, "await-reply", "echo.csv")
-    send = log_writer(schedule_log(), "send.csv", header=HEADER)
+    send = log_writer(schedule_log(), "send.csv", header=HEADER_V2)
     out = tmp_path / "out"
     pacing = ["--expected-interval-ms", "2", "--expected-interval-ms", "100"]
     assert main([str(echo), str(send), *pacing, "--out", str(out), "--quiet", "--no-charts"]) == 0

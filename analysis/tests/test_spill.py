@@ -12,7 +12,7 @@ from stomp_analysis import aggregate
 from stomp_analysis.aggregate import RunSpec, analyze
 from stomp_analysis.cli import main
 from stomp_analysis.spill import SpillStore, analyze_spilled
-from stomp_analysis.timing_log import HEADER, read_timing_log
+from stomp_analysis.timing_log import HEADER_V2, read_timing_log
 
 from .conftest import ANALYSIS_DIR, TINY, write_log
 
@@ -62,9 +62,9 @@ def logs(tmp_path):
     b = varied_records(3, 700, T0 + 3, T0 - 4_990)
     c = varied_records(4, 600, T0, T0 - 5_000, ("await-reply", "fire-and-forget"), prefix="c", senders=3)
     return [
-        write_log(tmp_path / "a.csv", a, HEADER),
-        write_log(tmp_path / "b.csv", b, HEADER),
-        write_log(tmp_path / "c.csv", c, HEADER),
+        write_log(tmp_path / "a.csv", a, HEADER_V2),
+        write_log(tmp_path / "b.csv", b, HEADER_V2),
+        write_log(tmp_path / "c.csv", c, HEADER_V2),
     ]
 
 
@@ -137,7 +137,7 @@ def test_a_slice_fuller_than_planned_is_read_in_parts(logs, tmp_path):
 
 def test_old_logs_out_of_core(tmp_path):
     old = write_log(tmp_path / "old.csv", TINY)
-    new = write_log(tmp_path / "new.csv", varied_records(5, 300, T0, T0 - 5_000), HEADER)
+    new = write_log(tmp_path / "new.csv", varied_records(5, 300, T0, T0 - 5_000), HEADER_V2)
     for paths in ([old], [old, new]):
         spec = RunSpec("o", paths, expected_interval_ms=2)
         assert out_of_core(spec, 0.5, tmp_path, slice_s=1) == in_memory(spec, 0.5)
@@ -164,7 +164,7 @@ def test_cli_max_in_memory_0_gives_the_same_report(logs, tmp_path, capsys):
 
 
 def test_cli_out_of_core_without_a_usable_record(tmp_path, capsys):
-    bad = write_log(tmp_path / "bad.csv", ["x,y", "1,2,3"], HEADER)
+    bad = write_log(tmp_path / "bad.csv", ["x,y", "1,2,3"], HEADER_V2)
     rc, _, err = run_cli(capsys, bad, "--max-in-memory", "0", "--temp-dir", tmp_path)
     assert rc == 2 and "no usable record (all 2 are malformed)" in err and "Traceback" not in err
     assert not list(tmp_path.glob("stomp-analysis-*"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stomp_analysis.stats import QUANTILES, Distribution, co_correct, higher_index
+from stomp_analysis.stats import QUANTILES, Distribution, KeyedHistograms, co_correct, higher_index, merge_two
 
 
 def test_quantiles_hand_computed():
@@ -141,3 +141,42 @@ def test_co_cap_counts_what_is_left_out():
     assert capped.distribution.n + capped.dropped == full.distribution.n
     assert capped.distribution.values.size <= 1000 + 3
     assert capped.exact_mean == pytest.approx(full.exact_mean)  # the mean is exact even when capped
+
+
+def test_dense_and_sorted_paths_agree():
+    rng = np.random.default_rng(5)
+    small = rng.integers(-50, 5_000, 20_000)  # a small span: counted by bincount
+    wide = np.r_[small, 1 << 45]  # a wide one: sorted
+    for samples in (small, wide):
+        d = Distribution.from_samples(samples)
+        v, c = np.unique(samples, return_counts=True)
+        assert np.array_equal(d.values, v) and np.array_equal(d.counts, c)
+    merged = Distribution.merge([Distribution.from_samples(small[:7]), Distribution.from_samples(small[7:])])
+    assert np.array_equal(merged.values, np.unique(small)) and merged.n == small.size
+
+
+def test_keyed_histograms_are_the_histograms_of_each_key():
+    rng = np.random.default_rng(6)
+    h = KeyedHistograms()
+    keys_all, values_all = [], []
+    for _ in range(3):  # three slices
+        keys, values = rng.integers(0, 50, 10_000), rng.integers(0, 1 << 30, 10_000)
+        h.add(keys, values)
+        keys_all.append(keys)
+        values_all.append(values)
+    keys, values = np.concatenate(keys_all), np.concatenate(values_all)
+    result = h.result()
+    assert sorted(result) == sorted(set(keys.tolist()))
+    for k, d in result.items():
+        v, c = np.unique(values[keys == k], return_counts=True)
+        assert np.array_equal(d.values, v) and np.array_equal(d.counts, c)
+
+
+def test_merge_two_is_a_merge():
+    rng = np.random.default_rng(7)
+    a = Distribution.from_samples(rng.integers(0, 1 << 40, 5_000))
+    b = Distribution.from_samples(np.r_[a.values[::3], rng.integers(0, 1 << 40, 3_000)])
+    m = merge_two(a, b)
+    expected = Distribution.merge([a, b])
+    assert np.array_equal(m.values, expected.values) and np.array_equal(m.counts, expected.counts)
+    assert merge_two(a, Distribution.empty()) is a and merge_two(Distribution.empty(), b) is b

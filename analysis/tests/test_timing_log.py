@@ -4,7 +4,7 @@ import polars as pl
 import pytest
 
 from stomp_analysis import InputError, timing_log
-from stomp_analysis.timing_log import HEADER, HEADER_V1, read_timing_log
+from stomp_analysis.timing_log import HEADER, HEADER_V1, HEADER_V2, read_timing_log
 
 from .conftest import TINY, v2
 
@@ -42,11 +42,11 @@ def test_quotes_escaped_quotes_and_line_ends_in_detail(log_writer):
 def test_crlf_and_bom_are_accepted(tmp_path):
     p = tmp_path / "crlf.csv"
     p.write_bytes(
-        ("\ufeff" + HEADER_V1 + "\r\n" + "1,ANSWERED,a,5,u,u,/d,1,\r\n2,LOST,b,,u,,/d,1,timeout\r\n").encode()
+        ("\ufeff" + HEADER_V1 + "\r\n" + "1,ANSWERED,a,5,u,u,/d,1,\r\n2,FAILED,b,,u,,/d,1,closed\r\n").encode()
     )
     log = read_timing_log(p)
     assert (log.records, log.malformed) == (2, 0)
-    assert log.frame.get_column("detail").cast(pl.String).to_list() == [None, "timeout"]
+    assert log.frame.get_column("detail").cast(pl.String).to_list() == [None, "closed"]
 
 
 BAD = [
@@ -155,7 +155,7 @@ def test_file_index_separates_equal_ids(log_writer):
 
 def test_both_headers_are_read(log_writer):
     old = read_timing_log(log_writer(TINY, "old.csv"))
-    new = read_timing_log(log_writer(v2(TINY, "fire-and-forget", run=42, sub_us=7), "new.csv", header=HEADER))
+    new = read_timing_log(log_writer(v2(TINY, "fire-and-forget", run=42, sub_us=7), "new.csv", header=HEADER_V2))
     for log in (old, new):
         assert (log.records, log.malformed, log.validated_line_by_line) == (9, 0, False)
         assert log.frame.columns == list(timing_log.KEPT)
@@ -186,7 +186,7 @@ def test_new_format_crlf_bom_and_quoted_engine(tmp_path):
         '1,ANSWERED,a,5,u,u,/d,1,,await-reply,9,1000,"gen,1",0.1.0',
         "2,LOST,b,,u,,/d,1,timeout,await-reply,9,2999,g,x",
     ]
-    p.write_bytes(("\ufeff" + HEADER + "\r\n" + "\r\n".join(lines) + "\r\n").encode())
+    p.write_bytes(("\ufeff" + HEADER_V2 + "\r\n" + "\r\n".join(lines) + "\r\n").encode())
     log = read_timing_log(p)
     assert (log.records, log.malformed) == (2, 0)
     assert log.frame.get_column("engine").cast(pl.String).to_list() == ["gen,1", "g"]
@@ -208,7 +208,7 @@ NEW_BAD = [
 
 
 def test_new_format_malformed_records_with_line_numbers(log_writer):
-    log = read_timing_log(log_writer(NEW_BAD, header=HEADER), max_issues=100)
+    log = read_timing_log(log_writer(NEW_BAD, header=HEADER_V2), max_issues=100)
     assert log.validated_line_by_line
     assert (log.records, log.malformed) == (10, 8)
     assert [i.line for i in log.issues] == [3, 4, 5, 6, 7, 8, 9, 10]
@@ -237,7 +237,7 @@ def test_new_format_malformed_records_with_line_numbers(log_writer):
 def test_problems_polars_parses_are_still_caught(log_writer, bad, reason):
     """Records the strict parse accepts (empty or inconsistent fields) still send the file to validation."""
     lines = ["1,ANSWERED,a,5,u,u,/d,1,,await-reply,7,1000,local,0.1.0", bad]
-    log = read_timing_log(log_writer(lines, header=HEADER))
+    log = read_timing_log(log_writer(lines, header=HEADER_V2))
     assert log.malformed == 1
     assert (log.issues[0].line, log.issues[0].reason) == (3, reason)
     assert log.frame.height == 1
@@ -257,7 +257,7 @@ def test_small_blocks_new_format(log_writer, monkeypatch):
         lines.append(f"{i},ANSWERED,a-{i},{i + 1},u,u,/d,1,,await-reply,5,{i * 1000 + 999},e,v")
     lines.append("30,ANSWERED,z,1,u,u,/d,1,,await-reply,5,31000,e,v")  # the bad one: µs of another ms
     monkeypatch.setattr(timing_log, "_BLOCK_BYTES", 64)
-    log = read_timing_log(log_writer(lines, header=HEADER))
+    log = read_timing_log(log_writer(lines, header=HEADER_V2))
     assert (log.records, log.malformed, log.frame.height) == (61, 1, 60)
     assert log.issues[0].line == 2 + 30 * 3
     assert log.versions == ("v",)

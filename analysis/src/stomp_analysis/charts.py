@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
-from .aggregate import RunResult
+from .results import RunResult
 from .stats import Distribution
 
 DPI = 90

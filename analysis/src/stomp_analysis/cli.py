@@ -14,23 +14,13 @@ from pathlib import Path
 
 from polars.exceptions import PanicException  # a polars panic is a BaseException
 
-from . import InputError, __version__
+from . import InputError, __version__, explain
 from .aggregate import RunResult, RunSpec, analyze
 from .jtl import _header as check_jtl_header
 from .jtl import assign_to_runs, read_jtl
 from .progress import Progress
 from .spill import SpillStore, analyze_spilled
-from .tables import (
-    Table,
-    co_table,
-    comparison_table,
-    failures_table,
-    input_table,
-    jtl_table,
-    per_second_frame,
-    schedule_table,
-    summary_table,
-)
+from .tables import Table, build_tables, markdown_document, per_second_frame
 from .timing_log import TimingLog, check_header, read_timing_log
 
 PROG = "sockjs-stomp-aggregate"
@@ -43,13 +33,15 @@ sent message) into per-run/per-destination books and latency percentiles, per-se
 across runs; optionally with JMeter .jtl result files. Markdown tables go to stdout; with --out, CSV files,
 PNG charts and a self-contained report.html are written too."""
 
-EPILOG = """\
+EPILOG = (
+    """\
 runs: each timing log is one run, labelled by its --label (in order) or its file name; logs given the same
 --label form one run (e.g. several generators of one test); --merge puts all logs in one run. Records of
 several test runs (the run column: runs appended to one file) are split into runs LABEL#1, LABEL#2, ...
 
-coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
-loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead.
+"""
+    + explain.EPILOG_TREATMENT
+    + """
 
 examples:
   %(prog)s results/timing.csv --out results/report
@@ -57,12 +49,13 @@ examples:
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
 
 big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
-once into compressed slices of send time under --temp-dir (about 16 bytes a record), then aggregated slice by
+once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by
 slice, with the same exact figures.
 
 exit status: 0 success (malformed records are reported on stderr but do not fail the run), 2 bad usage or an
 input file that cannot be used (missing, unreadable, empty, wrong header), 1 the aggregation failed (one line
 says where and why; --traceback for Python's traceback)."""
+)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -207,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--temp-dir",
         type=Path,
         metavar="DIR",
-        help="where out-of-core aggregation keeps its slices, about 16 bytes per record, removed at the end "
+        help="where out-of-core aggregation keeps its slices, about 12 bytes per record, removed at the end "
         "(default: the system's temporary directory, $TMPDIR)",
     )
     p.add_argument("--traceback", action="store_true", help="when the aggregation fails, print Python's traceback too")
@@ -353,6 +346,29 @@ def _check_usable(spec: RunSpec, logs: list[tuple[TimingLog, int]], progress: Pr
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage | None = None) -> int:
     stage = stage or Stage()
+    specs = _check_inputs(args, parser, stage)
+    results = _aggregate(specs, args, stage)
+    stage("making the tables")
+    _unique_labels(results)
+    for r in results:
+        for f in r.files:
+            _report_issues(f.path, f.records, f.malformed, f.issues)
+    jtls, jtl_by_run = _read_jtls(args.jtl, results, args.max_issues, stage)
+    notes = [f"{r.label}: {n}" for r in results for n in r.notes]
+    for n in notes:
+        _warn(n)
+    tables, inputs = build_tables(results, jtls, jtl_by_run)
+    stage("writing the tables to stdout")
+    sys.stdout.write(markdown_document(results, tables, inputs))
+    sys.stdout.flush()
+    if args.out is not None:
+        per_second = per_second_frame(results, {k: v for k, v in jtl_by_run.items() if k is not None})
+        _write_out(args, stage, results, jtls, [*tables, inputs], per_second, notes)
+    return 0
+
+
+def _check_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage) -> list[RunSpec]:
+    """The run specs, once every input has been checked (before the long work starts)."""
     stage("checking the inputs")
     specs = build_runs(args, parser)
     seen: set[Path] = set()
@@ -361,7 +377,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
         if key in seen:
             _warn(f"{pth} is given more than once: its messages are counted once per mention")
         seen.add(key)
-    # Check every input before the long work starts.
     for spec in specs:
         for pth in spec.paths:
             check_header(pth)
@@ -372,6 +387,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
             args.out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise InputError(f"{args.out}: cannot create the output directory: {e.strerror or e}") from None
+    return specs
+
+
+def _aggregate(specs: list[RunSpec], args: argparse.Namespace, stage: Stage) -> list[RunResult]:
+    """The runs of every spec, each spec in memory or out of core by its size."""
     total_bytes = sum(os.path.getsize(p) for s in specs for p in s.paths)
     progress = Progress(total_bytes, enabled=None if not args.quiet else False)
     results: list[RunResult] = []
@@ -386,16 +406,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
             file_index += len(spec.paths)
     finally:
         progress.close()
-    stage("making the tables")
-    _unique_labels(results)
-    for r in results:
-        for f in r.files:
-            _report_issues(f.path, f.records, f.malformed, f.issues)
+    return results
 
+
+def _read_jtls(paths: list[Path], results: list[RunResult], max_issues: int, stage: Stage) -> tuple[list, dict]:
+    """The .jtl files, and which run each belongs to (None: none)."""
     jtls = []
-    for p in args.jtl:
+    for p in paths:
         stage(f"reading {p}")
-        jtls.append(read_jtl(p, max_issues=args.max_issues))
+        jtls.append(read_jtl(p, max_issues=max_issues))
     stage("making the tables")
     for j in jtls:
         _report_issues(j.path, j.records, j.malformed, j.issues)
@@ -405,69 +424,29 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
         jtl_by_run.setdefault(idx, []).append(j)
         if idx is None:
             _warn(f"{j.path}: its samples overlap no run in time; shown apart")
+    return jtls, jtl_by_run
 
-    notes = [f"{r.label}: {n}" for r in results for n in r.notes]
-    for n in notes:
-        _warn(n)
-    tables: list[Table] = [summary_table(results)]
-    co = co_table(results)
-    if co:
-        tables.append(co)
-    tables.append(comparison_table(results, jtl_by_run))
-    st = schedule_table(results)
-    if st:
-        tables.append(st)
-    jt = jtl_table(results, jtl_by_run)
-    if jt:
-        tables.append(jt)
-    ft = failures_table(results)
-    if ft:
-        tables.append(ft)
-    inputs = input_table(results, jtls)
-    per_second = per_second_frame(results, {k: v for k, v in jtl_by_run.items() if k is not None})
 
-    stage("writing the tables to stdout")
-    out = sys.stdout
-    out.write("# SockJS/STOMP reply timing\n\n")
-    for r in results:
-        pacing = r.spec.pacing + (f"; expected interval {r.interval_note}" if r.interval_us else "")
-        out.write(
-            f"- **{r.label}**: {len(r.files)} file(s), {r.records} records, {r.senders} sender(s), "
-            f"span {r.span_s:.1f} s, pacing {pacing}, mode {r.mode}\n"
-        )
-    out.write("\n## Treatment\n\n")
-    for r in results:
-        out.write(f"- {r.treatment}\n")
-    out.write("\n")
-    for t in tables:
-        out.write(t.markdown())
-        out.write("\n")
-    if any(row["malformed"] for row in inputs.rows):
-        out.write(inputs.markdown())
-        out.write("\n")
-    out.flush()
+def _write_out(args, stage: Stage, results, jtls, tables: list[Table], per_second, notes: list[str]) -> None:
+    """The CSV files, the charts and report.html in --out."""
+    d: Path = args.out
+    stage(f"writing to {d}")
+    *shown, inputs = tables
+    written = [t.write_csv(d) for t in shown]
+    ps_path = d / "per_second.csv"
+    per_second.write_csv(ps_path, null_value="")
+    written.append(ps_path)
+    written.append(inputs.write_csv(d))
+    charts = []
+    if not args.no_charts:
+        from .charts import write_charts  # matplotlib is only imported when charts are wanted
 
-    if args.out is not None:
-        d: Path = args.out
-        stage(f"writing to {d}")
-        written = [t.write_csv(d) for t in tables]
-        ps_path = d / "per_second.csv"
-        per_second.write_csv(ps_path, null_value="")
-        written.append(ps_path)
-        written.append(inputs.write_csv(d))
-        charts = []
-        if not args.no_charts:
-            from .charts import write_charts  # matplotlib is only imported when charts are wanted
+        charts = write_charts(results, per_second, d)
+        written += [p for _, p in charts]
+    from .report import write_html
 
-            charts = write_charts(results, per_second, d)
-            written += [p for _, p in charts]
-        from .report import write_html
-
-        written.append(
-            write_html(d / "report.html", runs=results, jtls=jtls, tables=[*tables, inputs], charts=charts, notes=notes)
-        )
-        _info(f"wrote {len(written)} files to {d}: " + ", ".join(p.name for p in written), args.quiet)
-    return 0
+    written.append(write_html(d / "report.html", runs=results, jtls=jtls, tables=tables, charts=charts, notes=notes))
+    _info(f"wrote {len(written)} files to {d}: " + ", ".join(p.name for p in written), args.quiet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

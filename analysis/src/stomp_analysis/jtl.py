@@ -21,12 +21,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import InputError
+from . import InputError, read_head
 from .stats import Distribution
 from .timing_log import Issue
 
 REQUIRED = ("timeStamp", "elapsed")
-OPTIONAL = ("label", "success", "allThreads")
+OPTIONAL = ("label", "success", "allThreads", "SampleCount", "ErrorCount")
+# Integer columns; SampleCount/ErrorCount: a row that stands for several samples (the plugin's scheduled sender
+# sends many messages in one sample, as JMeter's JMS publisher does).
+_INT_COLUMNS = ("timeStamp", "elapsed", "allThreads", "SampleCount", "ErrorCount")
 NO_LABEL = "(no label)"
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 
@@ -53,13 +56,7 @@ class JtlLog:
 
 
 def _header(path: Path) -> list[str]:
-    try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            first = f.readline()
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a .jtl file") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    first = read_head(path, "a .jtl file")[0].decode("utf-8", errors="replace")
     if not first:
         raise InputError(f"{path}: empty file (expected a JMeter CSV result file with a header line)")
     names = next(csv.reader([first.lstrip("\ufeff")]))
@@ -89,6 +86,8 @@ def read_jtl(path: str | os.PathLike, *, max_issues: int = 5) -> JtlLog:
                 "timeStamp": pl.Int64,
                 "elapsed": pl.Int64,
                 "allThreads": pl.Int64,
+                "SampleCount": pl.Int64,
+                "ErrorCount": pl.Int64,
                 "label": pl.String,
                 "success": pl.String,
             },
@@ -111,7 +110,13 @@ def read_jtl(path: str | os.PathLike, *, max_issues: int = 5) -> JtlLog:
         pl.col("success").str.to_lowercase().eq("true") if has_success else pl.lit(True).alias("success"),
         pl.col("allThreads") if has_threads else pl.lit(None, pl.Int64).alias("allThreads"),
         pl.col("label").fill_null(NO_LABEL),
-    ).select("timeStamp", "elapsed", "label", "success", "allThreads")
+    )
+    frame = frame.with_columns(
+        (pl.col("SampleCount").fill_null(1) if "SampleCount" in names else pl.lit(1, pl.Int64)).alias("count"),
+        (pl.col("ErrorCount").fill_null(0) if "ErrorCount" in names else (~pl.col("success")).cast(pl.Int64)).alias(
+            "errors"
+        ),
+    ).select("timeStamp", "elapsed", "label", "success", "allThreads", "count", "errors")
     log.frame = frame
     if log.records == 0:
         raise InputError(f"{path}: no samples after the header line")
@@ -142,13 +147,13 @@ def _read_validating(path: Path, names: list[str], wanted: list[str], log: JtlLo
             if reason is None:
                 for c, i in idx.items():
                     v = row[i]
-                    cols[c].append(int(v) if c in ("timeStamp", "elapsed", "allThreads") and v != "" else (v or None))
+                    cols[c].append(int(v) if c in _INT_COLUMNS and v != "" else (v or None))
                 continue
             log.malformed += 1
             if len(log.issues) < max_issues:
                 text = ",".join(row) if row is not None else ""
                 log.issues.append(Issue(line, reason, repr(text[:200])))
-    schema = {c: (pl.Int64 if c in ("timeStamp", "elapsed", "allThreads") else pl.String) for c in wanted}
+    schema = {c: (pl.Int64 if c in _INT_COLUMNS else pl.String) for c in wanted}
     return pl.DataFrame(cols, schema=schema)
 
 
@@ -163,8 +168,9 @@ def _check_row(row: list[str], ncols: int, idx: dict[str, int]) -> str | None:
             if c == "timeStamp" and v:
                 return f"timeStamp {v!r} is not ms since epoch (set jmeter.save.saveservice.timestamp_format=ms)"
             return f"{c} {v!r} is not an integer"
-    if "allThreads" in idx and row[idx["allThreads"]] != "" and not _INT_RE.fullmatch(row[idx["allThreads"]]):
-        return f"allThreads {row[idx['allThreads']]!r} is not an integer"
+    for c in ("allThreads", "SampleCount", "ErrorCount"):
+        if c in idx and row[idx[c]] != "" and not _INT_RE.fullmatch(row[idx[c]]):
+            return f"{c} {row[idx[c]]!r} is not an integer"
     if "success" in idx and row[idx["success"]].lower() not in ("true", "false"):
         return f"success {row[idx['success']]!r} is not true/false"
     return None
@@ -175,15 +181,19 @@ def _check_row(row: list[str], ncols: int, idx: dict[str, int]) -> str | None:
 
 
 def jtl_summary(frame: pl.DataFrame) -> list[dict]:
-    """Per label (then a TOTAL row): samples, errors, error %, mean/p90/p99 elapsed (ms), throughput (/s)."""
+    """Per label (then a TOTAL row): samples, errors, error %, mean/p90/p99 elapsed (ms), throughput (/s).
+
+    A row with a SampleCount stands for that many samples (and ErrorCount errors); the elapsed figures are
+    per row.
+    """
     rows = []
     labels = frame.get_column("label").unique(maintain_order=True).to_list()
     groups = [(lab, frame.filter(pl.col("label") == lab)) for lab in sorted(labels)]
     if len(groups) > 1:
         groups.append(("TOTAL", frame))
     for lab, part in groups:
-        n = part.height
-        errors = int((~part.get_column("success")).sum())
+        n = int(part.get_column("count").sum())
+        errors = int(part.get_column("errors").sum())
         dist = Distribution.from_samples(part.get_column("elapsed").to_numpy())
         p90, p99 = dist.quantiles((0.9, 0.99))
         start = int(part.get_column("timeStamp").min())
@@ -210,8 +220,8 @@ def jtl_per_second(frame: pl.DataFrame) -> pl.DataFrame:
         frame.lazy()
         .group_by((pl.col("timeStamp") // 1000).alias("epoch_s"))
         .agg(
-            pl.len().cast(pl.Int64).alias("jmeter_samples"),
-            (~pl.col("success")).sum().cast(pl.Int64).alias("jmeter_errors"),
+            pl.col("count").sum().cast(pl.Int64).alias("jmeter_samples"),
+            pl.col("errors").sum().cast(pl.Int64).alias("jmeter_errors"),
             pl.col("allThreads").max().alias("active_threads"),
         )
         .sort("epoch_s")

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .aggregate import RunResult
+from . import explain
 from .jtl import JtlLog
+from .results import RunResult
 from .tables import Table
 
 CSS = """
@@ -24,58 +25,6 @@ tr.total td{font-weight:600;background:#fafafa}
 .warn{background:#fff4e5;border-left:4px solid #f0a020;padding:6px 10px}
 img{max-width:100%;border:1px solid #eee;margin:6px 0}code,pre{font-size:12px;background:#f6f8fa}
 pre{padding:6px;overflow-x:auto}dt{font-weight:600;margin-top:8px}dd{margin-left:18px}
-"""
-
-EXPLANATIONS = """
-<h2>How to read this report</h2>
-<dl>
-<dt>Books</dt>
-<dd>Counted per message, i.e. per distinct <code>msg_id</code> within one timing log and run. A message is
-<em>answered</em> when it has at least one ANSWERED record, otherwise <em>failed</em> when it has a FAILED
-record (the send itself failed), otherwise <em>lost</em> (no reply before the timeout or the end of the test).
-So sent = answered + lost + failed, and loss % = lost / sent. A broadcast answered by N receivers is one
-answered message with N replies, and contributes N latency samples.</dd>
-<dt>Latency</dt>
-<dd>The asynchronous reply time: from the send of a message to the arrival of its reply at the receiving
-virtual user, in microseconds in the logs, shown in milliseconds. Percentiles are exact, computed on all the
-samples of a run merged across files (never averaged across files) with the "higher" method: the q-quantile of
-N sorted samples is the sample at 0-based index ceil(q&middot;(N&minus;1)).</dd>
-<dt>Throughput, achieved TPS, span</dt>
-<dd>The span of a run goes from its first send to its last send or reply, whichever is later. Throughput =
-answered messages / span; achieved TPS = sent messages / send window (first to last send).</dd>
-<dt>Per-second series</dt>
-<dd>Sends, losses and failures are counted in the second the message was sent; answers and their p50/p99 in
-the second the reply arrived (send time + latency). Active threads = the highest JMeter <code>allThreads</code>
-seen in that second of the .jtl.</dd>
-<dt>Coordinated omission (CO) and the CO-corrected figures</dt>
-<dd>A paced sender that waits for something (a blocked connection, a full buffer, a stalled server) sends
-nothing while it waits, so the load generator "coordinates" with the slowness it should measure: the messages
-that would have been sent during the stall, and would all have been slow, are simply missing from the raw
-samples. When the pacing is known (a Constant Throughput Timer target for the whole test, giving each sender
-an expected interval I = senders &times; 60000 / target ms, or an interval given directly), every latency v
-greater than I is completed with the samples the missed sends would have produced: v&minus;I, v&minus;2I, ...
-down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw figures describe the messages
-actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
-A large gap between the two means the generator was held back and the raw percentiles are optimistic.
-The correction is only valid for a closed loop, where a sender waits for the reply before its next send
-(<code>mode</code> <em>await-reply</em> in the timing log): it is applied to those runs only. A
-<em>fire-and-forget</em> sender (open loop) does not wait, so a slow reply delays no send and the correction
-would invent a tail: its latencies stay uncorrected, and what is checked instead is whether the generator kept
-the pace: the achieved send rate against the target (per second, in the throughput chart) and each send's
-<em>lag</em> behind its sender's schedule (the k-th send of a sender is due at its first send + k &times; I),
-reported as p50, p99 and max. A run mixing both modes is corrected only on the destinations whose records are
-all await-reply. Timing logs of older plugin versions have no mode column: they are corrected as before whenever
-a pacing is given, which is valid only if their senders awaited the replies.</dd>
-<dt>Runs</dt>
-<dd>Each record carries its test run's id (<code>run</code>: when the run started on its engine) and engine.
-Runs appended to one timing log are analysed apart, labelled <em>label</em>#1, #2, ... in time order; the
-files of several engines of one test (whose run ids differ) stay one run, since their sends overlap in time.
-A message is identified within its file and run, so an id reused by another run is another message.</dd>
-<dt>Unrecordable values, malformed records</dt>
-<dd>A negative (or absurdly large) latency cannot be recorded: such records are counted, reported and left out
-of the latency figures. Malformed records (unparsable, unknown outcome, missing required fields) are counted
-per file and the first ones listed with their line numbers; the rest of the file is still aggregated.</dd>
-</dl>
 """
 
 
@@ -138,7 +87,7 @@ def write_html(
                 f"<p>{html.escape(name)}: {count} malformed record(s); the first {len(first)}:</p>"
                 f"<pre>{html.escape(listing)}</pre>"
             )
-    parts.append(EXPLANATIONS)
+    parts.append(explain.REPORT_EXPLANATIONS)
     parts.append("</body></html>\n")
     path.write_text("\n".join(parts), encoding="utf-8")
     return path

@@ -16,10 +16,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 #: Percentiles reported everywhere (as fractions).
 QUANTILES: tuple[float, ...] = (0.5, 0.9, 0.95, 0.99, 0.999)
 QUANTILE_NAMES: tuple[str, ...] = ("p50", "p90", "p95", "p99", "p99.9")
+#: Values spanning fewer than this many µs (and not many more than there are samples) are counted with one
+#: bincount instead of a sort: latencies and schedule lags mostly do.
+DENSE_SPAN = 1 << 22
 
 
 def higher_index(q: float, n: int) -> int:
@@ -45,18 +49,26 @@ class Distribution:
         a = np.asarray(samples, dtype=np.int64)
         if a.size == 0:
             return Distribution.empty()
-        v, c = np.unique(a, return_counts=True)
-        return Distribution(v.astype(np.int64, copy=False), c.astype(np.int64, copy=False))
+        dense = _dense(a, None)
+        if dense is not None:
+            return dense
+        a = pl.Series(a).sort().to_numpy()  # polars sorts on every core
+        starts = np.flatnonzero(np.r_[True, a[1:] != a[:-1]])
+        return Distribution(a[starts], np.diff(np.r_[starts, a.size]))
 
     @staticmethod
     def from_weighted(values: np.ndarray, counts: np.ndarray) -> Distribution:
         """Builds from possibly unsorted, repeated values with weights (zero weights dropped)."""
         values = np.asarray(values, dtype=np.int64)
         counts = np.asarray(counts, dtype=np.int64)
-        keep = counts > 0
-        values, counts = values[keep], counts[keep]
+        if values.size and counts.min() <= 0:
+            keep = counts > 0
+            values, counts = values[keep], counts[keep]
         if values.size == 0:
             return Distribution.empty()
+        dense = _dense(values, counts)
+        if dense is not None:
+            return dense
         order = np.argsort(values, kind="stable")
         sv, sc = values[order], counts[order]
         starts = np.concatenate(([0], np.flatnonzero(np.diff(sv)) + 1))
@@ -106,6 +118,34 @@ class Distribution:
         return [int(x) for x in self.values[np.searchsorted(cum, ranks, side="left")]]
 
 
+def _dense(values: np.ndarray, counts: np.ndarray | None) -> Distribution | None:
+    """The distribution of ``values`` (weighted by ``counts``) by one bincount, when their span is small enough
+    (see DENSE_SPAN); else None. Exact: float64 weights hold integer sums below 2**53."""
+    lo, hi = int(values.min()), int(values.max())
+    span = hi - lo + 1
+    if span > min(DENSE_SPAN, max(1024, 8 * values.size)):
+        return None
+    c = np.bincount(values - lo, weights=counts, minlength=span)
+    if counts is not None:
+        c = np.rint(c).astype(np.int64)
+    nz = np.flatnonzero(c)
+    return Distribution((nz + lo).astype(np.int64), c[nz].astype(np.int64, copy=False))
+
+
+def merge_two(a: Distribution, b: Distribution) -> Distribution:
+    """``a`` and ``b`` added up, in time linear in their sizes (both are sorted: ``b``'s values are found in ``a`` by
+    a search that moves forward, the new ones inserted) rather than by sorting them together again."""
+    if not a.values.size or not b.values.size:
+        return a if b.values.size == 0 else b
+    at = np.searchsorted(a.values, b.values)
+    found = at < a.values.size
+    found[found] = a.values[at[found]] == b.values[found]
+    counts = a.counts.copy()
+    counts[at[found]] += b.counts[found]  # b's values are distinct: no index twice
+    new = ~found
+    return Distribution(np.insert(a.values, at[new], b.values[new]), np.insert(counts, at[new], b.counts[new]))
+
+
 class DistributionBuilder:
     """Adds up distributions (of the slices of a run read one after the other) into one, exactly.
 
@@ -115,25 +155,57 @@ class DistributionBuilder:
     def __init__(self, min_pending: int = 1 << 20) -> None:
         self._merged = Distribution.empty()
         self._parts: list[Distribution] = []
-        self._pending = 0
+        self.pending = 0  # entries waiting to be merged
         self._min_pending = min_pending
+
+    @property
+    def size(self) -> int:
+        """Entries (distinct values) merged so far."""
+        return self._merged.values.size
 
     def add(self, d: Distribution) -> None:
         if not d.n:
             return
         self._parts.append(d)
-        self._pending += d.values.size
-        if self._pending > max(self._min_pending, self._merged.values.size):
-            self._compact()
+        self.pending += d.values.size
+        if self.pending > max(self._min_pending, self._merged.values.size):
+            self.compact()
 
-    def _compact(self) -> None:
-        self._merged = Distribution.merge([self._merged, *self._parts])
-        self._parts, self._pending = [], 0
+    def compact(self) -> None:
+        if self._parts:
+            self._merged = merge_two(self._merged, Distribution.merge(self._parts))
+            self._parts, self.pending = [], 0
 
     def result(self) -> Distribution:
-        if self._parts:
-            self._compact()
+        self.compact()
         return self._merged
+
+
+class KeyedHistograms:
+    """Exact value->count histograms of many keys at once (one per destination), added up slice after slice.
+
+    Entries are packed ``key << 40 | value`` (values in [0, 2**40), keys below 2**23) into one distribution, so
+    that thousands of keys cost what one does: each slice adds one sorted run of packed values, and the runs are
+    merged (one stable sort, which finds the runs) once they hold more entries than those already merged."""
+
+    SHIFT = 40
+
+    def __init__(self) -> None:
+        self._packed = DistributionBuilder(min_pending=1 << 23)
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> None:
+        if values.size:
+            if int(keys.max()) >= 1 << (63 - self.SHIFT):
+                raise ValueError(f"key {int(keys.max())} too large to pack (more than 8 million destinations?)")
+            self._packed.add(Distribution.from_samples((keys.astype(np.int64) << self.SHIFT) | values))
+
+    def result(self) -> dict[int, Distribution]:
+        """The distribution of each key."""
+        d = self._packed.result()
+        keys, values = d.values >> self.SHIFT, d.values & ((1 << self.SHIFT) - 1)
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else np.empty(0, np.int64)
+        ends = np.r_[starts[1:], keys.size]
+        return {int(keys[a]): Distribution(values[a:b], d.counts[a:b]) for a, b in zip(starts, ends)}
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import polars as pl
 
-from .aggregate import TOTAL, Books, RunResult, number
+from . import explain
 from .jtl import JtlLog, jtl_per_second, jtl_summary, max_threads
+from .results import TOTAL, Books, RunResult, number
 from .stats import QUANTILE_NAMES, QUANTILES
 
 # column kinds: how a value is shown (CSV keeps full precision except ms, rounded to the µs)
@@ -124,9 +125,19 @@ def _us_to_ms(v):
 LAT_KEYS = [n.replace(".", "_") for n in QUANTILE_NAMES]  # p50 p90 p95 p99 p99_9
 
 
-def _latency_cols(prefix: str, header_suffix: str, markdown: bool) -> list[Column]:
+def _columns(keys: str, kind: str = TEXT, markdown: bool = True) -> list[Column]:
+    """Columns whose header is their key: ``_columns("run destination")``."""
+    return [Column(k, k, kind, markdown) for k in keys.split()]
+
+
+def _cols(kind: str, markdown: bool = True, **headers: str) -> list[Column]:
+    """Columns of one kind, key=header: ``_cols(MS, mean_ms="mean ms", p99_ms="p99 ms")``."""
+    return [Column(k, header, kind, markdown) for k, header in headers.items()]
+
+
+def _latency_cols(prefix: str, header_suffix: str, markdown: bool, with_min: bool = True) -> list[Column]:
     cols = [Column(f"{prefix}mean_ms", f"mean{header_suffix}", MS, markdown)]
-    if prefix == "":
+    if with_min:
         cols.append(Column("min_ms", f"min{header_suffix}", MS, markdown))
     cols += [Column(f"{prefix}{k}_ms", f"{n}{header_suffix}", MS, markdown) for k, n in zip(LAT_KEYS, QUANTILE_NAMES)]
     cols.append(Column(f"{prefix}max_ms", f"max{header_suffix}", MS, markdown))
@@ -156,32 +167,21 @@ def _latency_values(b: Books) -> dict:
 
 def summary_table(runs: Sequence[RunResult]) -> Table:
     cols = [
-        Column("run", "run"),
-        Column("destination", "destination"),
-        Column("sent", "sent", INT),
-        Column("answered", "answered", INT),
-        Column("lost", "lost", INT),
+        *_columns("run destination"),
+        *_columns("sent answered lost", INT),
         Column("lost_test_ended", "lost (test-ended)", INT, False),
         Column("failed", "failed", INT),
         Column("loss_pct", "loss %", PCT),
-        Column("replies", "replies", INT, False),
-        Column("unrecordable", "unrecordable", INT, False),
+        *_columns("replies unrecordable", INT, False),
         Column("span_s", "span s", SEC, False),
         Column("throughput_msg_s", "answered msg/s", RATE),
         *_latency_cols("", " ms", True),
         Column("co_interval_ms", "CO interval ms", MS, False),
         Column("co_samples_added", "CO samples added", INT, False),
         Column("co_samples_dropped", "CO samples dropped", INT, False),
-        *_latency_cols("co_", " ms (CO)", False),
+        *_latency_cols("co_", " ms (CO)", False, with_min=False),
     ]
-    t = Table(
-        "summary",
-        "Summary per run and destination (latency: raw, ms)",
-        cols,
-        note="Books per message (distinct msg_id per file and run): sent = answered + lost + failed; "
-        "loss % = lost / sent. Throughput = answered messages / run span. "
-        "Percentiles: exact, 'higher' method on the merged samples.",
-    )
+    t = Table("summary", "Summary per run and destination (latency: raw, ms)", cols, note=explain.SUMMARY_NOTE)
     for r in runs:
         for b in [*r.destinations, r.total]:
             row = {
@@ -207,25 +207,12 @@ def co_table(runs: Sequence[RunResult]) -> Table | None:
     if not any(r.co_corrected for r in runs):
         return None
     cols = [
-        Column("run", "run"),
-        Column("destination", "destination"),
-        Column("figures", "figures"),
+        *_columns("run destination figures"),
         Column("interval_ms", "expected interval ms", MS),
         Column("samples", "samples", INT),
-        Column("mean_ms", "mean ms", MS),
-        *[Column(f"{k}_ms", f"{n} ms", MS) for k, n in zip(LAT_KEYS, QUANTILE_NAMES)],
-        Column("max_ms", "max ms", MS),
+        *_latency_cols("", " ms", True, with_min=False),
     ]
-    t = Table(
-        "latency_co",
-        "Latency: raw vs CO-corrected (coordinated omission), ms",
-        cols,
-        note="CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
-        "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
-        "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only runs (and "
-        "destinations) whose senders awaited their replies are corrected: a fire-and-forget send is not delayed "
-        "by a slow reply.",
-    )
+    t = Table("latency_co", "Latency: raw vs CO-corrected (coordinated omission), ms", cols, note=explain.CO_NOTE)
     for r in runs:
         for b in r.co_corrected:
             v = _latency_values(b)
@@ -243,37 +230,20 @@ def _plain_keys() -> list[str]:
 
 def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLog]]) -> Table:
     cols = [
-        Column("run", "run"),
-        Column("concurrency", "concurrency", INT),
-        Column("concurrency_from", "concurrency from"),
-        Column("pacing", "pacing"),
-        Column("mode", "mode"),
-        Column("co_interval_ms", "interval ms/sender", MS, False),
-        Column("sent", "sent", INT),
-        Column("span_s", "span s", SEC, False),
-        Column("send_window_s", "send window s", SEC, False),
-        Column("achieved_tps", "achieved TPS (sent/s)", RATE),
-        Column("target_tps", "target TPS", RATE),
-        Column("answered_per_s", "answered msg/s", RATE, False),
-        Column("mean_ms", "mean ms (raw)", MS),
-        Column("p99_ms", "p99 ms (raw)", MS),
-        Column("co_mean_ms", "mean ms (CO)", MS),
-        Column("co_p99_ms", "p99 ms (CO)", MS),
-        Column("lag_p99_ms", "send lag p99 ms", MS),
-        Column("loss_pct", "loss %", PCT),
-        Column("failed_pct", "failed %", PCT),
-        Column("treatment", "treatment", TEXT, False),
+        *_columns("run"),
+        *_columns("concurrency", INT),
+        *_cols(TEXT, concurrency_from="concurrency from", pacing="pacing", mode="mode"),
+        *_cols(MS, False, co_interval_ms="interval ms/sender"),
+        *_columns("sent", INT),
+        *_cols(SEC, False, span_s="span s", send_window_s="send window s"),
+        *_cols(RATE, achieved_tps="achieved TPS (sent/s)", target_tps="target TPS"),
+        *_cols(RATE, False, answered_per_s="answered msg/s"),
+        *_cols(MS, mean_ms="mean ms (raw)", p99_ms="p99 ms (raw)", co_mean_ms="mean ms (CO)", co_p99_ms="p99 ms (CO)"),
+        *_cols(MS, lag_p99_ms="send lag p99 ms"),
+        *_cols(PCT, loss_pct="loss %", failed_pct="failed %"),
+        *_columns("treatment", TEXT, False),
     ]
-    t = Table(
-        "comparison",
-        "Comparison across runs",
-        cols,
-        note="Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
-        "Achieved TPS = sent / send window (first to last send); target TPS = the pacing's send rate. Response time = "
-        "asynchronous reply latency. CO: coordinated-omission corrected (needs a pacing and senders that await "
-        "their replies; in a run mixing modes, TOTAL is not corrected). Send lag: how far fire-and-forget sends "
-        "fell behind their sender's schedule.",
-    )
+    t = Table("comparison", "Comparison across runs", cols, note=explain.COMPARISON_NOTE)
     for i, r in enumerate(runs):
         threads = None
         for j in jtl_by_run.get(i, []):
@@ -316,26 +286,14 @@ def schedule_table(runs: Sequence[RunResult]) -> Table | None:
     if not any(r.schedule for r in runs):
         return None
     cols = [
-        Column("run", "run"),
-        Column("senders", "senders", INT),
-        Column("sends", "sends", INT),
-        Column("interval_ms", "interval ms/sender", MS),
-        Column("target_tps", "target sends/s", RATE),
-        Column("achieved_tps", "achieved sends/s", RATE),
-        Column("lag_p50_ms", "lag p50 ms", MS),
-        Column("lag_p99_ms", "lag p99 ms", MS),
-        Column("lag_max_ms", "lag max ms", MS),
-        Column("worst_sender", "most behind"),
+        *_columns("run"),
+        *_columns("senders sends", INT),
+        *_cols(MS, interval_ms="interval ms/sender"),
+        *_cols(RATE, target_tps="target sends/s", achieved_tps="achieved sends/s"),
+        *_cols(MS, lag_p50_ms="lag p50 ms", lag_p99_ms="lag p99 ms", lag_max_ms="lag max ms"),
+        *_cols(TEXT, worst_sender="most behind"),
     ]
-    t = Table(
-        "schedule",
-        "Fire-and-forget sends vs their schedule (lag, ms)",
-        cols,
-        note="Each sender's k-th send (k = 0, 1, ...) is due at its first send + k × the expected interval; its lag "
-        "is the actual send time (µs) minus that, over every fire-and-forget send of the run (negative: ahead). "
-        "A growing lag means the generator could not keep the pace, so the load was lower than planned. "
-        "Achieved sends/s = all sends of the run / send window.",
-    )
+    t = Table("schedule", "Fire-and-forget sends vs their schedule (lag, ms)", cols, note=explain.SCHEDULE_NOTE)
     for r in runs:
         sl = r.schedule
         if sl is None:
@@ -361,22 +319,13 @@ def jtl_table(runs: Sequence[RunResult], jtl_by_run: dict[int | None, list[JtlLo
     if not any(jtl_by_run.values()):
         return None
     cols = [
-        Column("run", "run"),
-        Column("label", "label"),
-        Column("samples", "samples", INT),
-        Column("errors", "errors", INT),
+        *_columns("run label"),
+        *_columns("samples errors", INT),
         Column("error_pct", "error %", PCT),
-        Column("mean_ms", "mean ms", MS),
-        Column("p90_ms", "p90 ms", MS),
-        Column("p99_ms", "p99 ms", MS),
+        *[Column(f"{k}_ms", f"{k} ms", MS) for k in ("mean", "p90", "p99")],
         Column("throughput_per_s", "throughput /s", RATE),
     ]
-    t = Table(
-        "jtl_summary",
-        "JMeter samples (.jtl), elapsed time",
-        cols,
-        note="Sampler elapsed times as JMeter measured them (ms); throughput = samples / (last end - first start).",
-    )
+    t = Table("jtl_summary", "JMeter samples (.jtl), elapsed time", cols, note=explain.JTL_NOTE)
     for i in sorted(jtl_by_run, key=lambda k: (k is None, k if k is not None else 0)):
         logs = jtl_by_run[i]
         if not logs:
@@ -447,14 +396,9 @@ def input_table(runs: Sequence[RunResult], jtls: Sequence[JtlLog]) -> Table:
         "inputs",
         "Inputs",
         [
-            Column("run", "run"),
-            Column("file", "file"),
-            Column("records", "records", INT),
-            Column("malformed", "malformed", INT),
-            Column("format", "format"),
-            Column("run_ids", "run id(s)"),
-            Column("engines", "engine(s)"),
-            Column("versions", "plugin version(s)"),
+            *_columns("run file"),
+            *_columns("records malformed", INT),
+            *_cols(TEXT, format="format", run_ids="run id(s)", engines="engine(s)", versions="plugin version(s)"),
         ],
     )
     for r in runs:
@@ -465,7 +409,7 @@ def input_table(runs: Sequence[RunResult], jtls: Sequence[JtlLog]) -> Table:
                     "file": str(f.path),
                     "records": f.records,
                     "malformed": f.malformed,
-                    "format": "9 columns (old)" if f.legacy else "14 columns",
+                    "format": "9 columns (old)" if f.legacy else f"{f.columns} columns",
                     "run_ids": " ".join(str(x) for x in f.run_ids) or None,
                     "engines": " ".join(f.engines) or None,
                     "versions": " ".join(f.versions) or None,
@@ -474,3 +418,34 @@ def input_table(runs: Sequence[RunResult], jtls: Sequence[JtlLog]) -> Table:
     for j in jtls:
         t.rows.append({"run": "(jtl)", "file": str(j.path), "records": j.records, "malformed": j.malformed})
     return t
+
+
+def build_tables(runs: Sequence[RunResult], jtls: Sequence[JtlLog], jtl_by_run: dict) -> tuple[list[Table], Table]:
+    """The tables shown (those with something to show, in order) and the inputs table."""
+    tables = [
+        summary_table(runs),
+        co_table(runs),
+        comparison_table(runs, jtl_by_run),
+        schedule_table(runs),
+        jtl_table(runs, jtl_by_run),
+        failures_table(runs),
+    ]
+    return [t for t in tables if t], input_table(runs, jtls)
+
+
+def markdown_document(runs: Sequence[RunResult], tables: Sequence[Table], inputs: Table) -> str:
+    """The Markdown on stdout: one line per run, the treatment of each, the tables (the inputs when malformed
+    records were found)."""
+    out = ["# SockJS/STOMP reply timing\n\n"]
+    for r in runs:
+        pacing = r.spec.pacing + (f"; expected interval {r.interval_note}" if r.interval_us else "")
+        out.append(
+            f"- **{r.label}**: {len(r.files)} file(s), {r.records} records, {r.senders} sender(s), "
+            f"span {r.span_s:.1f} s, pacing {pacing}, mode {r.mode}\n"
+        )
+    out.append("\n## Treatment\n\n")
+    out += [f"- {r.treatment}\n" for r in runs]
+    out.append("\n")
+    shown = [*tables, inputs] if any(row["malformed"] for row in inputs.rows) else tables
+    out += [t.markdown() + "\n" for t in shown]
+    return "".join(out)

@@ -2,11 +2,18 @@
 
 Format (fixed, written by the Java side; columns are only ever added at the end)::
 
-    sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail,mode,run,sent_epoch_us,engine,version
+    sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail,mode,run,sent_epoch_us,engine,
+    version,sender_user,receiver_user
 
-Logs of older plugin versions have the first nine columns only (``HEADER_V1``); they are read too, with the
-five newer columns null (and ``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header line tells the two apart:
-it must be exactly one of them.
+Logs of older plugin versions have the first nine columns (``HEADER_V1``) or the first fourteen (``HEADER_V2``,
+without sender_user and receiver_user); they are read too, with the newer columns null (and, for 9 columns,
+``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header line tells them apart: it must be exactly one of the
+three (:data:`FORMATS`).
+
+``sender`` and ``receiver`` are the logins (one login may serve every virtual user); ``sender_user`` and
+``receiver_user`` name the virtual users. Where the log has them, a message's sender is its ``sender_user``:
+the reduced records carry it in their ``sender`` column, so that everything counted per sender (senders, the
+pacing interval, the schedule lag) is counted per virtual user.
 
 Two paths:
 
@@ -24,19 +31,21 @@ Two paths:
   earlier one): everything is then validated from the top.
 
 A record is malformed when it cannot be parsed (non-integer number, unknown outcome or mode, more fields
-than the header) or lacks a field its outcome needs: sent_epoch_ms, outcome, msg_id, sender, destination and
-bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED; in the 14-column format also
-mode, run, sent_epoch_us (whose milliseconds must be sent_epoch_ms), engine and version. In the 9-column format
-a record with fewer than 9 fields is malformed when one of those is among the missing ones (so an ANSWERED
-record lacking only its trailing empty detail is accepted: nothing is lost); in the 14-column format every
-field after detail is required, so a record with fewer than 14 fields is always malformed. Blank lines are
-malformed records too.
+than the header) or lacks a field its outcome needs. The rule is written once, per format, in ``_RULES``
+(read by the vectorised and the line-by-line checks): sent_epoch_ms, outcome, msg_id, sender, destination and
+bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED; in the 14- and 16-column
+formats also mode, run, sent_epoch_us (whose milliseconds must be sent_epoch_ms), engine and version; in the
+16-column format also sender_user, and receiver_user for ANSWERED. A record with fewer fields than the header
+is malformed when one of the missing ones is required (so a 9-column ANSWERED record lacking only its trailing
+empty detail is accepted, as is a 16-column LOST or FAILED record lacking only its empty receiver_user: nothing
+is lost; a shorter 14-column record always lacks a required field). Blank lines are malformed records too.
 
 The message id strings are not kept: each record carries a 64-bit hash ``h`` of (file, msg_id). The records of
 one message also share run, sent_epoch_us, sender and destination, so the aggregation identifies a message by
 (h, run, sent_epoch_us, sender, destination): two messages are merged only if their ids collide in 64 bits
 *and* they were sent in the same run by the same sender to the same destination in the same microsecond (the
-same millisecond for old logs). sent_epoch_ms is not kept: sent_epoch_us carries it.
+same millisecond for old logs). sent_epoch_ms is not kept: sent_epoch_us carries it. Nor is every detail: only a
+FAILED record's (its reason, in the failures table) and whether a LOST record's is ``test-ended`` (``te``).
 
 Both paths hand the reduced records to a *sink* in file order (:func:`stream_timing_log`): the in-memory reader
 (:func:`read_timing_log`) keeps them all; the out-of-core aggregation (``spill.py``) writes them to disk in slices
@@ -57,7 +66,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import InputError
+from . import InputError, read_head
 
 COLUMNS_V1 = (
     "sent_epoch_ms",
@@ -70,9 +79,12 @@ COLUMNS_V1 = (
     "bytes",
     "detail",
 )
-COLUMNS = (*COLUMNS_V1, "mode", "run", "sent_epoch_us", "engine", "version")
+COLUMNS_V2 = (*COLUMNS_V1, "mode", "run", "sent_epoch_us", "engine", "version")
+COLUMNS = (*COLUMNS_V2, "sender_user", "receiver_user")
 #: The header of logs written by plugin versions before mode, run, sent_epoch_us, engine and version.
 HEADER_V1 = ",".join(COLUMNS_V1)
+#: The header of logs written by plugin versions before sender_user and receiver_user.
+HEADER_V2 = ",".join(COLUMNS_V2)
 #: The header the plugin writes.
 HEADER = ",".join(COLUMNS)
 #: Enum order is also the precedence of outcomes within one message (lowest physical code wins).
@@ -83,7 +95,7 @@ ANSWERED, FAILED, LOST = 0, 1, 2  # physical codes of OUTCOME_DTYPE
 AWAIT_REPLY, FIRE_AND_FORGET = MODES = ("await-reply", "fire-and-forget")
 MODE_DTYPE = pl.Enum(list(MODES))
 
-SCHEMA_V1 = {
+_TYPES = {
     "sent_epoch_ms": pl.Int64,
     "outcome": OUTCOME_DTYPE,
     "msg_id": pl.String,
@@ -92,19 +104,78 @@ SCHEMA_V1 = {
     "receiver": pl.Categorical,
     "destination": pl.Categorical,
     "bytes": pl.Int64,
-    "detail": pl.Categorical,
-}
-SCHEMA = {
-    **SCHEMA_V1,
+    "detail": pl.String,
     "mode": MODE_DTYPE,
     "run": pl.Int64,
     "sent_epoch_us": pl.Int64,
     "engine": pl.Categorical,
     "version": pl.Categorical,
+    "sender_user": pl.Categorical,
+    "receiver_user": pl.Categorical,
 }
+SCHEMA_V1 = {c: _TYPES[c] for c in COLUMNS_V1}
+SCHEMA_V2 = {c: _TYPES[c] for c in COLUMNS_V2}
+SCHEMA = {c: _TYPES[c] for c in COLUMNS}
+
+#: When a field is required: always, on ANSWERED records, or on the others (LOST, FAILED).
+ALWAYS, IF_ANSWERED, UNLESS_ANSWERED = "always", "ANSWERED", "not ANSWERED"
+#: The record-validation rule: (column, when it is required), per format. The vectorised check (_problem_expr,
+#: _has_empty_fields) and the line-by-line one (_check_fields) are both read from it. In the 14- and 16-column
+#: formats sent_epoch_us must also fall in sent_epoch_ms.
+_RULES_V1 = (
+    ("sent_epoch_ms", ALWAYS),
+    ("outcome", ALWAYS),
+    ("msg_id", ALWAYS),
+    ("sender", ALWAYS),
+    ("destination", ALWAYS),
+    ("bytes", ALWAYS),
+    ("latency_us", IF_ANSWERED),
+    ("receiver", IF_ANSWERED),
+    ("detail", UNLESS_ANSWERED),
+)
+_RULES_V2 = (*_RULES_V1, *((c, ALWAYS) for c in COLUMNS_V2[len(COLUMNS_V1) :]))
+_RULES = (*_RULES_V2, ("sender_user", ALWAYS), ("receiver_user", IF_ANSWERED))
+
+
+@dataclass(frozen=True)
+class LogFormat:
+    """One of the three timing-log formats (9, 14 or 16 columns): its columns, types and validation rule."""
+
+    columns: tuple[str, ...]
+    rules: tuple[tuple[str, str], ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    @property
+    def header(self) -> str:
+        return ",".join(self.columns)
+
+    @property
+    def schema(self) -> dict:
+        return {c: _TYPES[c] for c in self.columns}
+
+    @property
+    def legacy(self) -> bool:
+        """The old 9-column format: no mode, run, sent_epoch_us, engine, version."""
+        return "run" not in self.columns
+
+    @property
+    def sender_column(self) -> str:
+        """Who sent a message: the virtual user where the log says it, else the login."""
+        return "sender_user" if "sender_user" in self.columns else "sender"
+
+
+FORMATS = {
+    f.width: f for f in (LogFormat(COLUMNS_V1, _RULES_V1), LogFormat(COLUMNS_V2, _RULES_V2), LogFormat(COLUMNS, _RULES))
+}
+_BY_HEADER = {f.header: f for f in FORMATS.values()}
 #: Columns kept after reading (msg_id is replaced by its hash h; sent_epoch_ms by sent_epoch_us, which holds it;
-#: receiver and bytes are only validated; the versions are kept per file). Null for old logs: mode, run, engine.
-KEPT = ("sent_epoch_us", "outcome", "h", "latency_us", "sender", "destination", "detail", "mode", "run", "engine")
+#: sender is the sending virtual user (sender_user) in 16-column logs, else the login; detail is kept for FAILED
+#: records only, te says whether a LOST record's detail is test-ended; receiver(s), bytes and the login of a
+#: 16-column log are only validated; the versions are kept per file). Null for old logs: mode, run, engine.
+KEPT = ("sent_epoch_us", "outcome", "h", "latency_us", "sender", "destination", "detail", "te", "mode", "run", "engine")
 
 _SEED = 0x5EED_0001
 _MASK64 = (1 << 64) - 1
@@ -134,8 +205,13 @@ class TimingLog:
     malformed: int = 0
     issues: list[Issue] = field(default_factory=list)  # the first few malformed records
     validated_line_by_line: bool = False  # whether the validating path ran
-    legacy: bool = False  # written with the old 9-column header (no mode, run, sent_epoch_us, engine, version)
+    columns: int = len(COLUMNS)  # its format: 9 (old), 14 or 16 columns
     versions: tuple[str, ...] = ()  # plugin versions found in the records
+
+    @property
+    def legacy(self) -> bool:
+        """Written with the old 9-column header (no mode, run, sent_epoch_us, engine, version)."""
+        return self.columns == len(COLUMNS_V1)
 
 
 class _NeedsValidation(Exception):
@@ -163,107 +239,88 @@ class FrameSink:
     def reset(self) -> None:
         self.frames.clear()
 
-    def frame(self, legacy: bool, file_index: int) -> pl.DataFrame:
+    def frame(self, fmt: LogFormat, file_index: int) -> pl.DataFrame:
         if not self.frames:
-            return _reduce(pl.DataFrame(schema=_schema(legacy)), file_index, legacy)
+            return _reduce(pl.DataFrame(schema=fmt.schema), file_index, fmt)
         return pl.concat(self.frames, rechunk=False) if len(self.frames) > 1 else self.frames[0]
 
 
-def _schema(legacy: bool) -> dict:
-    return SCHEMA_V1 if legacy else SCHEMA
-
-
-def check_header(path: Path) -> tuple[int, bool]:
-    """Validates the header line; returns its length in bytes (incl. the line end) and whether it is the old
-    9-column header. Raises InputError."""
-    try:
-        with open(path, "rb") as f:
-            first = f.readline(64 * 1024)
-            more = f.read(1)
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a timing log") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+def check_header(path: Path) -> tuple[int, LogFormat]:
+    """Validates the header line; returns its length in bytes (incl. the line end) and the log's format.
+    Raises InputError."""
+    first, more = read_head(path, "a timing log")
     if not first:
         raise InputError(f"{path}: empty file (expected the header line '{HEADER}' and records)")
     text = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
-    if text not in (HEADER, HEADER_V1):
-        expected = f"expected '{HEADER}' (or the older '{HEADER_V1}')"
+    if text not in _BY_HEADER:
+        expected = f"expected '{HEADER}' (or the older '{HEADER_V2}' or '{HEADER_V1}')"
         if text[:1].isdigit():
             raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); {expected}")
         raise InputError(f"{path}: not a timing log: header {text[:200]!r}, {expected}")
     if not more or not first.endswith(b"\n"):
         raise InputError(f"{path}: no records after the header line")
-    return len(first), text == HEADER_V1
+    return len(first), _BY_HEADER[text]
 
 
-def _problem_expr(legacy: bool, empty_checks: bool = True) -> pl.Expr:
-    """True for records lacking a field their outcome needs (vectorised twin of _check_fields).
+def _when(when: str) -> pl.Expr:
+    """Where a rule of the form (column, when) applies."""
+    if when == IF_ANSWERED:
+        return pl.col("outcome") == "ANSWERED"
+    if when == UNLESS_ANSWERED:
+        return pl.col("outcome") != "ANSWERED"
+    return pl.lit(True)
+
+
+def _problem_expr(fmt: LogFormat, empty_checks: bool = True) -> pl.Expr:
+    """True for records lacking a field their outcome needs (the rule of ``fmt``, vectorised).
 
     Without ``empty_checks`` only nulls are looked at (cheap validity-bitmap work); empty strings, which only
     come from quoted empty fields (``""``), are then checked per distinct value by _has_empty_fields.
     """
-
-    def missing(c: str) -> pl.Expr:
-        return (pl.col(c).is_null() | (pl.col(c) == "")) if empty_checks else pl.col(c).is_null()
-
-    o = pl.col("outcome")
-    bad = (
-        pl.col("sent_epoch_ms").is_null()
-        | o.is_null()
-        | missing("msg_id")
-        | missing("sender")
-        | missing("destination")
-        | pl.col("bytes").is_null()
-        | ((o == "ANSWERED") & (pl.col("latency_us").is_null() | missing("receiver")))
-        | ((o != "ANSWERED") & missing("detail"))
-    )
-    if not legacy:
-        bad = (
-            bad
-            | pl.col("mode").is_null()
-            | pl.col("run").is_null()
-            | pl.col("sent_epoch_us").is_null()
-            | (pl.col("sent_epoch_us") // 1000 != pl.col("sent_epoch_ms"))
-            | missing("engine")
-            | missing("version")
-        )
+    bad = pl.lit(False)
+    for c, when in fmt.rules:
+        missing = pl.col(c).is_null()
+        if empty_checks and _TYPES[c] in (pl.String, pl.Categorical):
+            missing = missing | (pl.col(c) == "")
+        bad = bad | (missing if when == ALWAYS else _when(when) & missing)
+    if not fmt.legacy:
+        bad = bad | (pl.col("sent_epoch_us") // 1000 != pl.col("sent_epoch_ms"))
     return bad.fill_null(True)
 
 
-def _has_empty_fields(frame: pl.DataFrame, file_index: int, legacy: bool) -> bool:
-    """Whether a required field is an empty string somewhere (checked on distinct values, then rows if needed)."""
+#: Prefix of the copies of the text columns that the fast path keeps until it has checked them for empty strings.
+_CHECKED = "_x_"
 
+
+def _checked_text(fmt: LogFormat) -> list[tuple[str, str]]:
+    """The text columns of the rule (msg_id apart: it is checked through its hash) and when they are required."""
+    return [(c, when) for c, when in fmt.rules if _TYPES[c] in (pl.String, pl.Categorical) and c != "msg_id"]
+
+
+def _has_empty_fields(frame: pl.DataFrame, file_index: int, fmt: LogFormat) -> bool:
+    """Whether a required field is an empty string somewhere (checked on distinct values, then rows if needed).
+    ``frame`` holds the copies (``_x_<column>``) of the columns _checked_text names."""
     empty_code = pl.Series([""], dtype=pl.Categorical).to_physical().item()  # categories are global
-
-    def has_empty(c: str) -> bool:
-        return bool((frame.get_column(c).to_physical() == empty_code).any())
-
-    if has_empty("sender") or has_empty("destination"):
-        return True
-    if not legacy and (has_empty("engine") or has_empty("version")):
-        return True
-    if (
-        has_empty("receiver")
-        and frame.select(((pl.col("outcome") == "ANSWERED") & (pl.col("receiver") == "")).any()).item()
-    ):
-        return True
-    if (
-        has_empty("detail")
-        and frame.select(((pl.col("outcome") != "ANSWERED") & (pl.col("detail") == "")).any()).item()
-    ):
-        return True
+    for c, when in _checked_text(fmt):
+        col = frame.get_column(_CHECKED + c)
+        empty = (col.to_physical() == empty_code) if col.dtype == pl.Categorical else (col == "")
+        if not empty.any():
+            continue
+        if when == ALWAYS or frame.select((_when(when) & (pl.col(_CHECKED + c) == "")).any()).item():
+            return True
     empty_id = (pl.Series([""]).hash(_SEED).item() ^ ((file_index * 0x9E3779B97F4A7C15) & _MASK64)) & _MASK64
     return bool((frame.get_column("h") == empty_id).any())
 
 
-def _reduce(lf, file_index: int, legacy: bool, *extra: str):
-    """Keeps the columns the aggregation needs (KEPT, then ``extra``); replaces msg_id by a hash of (file, msg_id).
+def _reduce(lf, file_index: int, fmt: LogFormat, *extra: pl.Expr | str):
+    """Keeps the columns the aggregation needs (KEPT, then ``extra``); replaces msg_id by a hash of (file, msg_id),
+    the sender by the sending virtual user where the log names it, and detail by te (a LOST record's detail is
+    test-ended) and the reason of a FAILED record (null for the others).
 
     Old logs get sent_epoch_us = sent_epoch_ms × 1000 and null mode, run and engine.
     """
     mix = (file_index * 0x9E3779B97F4A7C15) & _MASK64
-    if legacy:
+    if fmt.legacy:
         sent_us = (pl.col("sent_epoch_ms") * 1000).alias("sent_epoch_us")
         newer = [
             pl.lit(None, MODE_DTYPE).alias("mode"),
@@ -273,23 +330,25 @@ def _reduce(lf, file_index: int, legacy: bool, *extra: str):
     else:
         sent_us = pl.col("sent_epoch_us")
         newer = [pl.col("mode"), pl.col("run"), pl.col("engine")]
+    outcome = pl.col("outcome")
     return lf.select(
         sent_us,
         "outcome",
         (pl.col("msg_id").hash(_SEED) ^ pl.lit(mix, pl.UInt64)).alias("h"),
         "latency_us",
-        "sender",
+        pl.col(fmt.sender_column).alias("sender"),
         "destination",
-        "detail",
+        pl.when(outcome == "FAILED").then(pl.col("detail")).alias("detail"),
+        ((outcome == "LOST") & (pl.col("detail") == "test-ended")).fill_null(False).alias("te"),
         *newer,
         *extra,
     )
 
 
-def _versions(frame: pl.DataFrame) -> tuple[str, ...]:
-    if "version" not in frame.columns:
+def _versions(frame: pl.DataFrame, column: str = "version") -> tuple[str, ...]:
+    if column not in frame.columns:
         return ()
-    return tuple(sorted(v for v in frame.get_column("version").unique().cast(pl.String).to_list() if v))
+    return tuple(sorted(v for v in frame.get_column(column).unique().cast(pl.String).to_list() if v))
 
 
 def read_timing_log(
@@ -299,7 +358,8 @@ def read_timing_log(
     max_issues: int = 5,
     advance: Callable[[int], None] | None = None,
 ) -> TimingLog:
-    """Reads one timing log (either header) into memory. Raises InputError for a file that cannot be used at all.
+    """Reads one timing log (any of the three formats) into memory. Raises InputError for a file that cannot be
+    used at all.
 
     ``file_index`` must differ between files whose msg_ids may collide (different generator JVMs).
     ``advance(nbytes)`` is called as input is consumed (for a progress bar; may be called with a
@@ -307,7 +367,7 @@ def read_timing_log(
     """
     sink = FrameSink()
     log = stream_timing_log(path, file_index, sink, max_issues=max_issues, advance=advance)
-    log.frame = sink.frame(log.legacy, file_index)
+    log.frame = sink.frame(FORMATS[log.columns], file_index)
     return log
 
 
@@ -324,13 +384,13 @@ def stream_timing_log(
     ``chunk_rows`` records (None: the fast path hands the whole file at once, the validating path its 32 MiB
     blocks). Returns the file's description (counts, malformed records, versions) with an empty frame."""
     path = Path(path)
-    header_len, legacy = check_header(path)
+    header_len, fmt = check_header(path)
     size = path.stat().st_size
     advance = advance or (lambda n: None)
     empty = pl.DataFrame()
     try:
-        records, versions = _fast_path(path, header_len, size, file_index, legacy, advance, sink, chunk_rows)
-        return TimingLog(path=path, frame=empty, records=records, legacy=legacy, versions=versions)
+        records, versions = _fast_path(path, header_len, size, file_index, fmt, advance, sink, chunk_rows)
+        return TimingLog(path=path, frame=empty, records=records, columns=fmt.width, versions=versions)
     except _NeedsValidation as e:
         stop = e
     if stop.records is None:  # from the top
@@ -338,7 +398,7 @@ def stream_timing_log(
         stop = _NeedsValidation(0, stop.consumed, set())
     start, lines = _skip_records(path, header_len, stop.records)
     advance(start - header_len - stop.consumed)
-    log = _validating_path(path, start, 2 + lines, file_index, legacy, max_issues, advance, sink)
+    log = _validating_path(path, start, 2 + lines, file_index, fmt, max_issues, advance, sink)
     log.records += stop.records
     log.versions = tuple(sorted(stop.versions.union(log.versions)))
     if log.records == 0:
@@ -372,7 +432,7 @@ def _skip_records(path: Path, start: int, records: int) -> tuple[int, int]:
 
 
 def _fast_path(
-    path: Path, header_len: int, size: int, file_index: int, legacy: bool, advance, sink: FrameSink, chunk_rows
+    path: Path, header_len: int, size: int, file_index: int, fmt: LogFormat, advance, sink: FrameSink, chunk_rows
 ) -> tuple[int, tuple[str, ...]]:
     """Parses the whole file with polars; returns the record count and the plugin versions. At a record with a
     missing field, hands over the batches before it and raises _NeedsValidation; at a parse error, raises it
@@ -382,9 +442,10 @@ def _fast_path(
         sample = f.read(1 << 20)
     bytes_per_line = max(1.0, len(sample) / max(1, sample.count(b"\n")))
     body = size - header_len
-    lf = pl.scan_csv(path, has_header=False, skip_rows=1, schema=_schema(legacy))
-    lf = lf.with_columns(_problem_expr(legacy, empty_checks=False).alias("_bad"))
-    extra = ("_bad", "receiver") if legacy else ("_bad", "receiver", "version")
+    lf = pl.scan_csv(path, has_header=False, skip_rows=1, schema=fmt.schema)
+    lf = lf.with_columns(_problem_expr(fmt, empty_checks=False).alias("_bad"))
+    checked = [pl.col(c).alias(_CHECKED + c) for c, _ in _checked_text(fmt)]
+    extra = [c.meta.output_name() for c in checked]
     parts: list[pl.DataFrame] = []
     pending = 0  # rows in parts
     records = 0
@@ -395,14 +456,14 @@ def _fast_path(
         nonlocal parts, pending, records
         chunk = pl.concat(parts, rechunk=False) if len(parts) > 1 else parts[0]
         parts, pending = [], 0
-        if _has_empty_fields(chunk, file_index, legacy):
+        if _has_empty_fields(chunk, file_index, fmt):
             raise _NeedsValidation(records, consumed, versions)
-        versions.update(_versions(chunk))
+        versions.update(_versions(chunk, _CHECKED + "version"))
         records += chunk.height
-        sink.put(chunk.drop(["_bad", "receiver", "version"], strict=False))
+        sink.put(chunk.drop(["_bad", *extra]))
 
     failed = False
-    batches = _reduce(lf, file_index, legacy, *extra).collect_batches()  # in file order, unless it fails
+    batches = _reduce(lf, file_index, fmt, "_bad", *checked).collect_batches()  # in file order, unless it fails
     try:
         for batch in batches:
             if batch["_bad"].any():
@@ -444,13 +505,13 @@ def _safe_cut(data: bytes) -> int:
 
 
 def _validating_path(
-    path: Path, start: int, line: int, file_index: int, legacy: bool, max_issues: int, advance, sink: FrameSink
+    path: Path, start: int, line: int, file_index: int, fmt: LogFormat, max_issues: int, advance, sink: FrameSink
 ) -> TimingLog:
     """Validates the records from byte ``start`` (a record boundary, on physical line ``line``) to the end.
 
     Blocks are read in order and parsed on a small thread pool (polars releases the GIL; one in-memory
     parse uses one core), with at most ``workers + 1`` blocks in flight; results are merged in file order."""
-    log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True, legacy=legacy)
+    log = TimingLog(path=path, frame=pl.DataFrame(), validated_line_by_line=True, columns=fmt.width)
     workers = max(1, min(4, os.cpu_count() or 1))
     pending: deque[tuple[Future, int]] = deque()
     versions: set[str] = set()
@@ -467,7 +528,7 @@ def _validating_path(
         advance(nbytes)
 
     def submit(data: bytes, first_line: int) -> None:
-        fut = pool.submit(_validate_block, data, first_line, file_index, legacy, max_issues)
+        fut = pool.submit(_validate_block, data, first_line, file_index, fmt, max_issues)
         pending.append((fut, len(data)))
 
     # line: physical line number of the first line of the next block
@@ -496,37 +557,35 @@ def _validating_path(
     return log
 
 
-def _validate_block(chunk: bytes, first_line: int, file_index: int, legacy: bool, max_issues: int) -> TimingLog:
+def _validate_block(chunk: bytes, first_line: int, file_index: int, fmt: LogFormat, max_issues: int) -> TimingLog:
     """Parses one block of whole records; only a block with a problem is re-read line by line."""
-    part = TimingLog(path=Path(), frame=pl.DataFrame(), legacy=legacy)
-    schema = _schema(legacy)
+    part = TimingLog(path=Path(), frame=pl.DataFrame(), columns=fmt.width)
     try:
-        df = pl.read_csv(chunk, has_header=False, schema=schema)
-        if df.select(_problem_expr(legacy).any()).item():
+        df = pl.read_csv(chunk, has_header=False, schema=fmt.schema)
+        if df.select(_problem_expr(fmt).any()).item():
             df = None
         else:
             part.records = df.height
     except pl.exceptions.PolarsError:
         df = None
     if df is None:
-        df = _validate_lines(chunk, first_line, part, max_issues, legacy)
+        df = _validate_lines(chunk, first_line, part, max_issues, fmt)
     part.versions = _versions(df)
-    part.frame = _reduce(df, file_index, legacy)
+    part.frame = _reduce(df, file_index, fmt)
     return part
 
 
-def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: int, legacy: bool) -> pl.DataFrame:
+def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: int, fmt: LogFormat) -> pl.DataFrame:
     text = chunk.decode("utf-8", errors="replace")
     reader = csv.reader(io.StringIO(text, newline=""), strict=False)
-    columns = COLUMNS_V1 if legacy else COLUMNS
-    cols: dict[str, list] = {c: [] for c in columns}
+    cols: dict[str, list] = {c: [] for c in fmt.columns}
     lines: list[str] | None = None
     prev_line_num = 0
     while True:
         record_line = first_line + prev_line_num
         try:
             fields = next(reader)
-            reason, values = _check_fields(fields, legacy)
+            reason, values = _check_fields(fields, fmt)
         except StopIteration:
             break
         except csv.Error as e:
@@ -534,7 +593,7 @@ def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: i
         prev_line_num = reader.line_num
         log.records += 1
         if reason is None:
-            for c, v in zip(columns, values):
+            for c, v in zip(fmt.columns, values):
                 cols[c].append(v)
             continue
         log.malformed += 1
@@ -546,7 +605,7 @@ def _validate_lines(chunk: bytes, first_line: int, log: TimingLog, max_issues: i
             if len(raw) > _SHOWN_CHARS:
                 raw = raw[:_SHOWN_CHARS] + "…"
             log.issues.append(Issue(record_line, reason, repr(raw)))
-    return pl.DataFrame(cols, schema=_schema(legacy))
+    return pl.DataFrame(cols, schema=fmt.schema)
 
 
 def _parse_int(name: str, s: str) -> int:
@@ -558,58 +617,46 @@ def _parse_int(name: str, s: str) -> int:
     return v
 
 
-def _check_fields(fields: list[str], legacy: bool = False) -> tuple[str | None, tuple | None]:
-    """Validates one record (line-by-line twin of _problem_expr); returns (reason, None) or (None, values)."""
-    n = len(fields)
-    expected = len(COLUMNS_V1) if legacy else len(COLUMNS)
+def _parse_field(name: str, s: str):
+    """One non-empty field, typed as the schema says; raises ValueError quoting it."""
+    kind = _TYPES[name]
+    if kind == pl.Int64:
+        return _parse_int(name, s)
+    if kind == OUTCOME_DTYPE and s not in OUTCOMES:
+        raise ValueError(f"unknown outcome {s!r}")
+    if kind == MODE_DTYPE and s not in MODES:
+        raise ValueError(f"unknown mode {s!r}")
+    return s
+
+
+def _missing(name: str, when: str, outcome: str) -> str:
+    if when == ALWAYS:
+        return f"missing {name}"
+    return f"{outcome} without {name}"
+
+
+def _check_fields(fields: list[str], fmt: LogFormat) -> tuple[str | None, tuple | None]:
+    """Validates one record by the rule of ``fmt`` (as _problem_expr does on a whole frame); returns
+    (reason, None) or (None, the typed values, None for the empty ones)."""
+    n, expected = len(fields), fmt.width
     if n == 0 or (n == 1 and fields[0] == ""):
         return "blank line", None
     if n > expected:
         return f"{n} fields, expected {expected}", None
-    f = fields + [""] * (expected - n)
-    sent_s, outcome, msg_id, lat_s, sender, receiver, destination, bytes_s, detail = f[:9]
     prefix = f"{n} fields, expected {expected}: " if n < expected else ""
+    row = dict(zip(fmt.columns, fields + [""] * (expected - n)))
+    required = dict(fmt.rules)
     try:
-        if sent_s == "":
-            raise ValueError("missing sent_epoch_ms")
-        sent = _parse_int("sent_epoch_ms", sent_s)
-        if outcome not in OUTCOMES:
-            raise ValueError(f"unknown outcome {outcome!r}" if outcome else "missing outcome")
-        if msg_id == "":
-            raise ValueError("missing msg_id")
-        lat = _parse_int("latency_us", lat_s) if lat_s != "" else None
-        if sender == "":
-            raise ValueError("missing sender")
-        if destination == "":
-            raise ValueError("missing destination")
-        if bytes_s == "":
-            raise ValueError("missing bytes")
-        nbytes = _parse_int("bytes", bytes_s)
-        if outcome == "ANSWERED":
-            if lat is None:
-                raise ValueError("ANSWERED without latency_us")
-            if receiver == "":
-                raise ValueError("ANSWERED without receiver")
-        elif detail == "":
-            raise ValueError(f"{outcome} without detail")
-        values = (sent, outcome, msg_id, lat, sender, receiver or None, destination, nbytes, detail or None)
-        if legacy:
-            return None, values
-        mode, run_s, sent_us_s, engine, version = f[9:]
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}" if mode else "missing mode")
-        if run_s == "":
-            raise ValueError("missing run")
-        run = _parse_int("run", run_s)
-        if sent_us_s == "":
-            raise ValueError("missing sent_epoch_us")
-        sent_us = _parse_int("sent_epoch_us", sent_us_s)
-        if sent_us // 1000 != sent:
-            raise ValueError(f"sent_epoch_us {sent_us} is not in sent_epoch_ms {sent}")
-        if engine == "":
-            raise ValueError("missing engine")
-        if version == "":
-            raise ValueError("missing version")
+        for c, s in row.items():  # in column order: what is always required, and the types
+            if s == "" and required.get(c) == ALWAYS:
+                raise ValueError(_missing(c, ALWAYS, ""))
+            row[c] = _parse_field(c, s) if s != "" else None
+        outcome = row["outcome"]
+        for c, when in fmt.rules:  # then what the outcome requires (the fields always required are there)
+            if row[c] is None and (when == IF_ANSWERED) == (outcome == "ANSWERED"):
+                raise ValueError(_missing(c, when, outcome))
+        if not fmt.legacy and row["sent_epoch_us"] // 1000 != row["sent_epoch_ms"]:
+            raise ValueError(f"sent_epoch_us {row['sent_epoch_us']} is not in sent_epoch_ms {row['sent_epoch_ms']}")
     except ValueError as e:
         return prefix + str(e), None
-    return None, (*values, mode, run, sent_us, engine, version)
+    return None, tuple(row.values())

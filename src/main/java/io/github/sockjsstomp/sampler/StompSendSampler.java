@@ -17,11 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterThread;
 
 /**
  * Sends timed messages (the send-message test) on the users the thread's session sampler
@@ -38,7 +35,7 @@ import org.apache.jmeter.threads.JMeterThread;
  * message is due (no sooner than {@code tickMillis} after its last wake-up), then sends every message due by
  * now in one go; the sample's count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
  * time spent sending them, and its message says how far the first of them was behind its intended time (also
- * in the variable {@value #LAG_VARIABLE}). A tick that sent nothing is not reported. One JMeter sample and one
+ * in the variable {@value ScheduledSender#LAG_VARIABLE}). A tick that sent nothing is not reported. One JMeter sample and one
  * wake-up for many messages is what makes many users per thread cheap (see README, Capacity).
  * </ul>
  *
@@ -58,26 +55,18 @@ public class StompSendSampler extends StompSampler {
                     + "0 = one message per sample, paced by JMeter timers");
     static final Parameter<Long> TICK_MILLIS = Parameter.whole("tickMillis", 10, 1, 60_000,
             "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one sample");
-    /** The JMeter variable holding the last tick's lag behind schedule, in milliseconds. */
-    static final String LAG_VARIABLE = "stompSendLagMillis";
 
     private ThreadUsers users;
     private Run run;
     private List<UserTiming> timings;
     private boolean awaitReply;
     private long replyTimeoutMillis;
-    private final Parsed<Template> destinations = new Parsed<>(DESTINATION);
-    private final Parsed<Template> payloads = new Parsed<>(PAYLOAD);
-    private final Parsed<Map<String, String>> headers = new Parsed<>(SEND_HEADERS);
+    private final MessageParts.Reader parts = new MessageParts.Reader();
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
     private boolean describeRequests;
     private boolean describeReplyHeaders;
-    /** The scheduled sender's schedule; null: one message per sample. */
-    private SendSchedule schedule;
-    /** A send that failed inside a tick, reported as the next sample (its message already FAILED in the books). */
-    private SampleResult pendingFailure;
-    /** Messages the schedule gave up while every user of the thread was down, not yet said in a sample. */
-    private long skippedUnreported;
+    /** The scheduled sender; null: one message per sample. */
+    private ScheduledSender scheduled;
 
     public StompSendSampler() {
         super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
@@ -94,7 +83,8 @@ public class StompSendSampler extends StompSampler {
                     + "only; with mode=" + MODE_AWAIT_REPLY + " use ratePerThread=0 (one message per sample, paced by "
                     + "a timer)");
         }
-        schedule = ratePerThread > 0 && !awaitReply ? new SendSchedule(ratePerThread, tickMillis) : null;
+        scheduled = ratePerThread > 0 && !awaitReply ? new ScheduledSender(this,
+                new SendSchedule(ratePerThread, tickMillis)) : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);
@@ -102,9 +92,7 @@ public class StompSendSampler extends StompSampler {
                 || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
         String idHeader = params.read(ID_HEADER);
         var pattern = params.read(REPLY_ID_PATTERN);
-        destinations.check(params);
-        payloads.check(params);
-        headers.check(params);
+        parts.check(params);
         run = joinRun(replyTimeoutMillis + 1000);
         users = use(ThreadUsers.current());
         if (users == null) {
@@ -142,190 +130,22 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        return schedule == null ? sendOne(context, label, users.nextIndex()) : tick(context, label);
-    }
-
-    /**
-     * The scheduled sender's sample: waits (untimed) for the next message due, then sends every message due by
-     * now. Not reported (ignored) when the thread's end time or JMeter's Stop came first.
-     */
-    private SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
-        if (pendingFailure != null) {
-            SampleResult failure = pendingFailure;
-            pendingFailure = null;
-            return failure;
-        }
-        long now = System.nanoTime();
-        schedule.start(now);
-        if (schedule.due(now) == 0) {
-            try {
-                if (!sleepUntil(schedule.wakeNanos())) {
-                    return notReported();
-                }
-            } catch (InterruptedException e) {
-                // JMeter's Stop: nothing was sent, nothing to report; the flag stays for JMeter to see.
-                Thread.currentThread().interrupt();
-                return notReported();
-            }
-            now = System.nanoTime();
-        }
-        int due = schedule.due(now);
-        if (due == 0) {
-            return notReported();
-        }
-        schedule.woke(now);
-        int inTurn = userFor(schedule.next());
-        int first = connectedSender(inTurn);
-        if (first < 0) {
-            // Its user must reconnect first, or every user is down: this message alone, as one message per sample.
-            SampleResult one = sendOne(context, label, inTurn);
-            schedule.sent();
-            return one;
-        }
-        Template destinationTemplate;
-        Template payload;
-        Map<String, String> sendHeaders;
-        try {
-            destinationTemplate = destinations.of(context);
-            payload = payloads.of(context);
-            sendHeaders = headers.of(context);
-        } catch (IllegalArgumentException e) {
-            SampleResult refused = Sample.failedAtOnce(label, Sample.CONFIG_ERROR, e.getMessage());
-            refused.setStopTest(true);
-            return refused;
-        }
-        return Sample.timed(label, r -> sendDue(r, label, first, due, destinationTemplate, payload, sendHeaders));
-    }
-
-    /** Sends up to {@code due} scheduled messages, the first on user {@code first}, as one sample. */
-    private void sendDue(SampleResult result, String label, int first, int due, Template destinationTemplate,
-            Template payload, Map<String, String> sendHeaders) {
-        long firstMessage = schedule.next();
-        long lagNanos = schedule.lagNanos(firstMessage, System.nanoTime());
-        int sent = 0;
-        long bytes = 0;
-        int index = first;
-        UserTiming timing = null;
-        String destination = null;
-        for (int i = 0; i < due; i++) {
-            if (i > 0) {
-                index = connectedSender(userFor(schedule.next()));
-                if (index < 0) {
-                    break; // a reconnect is due: that message on a sample of its own, next
-                }
-            }
-            timing = timings.get(index);
-            destination = destinationTemplate.render(Template.of(timing.user().settings()));
-            OutgoingMessage message;
-            try {
-                message = timing.send(destination, sendHeaders, payload);
-            } catch (SendFailedException e) {
-                schedule.sent(); // FAILED in the books
-                if (sent == 0) {
-                    Sample.fail(result, Sample.SEND_FAILED, e.getMessage());
-                    return;
-                }
-                pendingFailure = Sample.failedAtOnce(label, Sample.SEND_FAILED, e.getMessage());
-                break;
-            }
-            schedule.sent();
-            if (sent++ == 0 && describeRequests) {
-                describeRequest(result, message);
-            }
-            bytes += message.payload().length;
-        }
-        result.setSampleCount(sent);
-        result.setSentBytes(bytes);
-        double lagMillis = lagNanos / 1e6;
-        Sample.ok(result, "SENT " + sent + (sent == 1 ? " message" : " messages") + " (#" + firstMessage
-                + (sent == 1 ? "" : "-" + (firstMessage + sent - 1)) + "), the first " + lagText(lagMillis)
-                + skipped());
-        var variables = JMeterContextService.getContext().getVariables();
-        if (variables != null) {
-            variables.put(LAG_VARIABLE, Double.toString(Math.round(lagMillis * 1000) / 1000.0));
-        }
-        if (timing != null && users.subscribes() && timing.noneAnswered()) {
-            noticeNoReply(label, timing, destination);
-        }
-    }
-
-    private static String lagText(double lagMillis) {
-        double rounded = Math.round(Math.abs(lagMillis) * 1000) / 1000.0;
-        return lagMillis >= 0 ? rounded + " ms behind schedule" : rounded + " ms early";
-    }
-
-    /** Says once, in the next tick's message, how many messages the schedule gave up while every user was down. */
-    private String skipped() {
-        if (skippedUnreported == 0) {
-            return "";
-        }
-        String text = "; " + skippedUnreported + " messages skipped while every user of the thread was down";
-        skippedUnreported = 0;
-        return text;
-    }
-
-    /** Message {@code message} of the thread goes to this user, round-robin. */
-    private int userFor(long message) {
-        return (int) (message % users.size());
-    }
-
-    /**
-     * Who sends a scheduled message in a tick: the user in turn if it is connected; else, while it backs off, the
-     * next connected user; -1 when it is due to reconnect, or none is connected: then that message goes on a
-     * sample of its own ({@link #sendOne}), which reconnects or waits, so a tick never waits and never connects.
-     */
-    private int connectedSender(int user) {
-        if (users.isConnected(user)) {
-            return user;
-        }
-        return users.isDue(user) ? -1 : users.nextConnected(user);
-    }
-
-    /**
-     * Sleeps until {@code wakeNanos}, or until the thread's end time (the thread group's duration) if that comes
-     * first, as JMeter's timers do; false then. A sleep is interruptible (JMeter's Stop).
-     */
-    private static boolean sleepUntil(long wakeNanos) throws InterruptedException {
-        long waitNanos = wakeNanos - System.nanoTime();
-        if (waitNanos <= 0) {
-            return true;
-        }
-        JMeterThread thread = JMeterContextService.getContext().getThread();
-        long endMillis = thread == null ? 0 : thread.getEndTime();
-        if (endMillis > 0) {
-            long toEndNanos = TimeUnit.MILLISECONDS.toNanos(endMillis - System.currentTimeMillis());
-            if (toEndNanos > 0 && toEndNanos < waitNanos) {
-                TimeUnit.NANOSECONDS.sleep(toEndNanos);
-                return false;
-            }
-        }
-        TimeUnit.NANOSECONDS.sleep(waitNanos);
-        return true;
-    }
-
-    private static SampleResult notReported() {
-        SampleResult nothing = new SampleResult();
-        nothing.setIgnore();
-        return nothing;
+        return scheduled == null ? sendOne(context, label, users.nextIndex()) : scheduled.tick(context, label);
     }
 
     /** One message as one sample, on user {@code next} or the one {@link #sender} picks instead. */
-    private SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException {
-        Template destinationTemplate;
-        Template payload;
-        Map<String, String> sendHeaders;
+    SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException {
+        MessageParts message;
         try {
-            destinationTemplate = destinations.of(context);
-            payload = payloads.of(context);
-            sendHeaders = headers.of(context);
+            message = parts.read(context);
         } catch (IllegalArgumentException e) {
-            SampleResult refused = Sample.failedAtOnce(label, Sample.CONFIG_ERROR, e.getMessage());
-            refused.setStopTest(true);
-            return refused;
+            return MessageParts.refused(label, e);
         }
+        Template payload = message.payload();
+        Map<String, String> sendHeaders = message.headers();
         int index = sender(next);
         UserTiming timing = timings.get(index);
-        String destination = destinationTemplate.render(Template.of(timing.user().settings()));
+        String destination = message.destination().render(Template.of(timing.user().settings()));
         SampleResult connectFailure = users.ensureConnected(index, label);
         if (connectFailure != null) {
             try {
@@ -344,7 +164,7 @@ public class StompSendSampler extends StompSampler {
     }
 
     /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */
-    private void noticeNoReply(String label, UserTiming timing, String destination) {
+    void noticeNoReply(String label, UserTiming timing, String destination) {
         long received = timing.user().messagesReceived();
         run.noticeOnce("no reply", "'" + label + "': " + timing.user().settings().name() + " sent messages to '"
                 + destination + "' and none was answered within replyTimeoutMillis; its subscriptions (subscribeTo "
@@ -369,9 +189,8 @@ public class StompSendSampler extends StompSampler {
             return connected;
         }
         int due = users.awaitNextRetry();
-        if (schedule != null) {
-            // The thread could send nothing while it waited: resume the rate, do not send the backlog at once.
-            skippedUnreported += schedule.skipMissed(System.nanoTime());
+        if (scheduled != null) {
+            scheduled.waitedForAReconnect();
         }
         return due >= 0 ? due : next;
     }
@@ -417,7 +236,23 @@ public class StompSendSampler extends StompSampler {
         }
     }
 
-    private void describeRequest(SampleResult result, OutgoingMessage sent) {
+    ThreadUsers users() {
+        return users;
+    }
+
+    List<UserTiming> timings() {
+        return timings;
+    }
+
+    MessageParts.Reader parts() {
+        return parts;
+    }
+
+    boolean describesRequests() {
+        return describeRequests;
+    }
+
+    void describeRequest(SampleResult result, OutgoingMessage sent) {
         result.setSentBytes(sent.payload().length);
         if (describeRequests) {
             result.setSamplerData("SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"

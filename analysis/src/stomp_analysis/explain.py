@@ -1,0 +1,232 @@
+"""The words: what the figures mean and which treatment a run got, written once.
+
+The tables' notes, the report's "How to read this report", the command's help and the sentences and notes of
+each run all come from here; the code that computes the figures (aggregate.py, treatment.py, runs.py) holds no
+English beyond its docstrings (and the formula of a pacing interval, treatment.expected_interval_us).
+analysis/README.md says the same for the reader of the repository.
+
+The table notes are the short forms of the explanations of the report (REPORT_EXPLANATIONS): both are kept, side
+by side here, so that the outputs read as they did.
+"""
+
+from __future__ import annotations
+
+from .results import UNKNOWN, RunResult, number
+from .stats import Distribution
+from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
+
+# ----------------------------------------------------------------------------------------------------------
+# notes under the tables (Markdown, HTML)
+
+SUMMARY_NOTE = (
+    "Books per message (distinct msg_id per file and run): sent = answered + lost + failed; "
+    "loss % = lost / sent. Throughput = answered messages / run span. "
+    "Percentiles: exact, 'higher' method on the merged samples."
+)
+CO_NOTE = (
+    "CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
+    "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
+    "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only runs (and "
+    "destinations) whose senders awaited their replies are corrected: a fire-and-forget send is not delayed "
+    "by a slow reply."
+)
+COMPARISON_NOTE = (
+    "Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
+    "Achieved TPS = sent / send window (first to last send); target TPS = the pacing's send rate. Response time = "
+    "asynchronous reply latency. CO: coordinated-omission corrected (needs a pacing and senders that await "
+    "their replies; in a run mixing modes, TOTAL is not corrected). Send lag: how far fire-and-forget sends "
+    "fell behind their sender's schedule."
+)
+SCHEDULE_NOTE = (
+    "Each sender's k-th send (k = 0, 1, ...) is due at its first send + k × the expected interval; its lag "
+    "is the actual send time (µs) minus that, over every fire-and-forget send of the run (negative: ahead). "
+    "A growing lag means the generator could not keep the pace, so the load was lower than planned. "
+    "Achieved sends/s = all sends of the run / send window."
+)
+JTL_NOTE = "Sampler elapsed times as JMeter measured them (ms); throughput = samples / (last end - first start)."
+
+# ----------------------------------------------------------------------------------------------------------
+# the command's help
+
+EPILOG_TREATMENT = """\
+coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
+loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead."""
+
+# ----------------------------------------------------------------------------------------------------------
+# the report's "How to read this report" (HTML)
+
+REPORT_EXPLANATIONS = """
+<h2>How to read this report</h2>
+<dl>
+<dt>Books</dt>
+<dd>Counted per message, i.e. per distinct <code>msg_id</code> within one timing log and run. A message is
+<em>answered</em> when it has at least one ANSWERED record, otherwise <em>failed</em> when it has a FAILED
+record (the send itself failed), otherwise <em>lost</em> (no reply before the timeout or the end of the test).
+So sent = answered + lost + failed, and loss % = lost / sent. A broadcast answered by N receivers is one
+answered message with N replies, and contributes N latency samples.</dd>
+<dt>Latency</dt>
+<dd>The asynchronous reply time: from the send of a message to the arrival of its reply at the receiving
+virtual user, in microseconds in the logs, shown in milliseconds. Percentiles are exact, computed on all the
+samples of a run merged across files (never averaged across files) with the "higher" method: the q-quantile of
+N sorted samples is the sample at 0-based index ceil(q&middot;(N&minus;1)).</dd>
+<dt>Throughput, achieved TPS, span</dt>
+<dd>The span of a run goes from its first send to its last send or reply, whichever is later. Throughput =
+answered messages / span; achieved TPS = sent messages / send window (first to last send).</dd>
+<dt>Per-second series</dt>
+<dd>Sends, losses and failures are counted in the second the message was sent; answers and their p50/p99 in
+the second the reply arrived (send time + latency). Active threads = the highest JMeter <code>allThreads</code>
+seen in that second of the .jtl.</dd>
+<dt>Coordinated omission (CO) and the CO-corrected figures</dt>
+<dd>A paced sender that waits for something (a blocked connection, a full buffer, a stalled server) sends
+nothing while it waits, so the load generator "coordinates" with the slowness it should measure: the messages
+that would have been sent during the stall, and would all have been slow, are simply missing from the raw
+samples. When the pacing is known (a Constant Throughput Timer target for the whole test, giving each sender
+an expected interval I = senders &times; 60000 / target ms, or an interval given directly), every latency v
+greater than I is completed with the samples the missed sends would have produced: v&minus;I, v&minus;2I, ...
+down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw figures describe the messages
+actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
+A large gap between the two means the generator was held back and the raw percentiles are optimistic.
+The correction is only valid for a closed loop, where a sender waits for the reply before its next send
+(<code>mode</code> <em>await-reply</em> in the timing log): it is applied to those runs only. A
+<em>fire-and-forget</em> sender (open loop) does not wait, so a slow reply delays no send and the correction
+would invent a tail: its latencies stay uncorrected, and what is checked instead is whether the generator kept
+the pace: the achieved send rate against the target (per second, in the throughput chart) and each send's
+<em>lag</em> behind its sender's schedule (the k-th send of a sender is due at its first send + k &times; I),
+reported as p50, p99 and max. A run mixing both modes is corrected only on the destinations whose records are
+all await-reply. Timing logs of older plugin versions have no mode column: they are corrected as before whenever
+a pacing is given, which is valid only if their senders awaited the replies.</dd>
+<dt>Runs</dt>
+<dd>Each record carries its test run's id (<code>run</code>: when the run started on its engine) and engine.
+Runs appended to one timing log are analysed apart, labelled <em>label</em>#1, #2, ... in time order; the
+files of several engines of one test (whose run ids differ) stay one run, since their sends overlap in time.
+A message is identified within its file and run, so an id reused by another run is another message.</dd>
+<dt>Unrecordable values, malformed records</dt>
+<dd>A negative (or absurdly large) latency cannot be recorded: such records are counted, reported and left out
+of the latency figures. Malformed records (unparsable, unknown outcome, missing required fields) are counted
+per file and the first ones listed with their line numbers; the rest of the file is still aggregated.</dd>
+</dl>
+"""
+
+# ----------------------------------------------------------------------------------------------------------
+# the sentences and notes of a run
+
+
+def legacy_note(run_ids: set[int]) -> str:
+    """The note of a run spec holding old-format logs, which is never split (see runs.plan_parts)."""
+    if len(run_ids) <= 1:
+        return ""
+    return (
+        f"{len(run_ids)} run ids in the new-format logs, but the old-format log(s) have none to match them "
+        "with: analysed as one run (messages of different run ids are still told apart)."
+    )
+
+
+def run_part_note(label: str, n: int, runs: int, run_ids: list[int]) -> str:
+    """The note of run ``n`` of the ``runs`` that the timing log(s) of ``label`` hold."""
+    ids = ", ".join(str(r) for r in run_ids)
+    return (
+        f"run {n} of the {runs} runs that the timing log(s) of {label!r} hold, told apart by their "
+        f"run column (run id(s) {ids}) and analysed apart."
+    )
+
+
+def warmup_notes(label: str, warm_label: str, warmup_s: float) -> tuple[str, str]:
+    """The notes of a run's warm-up part and of its rest."""
+    warm_note = (
+        f"warm-up of {label!r}: the messages sent in its first {number(warmup_s)} s (--warmup), shown "
+        f"apart; {label!r} holds the rest."
+    )
+    main_note = (
+        f"the messages sent in the first {number(warmup_s)} s (--warmup) are left out of these figures and "
+        f"shown apart as {warm_label!r}."
+    )
+    return warm_note, main_note
+
+
+def result_notes(r: RunResult) -> list[str]:
+    """What the reader of a run's figures must know: messages both answered and not, unrecordable latencies, a
+    capped CO correction."""
+    notes = []
+    if r.mixed_messages:
+        notes.append(
+            f"{r.mixed_messages} message(s) have both ANSWERED and LOST/FAILED records; they are counted as answered."
+        )
+    if r.total.unrecordable:
+        notes.append(
+            f"{r.total.unrecordable} ANSWERED record(s) have a latency that cannot be recorded (negative or >= 2^40 "
+            "µs): counted as answered, left out of the latency figures and of the per-second answers."
+        )
+    capped = next((b.co for b in reversed(r.co_corrected) if b.co.dropped), None)
+    if capped:
+        notes.append(
+            f"CO correction capped: {capped.dropped} of {capped.added} synthetic samples not recorded "
+            f"(--co-max-entries); CO-corrected percentiles are computed without them, the CO-corrected mean is "
+            "exact."
+        )
+    return notes
+
+
+def _ms(us: float) -> str:
+    return f"{us / 1000.0:.3f}"
+
+
+def treatment_sentence(r: RunResult) -> str:
+    """The sentence of RunResult.treatment: ``run <label>: <treatment_reason>``, saying so when it has a warm-up."""
+    reason = r.treatment_reason
+    if r.warmup_s and not r.is_warmup:
+        reason = f"{reason.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."
+    return f"run {r.label}: {reason}"
+
+
+def treatment_reason(r: RunResult) -> str:
+    """Which treatment the run got and why, in one sentence (without the leading "run <label>: ")."""
+    spec = r.spec
+    pacing = ""
+    if r.interval_us:
+        pacing = f"a pacing of {number(r.interval_us / 1000)} ms/sender"
+        if spec.target_rate_per_min and not spec.expected_interval_ms:
+            pacing += f" ({number(spec.target_rate_per_min)} msg/min)"
+    no_interval = "unthrottled: no expected interval, so no correction."
+    if r.mode == AWAIT_REPLY:
+        if not r.interval_us:
+            return f"await-reply (closed loop), {no_interval}"
+        return (
+            f"await-reply (closed loop) with {pacing}: latencies also shown corrected for coordinated omission "
+            "(HdrHistogram expected interval)."
+        )
+    if r.mode == FIRE_AND_FORGET:
+        head = "fire-and-forget (open loop)"
+        why = "latencies not corrected for coordinated omission, since a slow reply delays no send"
+        if not r.interval_us:
+            return f"{head}, unthrottled: {why}; no pacing given, so no schedule to hold the sends to."
+        lag = r.schedule.lag if r.schedule else Distribution.empty()
+        achieved = f"{r.achieved_tps:.1f}" if r.achieved_tps is not None else "–"
+        kept = (
+            f"sends fell behind their schedule by {_ms(max(0, lag.quantile(0.99)))} ms at p99 and"
+            f" {_ms(max(0, lag.max()))} ms at most; {achieved} sends/s achieved vs {r.target_per_s:.1f}/s target"
+            if lag.n
+            else "no send to hold to the schedule"
+        )
+        return f"{head} with {pacing}: {why}; {kept}."
+    if r.mode == UNKNOWN:
+        head = "mode unknown (a timing log of an older plugin version, without the mode column)"
+        if not r.interval_us:
+            return f"{head}, {no_interval}"
+        return (
+            f"{head} with {pacing}: latencies also shown corrected for coordinated omission as before, which holds "
+            "only if the senders awaited their replies."
+        )
+    kinds = " and ".join(m for m in (AWAIT_REPLY, FIRE_AND_FORGET, UNKNOWN) if r.mode_records.get(m))
+    head = f"mixed modes ({kinds})"
+    if not r.interval_us:
+        return f"{head}, {no_interval}"
+    corrected = [b.destination for b in r.co_corrected]
+    if not corrected:
+        return (
+            f"{head} with {pacing}: latencies not corrected for coordinated omission, since no destination has "
+            "await-reply records only and the others' sends are not delayed by slow replies."
+        )
+    return (
+        f"{head} with {pacing}: only {', '.join(corrected)} (await-reply records only) also shown corrected for "
+        "coordinated omission; the other destinations and the TOTAL not, since not all their sends awaited a reply."
+    )

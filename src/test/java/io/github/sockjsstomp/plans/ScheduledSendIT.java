@@ -1,0 +1,118 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * send.jmx's default pacing, the scheduled sender, through a real JMeter against the demo server: each thread
+ * sends throughput / threads messages per minute on its users, round-robin, several messages per sample when
+ * they fall due within one tick. Counts and the schedule's own arithmetic only, never elapsed times.
+ */
+class ScheduledSendIT {
+
+    private static final int THREADS = 2;
+    private static final int USERS_PER_THREAD = 10;
+    /** 24,000 per minute: 200 per second per thread, one every 5 ms; a user every 50 ms. */
+    private static final int THROUGHPUT = 24_000;
+    private static final long INTERVAL_US = 5_000;
+    /** Four messages fall due per 20 ms tick. */
+    private static final int TICK_MILLIS = 20;
+    private static final long PER_TICK = TICK_MILLIS * 1000L / INTERVAL_US;
+
+    private static DemoServer server;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        PlanRun.jmeterHome();
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void eachThreadKeepsItsScheduleAndEachSampleCountsItsMessages() throws Exception {
+        PlanRun run = PlanRun.runClean(dir.resolve("scheduled"), "send", false, List.of("port=" + server.port(),
+                "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "heartbeatMillis=0",
+                "threads=" + THREADS, "sessionsPerThread=" + USERS_PER_THREAD, "rampUp=0", "duration=8",
+                "throughput=" + THROUGHPUT, "tickMillis=" + TICK_MILLIS, "replyTimeoutMillis=3000"));
+        List<String[]> timing = run.timing();
+
+        // Every message answered, once, fire-and-forget.
+        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing.stream().map(r -> r[2]).distinct()).hasSize(timing.size());
+        assertThat(timing).allSatisfy(r -> assertThat(r[9]).isEqualTo("fire-and-forget"));
+
+        // The results file: one row per tick, its SampleCount the messages it sent; together, every message.
+        List<Map<String, String>> ticks = run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
+        assertThat(ticks.stream().mapToLong(PlanRun::sampleCount).sum()).isEqualTo(timing.size());
+        assertThat(run.count("send")).isEqualTo(timing.size());
+        assertThat(ticks).allSatisfy(r -> {
+            assertThat(PlanRun.sampleCount(r)).isPositive();
+            assertThat(r.get("responseMessage")).startsWith("SENT ").contains("behind schedule");
+        });
+        assertThat(ticks.size()).as("messages share ticks").isLessThan(timing.size());
+        assertThat(run.threads("send")).hasSize(THREADS);
+
+        Map<Integer, List<String[]>> byThread = timing.stream().collect(Collectors.groupingBy(
+                r -> (userNumber(r) - 1) / USERS_PER_THREAD, TreeMap::new, Collectors.toList()));
+        assertThat(byThread).hasSize(THREADS);
+        for (List<String[]> sent : byThread.values()) {
+            sent.sort(Comparator.comparingLong(ScheduledSendIT::sentMicros));
+            // Message i of a thread is due at its start + i x interval, so t_i - i x interval is its start plus
+            // message i's lag (within a tick, mostly): their median stands for the start, robust to the slow first
+            // sends of a cold JVM. Up to its last send, the thread sent what its schedule holds, give or take one
+            // tick's messages.
+            long[] starts = new long[sent.size()];
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = sentMicros(sent.get(i)) - i * INTERVAL_US;
+            }
+            java.util.Arrays.sort(starts);
+            long start = starts[starts.length / 2];
+            long last = sentMicros(sent.get(sent.size() - 1));
+            long scheduled = (last - start) / INTERVAL_US + 1;
+            assertThat((long) sent.size()).isBetween(scheduled - PER_TICK - 1, scheduled + PER_TICK + 1);
+
+            // Round-robin: each user sent every USERS_PER_THREAD-th message, so its own interval is steady.
+            Map<String, List<Long>> byUser = sent.stream().collect(Collectors.groupingBy(r -> r[14], TreeMap::new,
+                    Collectors.mapping(ScheduledSendIT::sentMicros, Collectors.toList())));
+            assertThat(byUser).hasSize(USERS_PER_THREAD);
+            long fewest = byUser.values().stream().mapToLong(List::size).min().orElseThrow();
+            long most = byUser.values().stream().mapToLong(List::size).max().orElseThrow();
+            assertThat(most - fewest).as("sends per user").isLessThanOrEqualTo(1);
+            for (List<Long> sends : byUser.values()) {
+                double meanIntervalUs = (double) (sends.get(sends.size() - 1) - sends.get(0)) / (sends.size() - 1);
+                assertThat(meanIntervalUs).isCloseTo(USERS_PER_THREAD * INTERVAL_US,
+                        Percentage.withPercentage(5));
+            }
+        }
+    }
+
+    private static long sentMicros(String[] record) {
+        return Long.parseLong(record[11]);
+    }
+
+    /** From the timing log's sender_user, "senders #17". */
+    private static int userNumber(String[] record) {
+        return Integer.parseInt(record[14].substring(record[14].lastIndexOf('#') + 1));
+    }
+}
