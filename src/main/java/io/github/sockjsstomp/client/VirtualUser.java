@@ -94,6 +94,7 @@ public final class VirtualUser implements AutoCloseable {
                         startMillis, startNanos);
             }
             use = settings.withTransport(found.transport());
+            ChosenTransports.sayOnce(settings.endpointHttpUri(), found);
         }
         used = use;
         URI uri = use.stompUri();

@@ -43,6 +43,9 @@ class SpringAppsIT {
             assertThat(timing).as("a broadcast: each greeting reaches both users").hasSize(2 * (int) sent);
             assertThat(connectMessages(run)).allSatisfy(m -> assertThat(m)
                     .contains("CONNECTED over " + (sockJs ? "websocket" : "raw") + " (auto)"));
+            assertThat(Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
+                    .filter(line -> line.contains("transport auto: "))).as("named once in jmeter.log")
+                    .singleElement().asString().contains("uses " + (sockJs ? "websocket" : "raw"));
         }
     }
 
