@@ -33,7 +33,7 @@ from .results import (
     number,
 )
 from .runs import FILE, FileScan, PartPlan, add_records, mark_part, plan_parts, windows
-from .stats import Distribution, DistributionBuilder, KeyedHistograms
+from .stats import Distribution, DistributionBuilder, KeyedHistograms, Serial
 from .timing_log import ANSWERED, AWAIT_REPLY, FAILED, FIRE_AND_FORGET, LOST, TimingLog
 from .treatment import expected_interval_us
 
@@ -146,6 +146,9 @@ class RunAccumulator:
         self._schedule: dict[int, pl.DataFrame] = {}  # per file: run, sender, first, count, worst
         self._lags = DistributionBuilder()
         self._lag_sends = 0
+        # the books, failures, schedule lags and per-second answers of the slices are worked out on a thread of
+        # their own, beside the rest (at most two slices' worth of them waiting)
+        self._background = Serial("accumulator", in_flight=8)
 
     # --- accumulation --------------------------------------------------------------------------------------
 
@@ -158,9 +161,22 @@ class RunAccumulator:
         self.records += df.height
         self._add_files(frames)
         repeated = _repeated(df.get_column("h"))
-        self._add_messages(df, repeated)
+        self._background.submit(self._add_messages, df, repeated)
+        self._background.submit(self._add_failures, df)
         code_to_name = _category_names(df)
         self._add_latencies(df, code_to_name)
+        fire_and_forget = self._add_modes(df, code_to_name)
+        if self.interval_us and fire_and_forget:
+            self._background.submit(self._add_schedule, frames, repeated)
+
+    def _add_files(self, frames: list[tuple[int, pl.DataFrame]]) -> None:
+        for k, f in frames:
+            stats = self._files.setdefault(k, _FileStats())
+            stats.rows += f.height
+            stats.run_ids.update(_distinct(f.get_column("run")))
+            stats.engines.update(e for e in _distinct(f.get_column("engine")) if e)
+
+    def _add_failures(self, df: pl.DataFrame) -> None:
         self._failures.append(
             df.lazy()
             .filter(pl.col("outcome") == "FAILED")
@@ -168,16 +184,6 @@ class RunAccumulator:
             .agg(pl.len().alias("records"))
             .collect()
         )
-        fire_and_forget = self._add_modes(df, code_to_name)
-        if self.interval_us and fire_and_forget:
-            self._add_schedule(frames, repeated)
-
-    def _add_files(self, frames: list[tuple[int, pl.DataFrame]]) -> None:
-        for k, f in frames:
-            stats = self._files.setdefault(k, _FileStats())
-            stats.rows += f.height
-            stats.run_ids.update(r for r in f.get_column("run").unique().to_list() if r is not None)
-            stats.engines.update(e for e in f.get_column("engine").unique().cast(pl.String).to_list() if e)
 
     def _add_messages(self, df: pl.DataFrame, repeated: pl.Series) -> None:
         """Books: the messages (one per distinct (h, run, sent_epoch_us, sender, destination)) counted by
@@ -279,7 +285,7 @@ class RunAccumulator:
                 self._pending_answers.append(rest)
             pending = pending.filter(early)
         if pending.height:
-            self._answers_per_s.append(_answers_per_second(pending))
+            self._background.submit(lambda: self._answers_per_s.append(_answers_per_second(pending)))
 
     # --- the result ------------------------------------------------------------------------------------------
 
@@ -287,6 +293,7 @@ class RunAccumulator:
         """The run's result; ``logs`` are its files (file key, description), in order, whether or not they had
         records in it."""
         self.flush_answers()
+        self._background.wait()
         destinations, total = self._books()
         mode = treatment.run_mode(self.mode_records)
         interval_us = self.interval_us
@@ -397,6 +404,13 @@ class RunAccumulator:
             if worst_lag is None or most > worst_lag:
                 worst, worst_lag = str(name), most
         return ScheduleLag(self.interval_us, senders, self._lag_sends, self._lags.result(), worst)
+
+
+def _distinct(col: pl.Series) -> list:
+    """The distinct values of ``col``, nulls left out; the usual one value (one run, one engine) without hashing."""
+    if col.len() and not col.null_count() and (col == col[0]).all():
+        return [col[0]]
+    return [v for v in col.unique().to_list() if v is not None]
 
 
 def _min(a: int | None, b: int | None) -> int | None:

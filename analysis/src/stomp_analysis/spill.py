@@ -28,6 +28,7 @@ import math
 import shutil
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -36,6 +37,7 @@ from . import InputError
 from .aggregate import RunAccumulator, finish_parts
 from .results import RunResult, RunSpec
 from .runs import FILE, FileScan, add_records, plan_parts, windows
+from .stats import Serial
 from .timing_log import FrameSink, stream_timing_log
 
 #: Records per chunk handed over by the reader in pass 1.
@@ -89,7 +91,10 @@ class SpillStore:
         """Pass 1 for one file (``key`` as the in-memory reader's ``file_index``)."""
         sink = _SpillSink(self, key, path.stat().st_size)
         chunk = chunk_records or CHUNK_RECORDS
-        log = stream_timing_log(path, key, sink, max_issues=max_issues, advance=advance, chunk_rows=chunk)
+        try:
+            log = stream_timing_log(path, key, sink, max_issues=max_issues, advance=advance, chunk_rows=chunk)
+        finally:
+            sink.wait()
         return FileScan(key, log, sink.windows(), sink.rows)
 
     def _choose_slice_s(self, frame: pl.DataFrame, file_bytes: int) -> int:
@@ -148,7 +153,8 @@ class SpillStore:
 
 
 class _SpillSink(FrameSink):
-    """Writes a file's chunks into the store's slices and keeps its senders' send windows."""
+    """Writes a file's chunks into the store's slices and keeps its senders' send windows. The windows and the
+    writing of a chunk are done on a thread of their own while the reader parses the next chunks."""
 
     def __init__(self, store: SpillStore, key: int, file_bytes: int) -> None:
         super().__init__()
@@ -156,6 +162,7 @@ class _SpillSink(FrameSink):
         self.rows = 0
         self._paths: list[Path] = []
         self._windows: list[pl.DataFrame] = []
+        self._writer = Serial("spill")
 
     def put(self, frame: pl.DataFrame) -> None:
         if not frame.height:
@@ -163,14 +170,23 @@ class _SpillSink(FrameSink):
         if self.store.slice_s is None:
             self.store.slice_s = self.store._choose_slice_s(frame, self.file_bytes)
         self.rows += frame.height
+        self._writer.submit(self._put, frame)
+
+    def _put(self, frame: pl.DataFrame) -> None:
         self._windows.append(windows(frame))
         self._paths += self.store._write(self.key, frame)
 
+    def wait(self) -> None:
+        """Waits until every chunk handed over is written."""
+        self._writer.wait()
+
     def reset(self) -> None:
+        self.wait()
         self.store._forget(self._paths)
         self._paths, self._windows, self.rows = [], [], 0
 
     def windows(self) -> pl.DataFrame:
+        self.wait()
         if not self._windows:
             return pl.DataFrame(schema={"run": pl.Int64, "sender": pl.Categorical, "first": pl.Int64, "last": pl.Int64})
         return windows(pl.concat(self._windows), "first", "last")
@@ -190,18 +206,31 @@ def analyze_spilled(
     plans, table = plan_parts(spec, scans, warmup_s)
     accs = [RunAccumulator(p.spec, p.senders) for p in plans]
     slices = sorted(store.slices)
-    for n, s in enumerate(slices, start=1):
-        describe(f"aggregating {spec.label}: slice {n}/{len(slices)}")
+    reads = []  # (slice, [lo_s, hi_s) or None for the whole slice, whether it is the slice's last read)
+    for s in slices:
         # a slice much fuller than planned (the send rate grew) is read in parts of whole seconds
         start_s, slice_s = s * store.slice_s, store.slice_s
         pieces = min(slice_s, math.ceil(store.rows(s) / (2 * store.slice_records)))
         step = math.ceil(slice_s / pieces)
         for lo_s in range(start_s, start_s + slice_s, step):
             hi_s = min(lo_s + step, start_s + slice_s)
-            frame = store.load(s, lo_s, hi_s) if pieces > 1 else store.load(s)
+            reads.append((s, (lo_s, hi_s) if pieces > 1 else None, hi_s, hi_s == start_s + slice_s))
+
+    def load(i: int) -> pl.DataFrame:
+        s, bounds, _, _ = reads[i]
+        return store.load(s, *bounds) if bounds else store.load(s)
+
+    # the next read is loaded (decompressed) on a thread of its own while this one is aggregated
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="slices") as pool:
+        ahead = pool.submit(load, 0) if reads else None
+        for i, (s, _, hi_s, last) in enumerate(reads):
+            describe(f"aggregating {spec.label}: slice {slices.index(s) + 1}/{len(slices)}")
+            frame = ahead.result()
+            ahead = pool.submit(load, i + 1) if i + 1 < len(reads) else None
             add_records(frame, table, accs)
             del frame
             for acc in accs:  # later slices hold later sends, hence later answers
                 acc.flush_answers(before_s=hi_s)
-        store.drop(s)
+            if last:  # the read ahead is of a later slice
+                store.drop(s)
     return finish_parts(plans, accs, co_max_entries=co_max_entries, warmup_s=warmup_s)
