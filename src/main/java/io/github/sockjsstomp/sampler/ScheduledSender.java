@@ -158,7 +158,8 @@ final class ScheduledSender {
     /**
      * Who sends a scheduled message in a tick: the user in turn if it is connected; else, while it backs off, the
      * next connected user; -1 when it is due to reconnect, or none is connected: then that message goes on a
-     * sample of its own ({@link StompSendSampler#sendOne}), which reconnects or waits, so a tick never waits and never connects.
+     * sample of its own ({@link StompSendSampler#sendOne}), which reconnects or waits, so a tick never waits and
+     * never connects.
      */
     private int connectedSender(int user) {
         if (sampler.users().isConnected(user)) {

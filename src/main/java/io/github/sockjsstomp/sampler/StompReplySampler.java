@@ -96,7 +96,7 @@ public class StompReplySampler extends StompSampler {
         return result;
     }
 
-    /** Starts at the send: JMeter's stamp is the start or, by default, the end ({@code sampleresult.timestamp.start}). */
+    /** Starts at the send: JMeter's stamp is the start or, by default, the end (sampleresult.timestamp.start). */
     private static void times(SampleResult result, long startMillis, long elapsedMillis) {
         result.setStampAndTime(STAMP_IS_START ? startMillis : startMillis + elapsedMillis, elapsedMillis);
     }

@@ -35,8 +35,8 @@ import org.apache.jmeter.samplers.SampleResult;
  * message is due (no sooner than {@code tickMillis} after its last wake-up), then sends every message due by
  * now in one go; the sample's count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
  * time spent sending them, and its message says how far the first of them was behind its intended time (also
- * in the variable {@value ScheduledSender#LAG_VARIABLE}). A tick that sent nothing is not reported. One JMeter sample and one
- * wake-up for many messages is what makes many users per thread cheap (see README, Capacity).
+ * in the variable {@value ScheduledSender#LAG_VARIABLE}). A tick that sent nothing is not reported. One JMeter
+ * sample and one wake-up for many messages is what makes many users per thread cheap (see README, Capacity).
  * </ul>
  *
  * <p>Every message is in the books once, whatever happens: a scheduled message whose user is down goes to the

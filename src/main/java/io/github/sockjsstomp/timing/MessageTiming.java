@@ -10,10 +10,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A message's timing: from its send to its outcome (answered, lost, failed). One atomic value holds both its state and its reply count (0:
- * pending, n > 0: answered n times, negative: LOST or FAILED) and moves only by compare-and-set, so every
- * message lands in exactly one column of the books whatever thread (sender, I/O thread, expiry sweeper, end
- * of test) gets there first, and no reply beyond the expected number is ever counted.
+ * A message's timing: from its send to its outcome (answered, lost, failed). One atomic value holds both its
+ * state and its reply count (0: pending, n > 0: answered n times, negative: LOST or FAILED) and moves only by
+ * compare-and-set, so every message lands in exactly one column of the books whatever thread (sender, I/O
+ * thread, expiry sweeper, end of test) gets there first, and no reply beyond the expected number is counted.
  */
 public final class MessageTiming {
 
