@@ -147,8 +147,8 @@ class RunAccumulator:
         self._lags = DistributionBuilder()
         self._lag_sends = 0
         # the books, failures, schedule lags and per-second answers of the slices are worked out on a thread of
-        # their own, beside the rest (at most two slices' worth of them waiting)
-        self._background = Serial("accumulator", in_flight=8)
+        # their own, beside the rest (at most four of these jobs, about a slice's worth, waiting)
+        self._background = Serial("accumulator", in_flight=4)
 
     # --- accumulation --------------------------------------------------------------------------------------
 

@@ -17,9 +17,10 @@ disk in slices of send time, and the slices are aggregated one at a time.
   second are complete once the slices up to it are read (an answer comes after its send), so per-second
   percentiles are computed then; every total, histogram and percentile is exact, as in memory.
 
-Memory is bounded by one chunk in pass 1 and one slice in pass 2 (plus the value->count histograms, which grow
-with the distinct (destination, latency) pairs, not with the records). Disk: about 12 bytes a record under
-``--temp-dir``, removed at the end.
+Memory is bounded by one chunk in pass 1 and a few slices in pass 2 (the one aggregated, the next one read
+ahead, and the parts of about one more whose books, schedule lags and histograms are added on threads of their
+own), plus the value->count histograms, which grow with the distinct (destination, latency) pairs, not with the
+records. Disk: about 12 bytes a record under ``--temp-dir``, removed at the end.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from . import InputError
 from .aggregate import RunAccumulator, finish_parts
 from .results import RunResult, RunSpec
 from .runs import FILE, FileScan, add_records, plan_parts, windows
-from .stats import Serial
 from .timing_log import FrameSink, stream_timing_log
 
 #: Records per chunk handed over by the reader in pass 1.
@@ -91,10 +91,7 @@ class SpillStore:
         """Pass 1 for one file (``key`` as the in-memory reader's ``file_index``)."""
         sink = _SpillSink(self, key, path.stat().st_size)
         chunk = chunk_records or CHUNK_RECORDS
-        try:
-            log = stream_timing_log(path, key, sink, max_issues=max_issues, advance=advance, chunk_rows=chunk)
-        finally:
-            sink.wait()
+        log = stream_timing_log(path, key, sink, max_issues=max_issues, advance=advance, chunk_rows=chunk)
         return FileScan(key, log, sink.windows(), sink.rows)
 
     def _choose_slice_s(self, frame: pl.DataFrame, file_bytes: int) -> int:
@@ -153,8 +150,7 @@ class SpillStore:
 
 
 class _SpillSink(FrameSink):
-    """Writes a file's chunks into the store's slices and keeps its senders' send windows. The windows and the
-    writing of a chunk are done on a thread of their own while the reader parses the next chunks."""
+    """Writes a file's chunks into the store's slices and keeps its senders' send windows."""
 
     def __init__(self, store: SpillStore, key: int, file_bytes: int) -> None:
         super().__init__()
@@ -162,7 +158,6 @@ class _SpillSink(FrameSink):
         self.rows = 0
         self._paths: list[Path] = []
         self._windows: list[pl.DataFrame] = []
-        self._writer = Serial("spill")
 
     def put(self, frame: pl.DataFrame) -> None:
         if not frame.height:
@@ -170,23 +165,14 @@ class _SpillSink(FrameSink):
         if self.store.slice_s is None:
             self.store.slice_s = self.store._choose_slice_s(frame, self.file_bytes)
         self.rows += frame.height
-        self._writer.submit(self._put, frame)
-
-    def _put(self, frame: pl.DataFrame) -> None:
         self._windows.append(windows(frame))
         self._paths += self.store._write(self.key, frame)
 
-    def wait(self) -> None:
-        """Waits until every chunk handed over is written."""
-        self._writer.wait()
-
     def reset(self) -> None:
-        self.wait()
         self.store._forget(self._paths)
         self._paths, self._windows, self.rows = [], [], 0
 
     def windows(self) -> pl.DataFrame:
-        self.wait()
         if not self._windows:
             return pl.DataFrame(schema={"run": pl.Int64, "sender": pl.Categorical, "first": pl.Int64, "last": pl.Int64})
         return windows(pl.concat(self._windows), "first", "last")
