@@ -7,20 +7,12 @@ import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
 import io.github.sockjsstomp.client.Template;
 import java.util.Map;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
-import org.apache.jmeter.samplers.SampleResult;
 
 /**
  * What a message is made of, read on every sample (JMeter functions and CSV data in them vary per message):
  * its destination, payload and SEND headers.
  */
 record MessageParts(Template destination, Template payload, Map<String, String> headers) {
-
-    /** A value that cannot be read mid-run is a ConfigError too, and stops the test like one at setup. */
-    static SampleResult refused(String label, IllegalArgumentException e) {
-        SampleResult refused = Sample.failedAtOnce(label, Sample.CONFIG_ERROR, e.getMessage());
-        refused.setStopTest(true);
-        return refused;
-    }
 
     /** Reads them from a sampler's context, parsing a text again only when it changed. */
     static final class Reader {

@@ -7,8 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.apache.jmeter.JMeter;
-import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +45,7 @@ final class Outages {
 
     private static void say(String line) {
         log.warn(line);
-        if (JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
-                || JMeterUtils.getPropDefault("summariser.out", true))) {
+        if (RunReports.consoleSeen()) {
             System.out.println(line);
         }
     }

@@ -29,9 +29,14 @@ final class RunReports {
         return Run.join(drainMillis, JMeterContextService.getTestStartTime(), RunReports::start);
     }
 
-    private static void start(Run run) {
-        boolean console = JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
+    /** Whether a line printed now is seen: a headless run's console, as JMeter's own summariser decides. */
+    static boolean consoleSeen() {
+        return JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
                 || JMeterUtils.getPropDefault("summariser.out", true));
+    }
+
+    private static void start(Run run) {
+        boolean console = consoleSeen();
         reportProblems(run, console);
         run.onNotice(notice -> {
             log.warn(notice);

@@ -90,6 +90,16 @@ final class Sample {
         result.setResponseMessage(message);
     }
 
+    /**
+     * A bad value, at setup or in a value read per message: one ConfigError sample, and the test stops, since
+     * every thread has the same parameters and a loop of failed samples would say nothing more.
+     */
+    static SampleResult configError(String label, String message) {
+        SampleResult refused = failedAtOnce(label, CONFIG_ERROR, message);
+        refused.setStopTest(true);
+        return refused;
+    }
+
     /** A failure that took no time: bad configuration, a session the server dropped. */
     static SampleResult failedAtOnce(String label, String code, String message) {
         SampleResult result = timed(label, r -> fail(r, code, message));

@@ -79,7 +79,7 @@ final class ScheduledSender {
         try {
             message = sampler.parts().read(context);
         } catch (IllegalArgumentException e) {
-            return MessageParts.refused(label, e);
+            return Sample.configError(label, e.getMessage());
         }
         return Sample.timed(label, r -> sendDue(r, label, first, due, message));
     }

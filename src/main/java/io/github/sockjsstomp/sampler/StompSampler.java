@@ -106,9 +106,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     @Override
     public final SampleResult runTest(JavaSamplerContext context) {
         if (!configErrors.isEmpty()) {
-            SampleResult refused = Sample.failedAtOnce(label, Sample.CONFIG_ERROR, String.join("; ", configErrors));
-            refused.setStopTest(true);
-            return refused;
+            return Sample.configError(label, String.join("; ", configErrors));
         }
         synchronized (interruptLock) {
             samplingThread = Thread.currentThread();

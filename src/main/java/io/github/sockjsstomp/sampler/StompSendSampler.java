@@ -139,7 +139,7 @@ public class StompSendSampler extends StompSampler {
         try {
             message = parts.read(context);
         } catch (IllegalArgumentException e) {
-            return MessageParts.refused(label, e);
+            return Sample.configError(label, e.getMessage());
         }
         Template payload = message.payload();
         Map<String, String> sendHeaders = message.headers();

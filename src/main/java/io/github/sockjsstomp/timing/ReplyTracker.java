@@ -65,12 +65,10 @@ public final class ReplyTracker {
         return ids;
     }
 
-    /** Called just before the message is written; the clock starts here. */
-    public MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink) {
-        return register(message, options, sink, new LongAdder());
-    }
-
-    /** As above; {@code senderAnswered} counts the sender's messages answered. */
+    /**
+     * Called just before the message is written; the clock starts here. {@code senderAnswered} counts the
+     * sender's messages answered (for a hint when none is).
+     */
     MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, LongAdder senderAnswered) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();

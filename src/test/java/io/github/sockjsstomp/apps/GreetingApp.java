@@ -4,7 +4,6 @@ import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -23,18 +22,15 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
  * {@code /topic/greetings} after a pause (1000 ms in the guide). Test code only; binds 127.0.0.1 on a random
  * port.
  */
-public final class GreetingApp implements AutoCloseable {
+public final class GreetingApp extends BootApp {
 
     public static final String ENDPOINT = "/gs-guide-websocket";
     /** The guide's pause before each greeting. */
     public static final long GUIDE_DELAY_MILLIS = 1000;
 
-    private final ConfigurableApplicationContext context;
-    private final int port;
 
     private GreetingApp(ConfigurableApplicationContext context) {
-        this.context = context;
-        this.port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+        super(context);
     }
 
     /**
@@ -55,20 +51,6 @@ public final class GreetingApp implements AutoCloseable {
     /** The guide's app as published: plain WebSocket, 1000 ms pause. */
     public static GreetingApp start() {
         return start(false, GUIDE_DELAY_MILLIS);
-    }
-
-    public int port() {
-        return port;
-    }
-
-    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
-    public String baseUrl() {
-        return "http://" + BootApps.HOST + ":" + port;
-    }
-
-    @Override
-    public void close() {
-        context.close();
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.github.sockjsstomp.apps;
 import java.util.Map;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 
@@ -24,7 +23,7 @@ import org.springframework.context.annotation.Import;
  * session is authenticated: see {@link StompAuth}.</li>
  * </ul>
  */
-public final class SecuredChatApp implements AutoCloseable {
+public final class SecuredChatApp extends BootApp {
 
     public static final String ENDPOINT = "/chat-websocket";
     public static final int DEFAULT_RANGE_USERS = 100;
@@ -46,14 +45,11 @@ public final class SecuredChatApp implements AutoCloseable {
         CONNECT_HEADER
     }
 
-    private final ConfigurableApplicationContext context;
-    private final int port;
     private final boolean sockJs;
     private final StompAuth stompAuth;
 
     private SecuredChatApp(ConfigurableApplicationContext context, boolean sockJs, StompAuth stompAuth) {
-        this.context = context;
-        this.port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+        super(context);
         this.sockJs = sockJs;
         this.stompAuth = stompAuth;
     }
@@ -79,20 +75,6 @@ public final class SecuredChatApp implements AutoCloseable {
     /** Plain WebSocket endpoint, handshake authenticated, CSRF token on CONNECT. */
     public static SecuredChatApp start() {
         return start(false, StompAuth.HANDSHAKE_AND_CSRF);
-    }
-
-    public int port() {
-        return port;
-    }
-
-    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
-    public String baseUrl() {
-        return "http://" + BootApps.HOST + ":" + port;
-    }
-
-    @Override
-    public void close() {
-        context.close();
     }
 
     @Override

@@ -17,7 +17,7 @@ final class ExitWithoutTeardown {
         TimingLog log = run.timingLog(Path.of(args[0]), "local");
         ReplyTracker tracker = run.tracker();
         for (int i = 0; i < messages; i++) {
-            tracker.register(TestMessages.outgoing("exiter", tracker.ids().next()),
+            TestMessages.register(tracker, TestMessages.outgoing("exiter", tracker.ids().next()),
                     TestMessages.options(60_000, 1, false), log);
         }
         System.exit(0);

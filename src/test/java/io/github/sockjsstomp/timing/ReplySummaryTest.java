@@ -14,7 +14,7 @@ class ReplySummaryTest {
 
     private MessageTiming send() {
         var message = TestMessages.outgoing("alice", ids.next());
-        return tracker.register(message, TestMessages.options(60_000, 1, false), r -> { });
+        return TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), r -> { });
     }
 
     private void answer(MessageTiming sent) {

@@ -33,7 +33,7 @@ class ReplyTrackerTest {
     }
 
     private MessageTiming send(String sender, boolean awaited, int repliesExpected) {
-        return tracker.register(TestMessages.outgoing(sender, ids.next()),
+        return TestMessages.register(tracker, TestMessages.outgoing(sender, ids.next()),
                 TestMessages.options(TIMEOUT_MILLIS, repliesExpected, awaited), sink);
     }
 
@@ -80,7 +80,7 @@ class ReplyTrackerTest {
     /** An echo on a topic every user sees: the round trip is the sender's, whoever's copy came first. */
     @Test
     void aMessageOnlyItsSendersReplyAnswersIgnoresOtherUsersCopies() {
-        MessageTiming sent = tracker.register(TestMessages.outgoing("alice", ids.next()), new TimingOptions(
+        MessageTiming sent = TestMessages.register(tracker, TestMessages.outgoing("alice", ids.next()), new TimingOptions(
                 TIMEOUT_MILLIS, 1, true, TimingOptions.DEFAULT_ID_HEADER, null, true), sink);
         for (String receiver : List.of("bob", "carol", "alice", "dave")) {
             tracker.reply(sent.msgId(), reply(receiver, 1));

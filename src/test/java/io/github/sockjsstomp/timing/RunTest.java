@@ -21,7 +21,7 @@ class RunTest {
         assertThat(sender).isSameAs(listener);
         ReplyTracker tracker = sender.tracker();
         var message = TestMessages.outgoing("alice", tracker.ids().next());
-        MessageTiming pending = tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
+        MessageTiming pending = TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
         Thread replier = new Thread(() -> {
             try {
                 Thread.sleep(300);
@@ -54,7 +54,7 @@ class RunTest {
         assertThat(second).isSameAs(first);
         ReplyTracker tracker = first.tracker();
         var message = TestMessages.outgoing("alice", tracker.ids().next());
-        tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
+        TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
         first.leave(); // the other sampler's teardown never comes
 
         Run next = Run.join(0, 2_000, r -> starts.add("next"));
@@ -79,7 +79,7 @@ class RunTest {
         Run next = Run.join(0, 4_000, r -> { });
         ReplyTracker tracker = next.tracker();
         var message = TestMessages.outgoing("bob", tracker.ids().next());
-        tracker.register(message, TestMessages.options(60_000, 1, false), records::add);
+        TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
 
         old.leave(); // the old test's late teardown
 

@@ -35,4 +35,10 @@ final class TestMessages {
     static TimingOptions options(long replyTimeoutMillis, int replies, boolean awaited) {
         return new TimingOptions(replyTimeoutMillis, replies, awaited, TimingOptions.DEFAULT_ID_HEADER, null, false);
     }
+
+    /** Registers a message as UserTiming does, with a sender's answered count of its own. */
+    static MessageTiming register(ReplyTracker tracker, OutgoingMessage message, TimingOptions options,
+            TimingSink sink) {
+        return tracker.register(message, options, sink, new java.util.concurrent.atomic.LongAdder());
+    }
 }
