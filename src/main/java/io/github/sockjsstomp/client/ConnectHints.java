@@ -19,7 +19,9 @@ final class ConnectHints {
     static String forTransport(TransportProbe probe, UserSettings used, String code, String cookieHeader) {
         URI endpoint = used.endpointHttpUri();
         if (used.transport() == Transport.RAW && TransportProbe.isRefusedHandshake(code)) {
-            return probe.rawOnSockJsHint(endpoint, cookieHeader).map(hint -> "; " + hint).orElse("");
+            return probe.rawOnSockJsHint(endpoint, cookieHeader).map(hint -> "; " + hint).orElse("404".equals(code)
+                    ? "; nothing answers at " + used.endpoint() + " (no SockJS /info there either): check -Jendpoint"
+                    : "");
         }
         if (used.transport().isSockJs() && "404".equals(code)) {
             TransportProbe.Result found = probe.probe(endpoint, cookieHeader);

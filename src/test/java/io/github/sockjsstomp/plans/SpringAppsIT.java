@@ -130,6 +130,17 @@ class SpringAppsIT {
         }
     }
 
+    /** A plan with another app's endpoint (the demo's /ws): the failure says nothing answers there. */
+    @Test
+    void anEndpointThatIsNotThereSaysSo() throws Exception {
+        try (GreetingApp app = GreetingApp.start(false, 0)) {
+            PlanRun run = PlanRun.run(dir.resolve("no-endpoint"), "connect", false, List.of("host=127.0.0.1",
+                    "port=" + app.port(), "threads=1", "rampUp=0", "duration=2"));
+            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m)
+                    .contains("nothing answers at /ws").contains("-Jendpoint"));
+        }
+    }
+
     private static List<String> secured(SecuredChatApp app, String... more) {
         List<String> all = new ArrayList<>(List.of("host=127.0.0.1", "port=" + app.port(),
                 "endpoint=" + SecuredChatApp.ENDPOINT, "destination=/app/echo", "subscribeTo=/user/queue/echo",
