@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.http.client.config.CookieSpecs;
 import org.apache.http.client.config.RequestConfig;
@@ -60,35 +61,35 @@ public final class SharedStompClients {
     private final ObjectMapper objectMapper = new ObjectMapper();
     private final ThreadPoolTaskExecutor connectExecutor;
     private final ThreadPoolTaskScheduler heartbeatScheduler;
-    private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> stompClients =
+    /** Per transport, one client per I/O lane (a Tomcat container opens every socket in one group). */
+    private final Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> stompClients =
             new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
     /** For https/wss, built on the first such connect: TLS needs larger session buffers (see below). */
-    private final Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> secureStompClients =
+    private final Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> secureStompClients =
             new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    /** Spreads the sessions over the lanes, round-robin. */
+    private final AtomicInteger nextLane = new AtomicInteger();
     private final SockJsMessageCodec codec;
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
     private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** Shared by every Tomcat container here; null for Tomcat's own. */
-    private final AsynchronousChannelGroup ioGroup;
+    /** The I/O lanes, one per container of a kind; a single null for Tomcat's own group. */
+    private final List<AsynchronousChannelGroup> ioLanes;
 
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
-        this.ioGroup = settings.ioThreads() == 0 ? null : IoThreads.group(settings.ioThreads());
+        this.ioLanes = settings.ioThreads() == 0 ? java.util.Collections.singletonList(null)
+                : IoThreads.lanes(settings.ioThreads());
+        this.codec = new Jackson2SockJsMessageCodec(objectMapper);
+        this.restTemplate = xhrRestTemplate();
         // SockJS frames are JSON arrays that must arrive whole: that container's message buffers hold the
         // largest frame. Plain WebSocket STOMP is decoded incrementally, so its sessions take frames in pieces
         // and keep small buffers whatever the message size (Tomcat allocates them for every session).
-        StandardWebSocketClient webSocketClient = webSocketClient(settings.maxTextMessageChars(),
-                settings.maxTextMessageChars());
-        StandardWebSocketClient rawClient = webSocketClient(TomcatBuffers.PARTIAL_MESSAGE_CHARS,
+        buildStompClients(stompClients, settings.maxTextMessageChars(), settings.maxTextMessageChars(),
                 TomcatBuffers.HANDSHAKE_BUFFER_BYTES);
-
-        this.codec = new Jackson2SockJsMessageCodec(objectMapper);
-        this.restTemplate = xhrRestTemplate();
-        buildStompClients(stompClients, webSocketClient, rawClient);
         this.httpClient = buildHttpClient();
     }
 
@@ -115,40 +116,53 @@ public final class SharedStompClients {
         return shared;
     }
 
-    /** The client for this transport over https/wss when {@code secure}. */
+    /** The client for this transport over https/wss when {@code secure}, on the next I/O lane. */
     public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport, boolean secure) {
+        List<WebSocketStompClient> lanes;
         if (!secure) {
-            return stompClients.get(transport);
-        }
-        synchronized (secureStompClients) {
-            if (secureStompClients.isEmpty()) {
-                // Tomcat decrypts each TLS record straight into the session's input buffer (the handshake
-                // response too): it must hold a whole record, whatever the plain sessions' buffers are.
-                int tlsBytes = defaultSslContext().createSSLEngine().getSession().getApplicationBufferSize();
-                buildStompClients(secureStompClients, webSocketClient(settings.maxTextMessageChars(),
-                        Math.max(settings.maxTextMessageChars(), tlsBytes)), webSocketClient(
-                        TomcatBuffers.PARTIAL_MESSAGE_CHARS, Math.max(TomcatBuffers.HANDSHAKE_BUFFER_BYTES, tlsBytes)));
-                log.info("Built shared STOMP clients for https/wss: {} byte session input buffers", tlsBytes);
+            lanes = stompClients.get(transport);
+        } else {
+            synchronized (secureStompClients) {
+                if (secureStompClients.isEmpty()) {
+                    // Tomcat decrypts each TLS record straight into the session's input buffer (the handshake
+                    // response too): it must hold a whole record, whatever the plain sessions' buffers are.
+                    int tlsBytes = defaultSslContext().createSSLEngine().getSession().getApplicationBufferSize();
+                    buildStompClients(secureStompClients, settings.maxTextMessageChars(),
+                            Math.max(settings.maxTextMessageChars(), tlsBytes),
+                            Math.max(TomcatBuffers.HANDSHAKE_BUFFER_BYTES, tlsBytes));
+                    log.info("Built shared STOMP clients for https/wss: {} byte session input buffers", tlsBytes);
+                }
+                lanes = secureStompClients.get(transport);
             }
-            return secureStompClients.get(transport);
         }
+        return lanes.get(Math.floorMod(nextLane.getAndIncrement(), lanes.size()));
     }
 
-    private void buildStompClients(Map<io.github.sockjsstomp.client.Transport, WebSocketStompClient> clients,
-            StandardWebSocketClient webSocketClient, StandardWebSocketClient rawClient) {
-        for (io.github.sockjsstomp.client.Transport kind : io.github.sockjsstomp.client.Transport.values()) {
-            WebSocketClient client = switch (kind) {
-                case WEBSOCKET -> sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec);
-                case XHR_STREAMING -> sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec);
-                case XHR -> sockJs(pollingXhrTransport(restTemplate), restTemplate, codec);
-                case RAW -> rawClient;
-                // auto connects with what its probe chose, never as itself
-                case AUTO -> null;
-            };
-            if (client != null) {
-                clients.put(kind, stompClient(client));
-            }
+    /**
+     * Per lane, a SockJS WebSocket container ({@code sockJsBinaryBytes} also sizes its handshake buffer) and
+     * a raw one (partial messages, {@code rawBinaryBytes}); XHR transports need no container and get one
+     * client each.
+     */
+    private void buildStompClients(Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
+            int sockJsChars, int sockJsBinaryBytes, int rawBinaryBytes) {
+        for (AsynchronousChannelGroup lane : ioLanes) {
+            StandardWebSocketClient webSocketClient = webSocketClient(lane, sockJsChars, sockJsBinaryBytes);
+            StandardWebSocketClient rawClient = webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS,
+                    rawBinaryBytes);
+            add(clients, io.github.sockjsstomp.client.Transport.WEBSOCKET,
+                    sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec));
+            add(clients, io.github.sockjsstomp.client.Transport.RAW, rawClient);
         }
+        add(clients, io.github.sockjsstomp.client.Transport.XHR_STREAMING,
+                sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec));
+        add(clients, io.github.sockjsstomp.client.Transport.XHR,
+                sockJs(pollingXhrTransport(restTemplate), restTemplate, codec));
+        // auto connects with what its probe chose, never as itself
+    }
+
+    private void add(Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
+            io.github.sockjsstomp.client.Transport kind, WebSocketClient client) {
+        clients.computeIfAbsent(kind, k -> new java.util.ArrayList<>()).add(stompClient(client));
     }
 
     /** Drops the SockJS /info answers of finished connects (see {@link PerSessionInfoSockJsClient}). */
@@ -166,10 +180,11 @@ public final class SharedStompClients {
         return settings;
     }
 
-    private StandardWebSocketClient webSocketClient(int maxTextChars, int maxBinaryBytes) {
+    private StandardWebSocketClient webSocketClient(AsynchronousChannelGroup lane, int maxTextChars,
+            int maxBinaryBytes) {
         WsWebSocketContainer container = new WsWebSocketContainer();
-        if (ioGroup != null) {
-            IoThreads.install(container, ioGroup);
+        if (lane != null) {
+            IoThreads.install(container, lane);
         }
         container.setDefaultMaxTextMessageBufferSize(maxTextChars);
         // Also the buffer the handshake response is read into, then the session's input buffer.

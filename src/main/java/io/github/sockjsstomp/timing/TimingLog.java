@@ -31,7 +31,12 @@ public final class TimingLog implements TimingSink, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TimingLog.class);
     private static final int BATCH = 8192;
-    private static final long IDLE_MILLIS = 2;
+    /**
+     * The writer's wake-up period: a file does not need records sooner, and at 50 wake-ups a second the writer
+     * costs a fraction of a wake-up per message at any rate that matters (at 2 ms it was 0.24 per message at
+     * 2,000 messages/s).
+     */
+    private static final long IDLE_MILLIS = 20;
 
     private final Path path;
     private final String run;
@@ -118,11 +123,14 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         List<TimingRecord> batch = new ArrayList<>(BATCH);
         StringBuilder text = new StringBuilder(BATCH * 96);
         while (!closing) {
-            if (!drainBatch(batch)) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
-                continue;
+            boolean full = drainBatch(batch) && batch.size() == BATCH;
+            if (!batch.isEmpty()) {
+                writeOrCount(batch, text);
             }
-            writeOrCount(batch, text);
+            if (!full) {
+                // Behind (a full batch): write on at once; otherwise what came meanwhile waits for the next look.
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.channels.AsynchronousChannelGroup;
 import java.nio.channels.AsynchronousServerSocketChannel;
 import java.nio.channels.AsynchronousSocketChannel;
 import java.nio.channels.CompletionHandler;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
@@ -17,7 +18,7 @@ class IoThreadsTest {
 
     @Test
     void tomcatsContainerTakesTheGroupBeforeItsFirstConnect() throws Exception {
-        AsynchronousChannelGroup group = IoThreads.group(2);
+        AsynchronousChannelGroup group = IoThreads.lanes(1).get(0);
         try {
             WsWebSocketContainer container = new WsWebSocketContainer();
             assertThat(installed(container)).isNull();
@@ -29,9 +30,26 @@ class IoThreadsTest {
     }
 
     @Test
-    void theGroupsThreadsAreNamedDaemons() throws Exception {
-        AsynchronousChannelGroup group = IoThreads.group(3);
+    void eachLaneIsOneNamedDaemonThread() throws Exception {
+        List<AsynchronousChannelGroup> lanes = IoThreads.lanes(3);
+        assertThat(lanes).hasSize(3).doesNotHaveDuplicates();
         try {
+            assertThat(handlerThread(lanes.get(0)).getName()).isEqualTo("stomp-io-1");
+            assertThat(handlerThread(lanes.get(2)).getName()).isEqualTo("stomp-io-3");
+            // One thread per lane: every completion of a lane runs on the same thread, the one that polls.
+            Thread first = handlerThread(lanes.get(1));
+            assertThat(handlerThread(lanes.get(1))).isSameAs(first);
+            assertThat(first.isDaemon()).isTrue();
+        } finally {
+            for (AsynchronousChannelGroup lane : lanes) {
+                lane.shutdownNow();
+            }
+        }
+    }
+
+    /** The thread that runs a completion handler of a channel in {@code group}. */
+    private static Thread handlerThread(AsynchronousChannelGroup group) throws Exception {
+        {
             CompletableFuture<Thread> ran = new CompletableFuture<>();
             // Completion handlers of the group's channels run on its threads.
             try (var channel = AsynchronousServerSocketChannel.open(group)) {
@@ -49,13 +67,9 @@ class IoThreadsTest {
                         }
                     });
                     client.connect(channel.getLocalAddress()).get(10, TimeUnit.SECONDS);
-                    Thread thread = ran.get(10, TimeUnit.SECONDS);
-                    assertThat(thread.getName()).matches("stomp-io-[123]");
-                    assertThat(thread.isDaemon()).isTrue();
+                    return ran.get(10, TimeUnit.SECONDS);
                 }
             }
-        } finally {
-            group.shutdownNow();
         }
     }
 

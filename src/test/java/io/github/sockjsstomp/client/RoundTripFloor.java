@@ -67,10 +67,16 @@ public final class RoundTripFloor {
         long warmupNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[3]));
         long windowNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
         URI uri = URI.create("ws://127.0.0.1:" + port + "/stomp-ws");
-        WsWebSocketContainer container = new WsWebSocketContainer();
+        // As the plugin does: one container per I/O lane, connections spread over them.
+        List<WsWebSocketContainer> containers = new ArrayList<>();
+        for (int i = 0; i < ClientSettings.DEFAULT_IO_THREADS; i++) {
+            containers.add(new WsWebSocketContainer());
+        }
         if (mode.equals("tomcat")) {
-            AsynchronousChannelGroup group = IoThreads.group(ClientSettings.DEFAULT_IO_THREADS);
-            IoThreads.install(container, group);
+            List<AsynchronousChannelGroup> lanes = IoThreads.lanes(ClientSettings.DEFAULT_IO_THREADS);
+            for (int i = 0; i < lanes.size(); i++) {
+                IoThreads.install(containers.get(i), lanes.get(i));
+            }
         }
         LongAdder roundTrips = new LongAdder();
         long start = System.nanoTime();
@@ -81,7 +87,7 @@ public final class RoundTripFloor {
             int number = t;
             Thread worker = new Thread(() -> {
                 try {
-                    Connection connection = mode.startsWith("tomcat") ? tomcat(container, uri) : blocking(port);
+                    Connection connection = mode.startsWith("tomcat") ? tomcat(containers.get(number % containers.size()), uri) : blocking(port);
                     connection.send(String.format(CONNECT, number));
                     expect(connection.receive(), "CONNECTED");
                     connection.send(SUBSCRIBE);
