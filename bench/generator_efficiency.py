@@ -19,8 +19,13 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (default: all but many-rate)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
-RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); JFR=many-rate records the
-first ours-2x1000 run; RATE_TICK_MILLIS (10) is our tickMillis.
+RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "ours-2x1000:K" runs
+with the JVM options in $JVM_K and the JMeter properties in $PROPS_K ("name=value ...") to compare one setting
+side by side. JFR=many-rate records the first ours-2x1000
+run (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
+of the time); RATE_TICK_MILLIS (10) is our
+tickMillis.
+JVM_EXTRA adds JVM options to every JMeter run (both sides), e.g. -XX:+PrintCompilation (in <run>.console.txt).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
              the first fire-and-forget run); bench/jfr_top.py prints a recording's top frames.
@@ -112,7 +117,8 @@ def thread_kind(name):
 
 
 def switches_by_kind(pid):
-    """Voluntary + involuntary context switches so far, and thread count, by thread kind (names from comm)."""
+    """Thread count, voluntary + involuntary context switches so far and CPU seconds so far, by thread kind
+    (names from comm). A thread that ended between two readings takes its CPU and switches with it."""
     kinds = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
@@ -121,11 +127,13 @@ def switches_by_kind(pid):
             for line in (task / "status").read_text().splitlines():
                 if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
                     switches += int(line.split()[1])
+            # schedstat: nanoseconds on a CPU (stat's ticks are too coarse for 2,000 threads of 2 ms each)
+            cpu = int((task / "schedstat").read_text().split()[0]) / 1e9
         except OSError:
             continue
         kind = thread_kind(name)
-        count, total = kinds.get(kind, (0, 0))
-        kinds[kind] = (count + 1, total + switches)
+        count, total, seconds = kinds.get(kind, (0, 0, 0.0))
+        kinds[kind] = (count + 1, total + switches, seconds + cpu)
     return kinds
 
 
@@ -151,7 +159,7 @@ def jmeter(home, plan, out, name, props, jvm_args=""):
     jtl = out / f"{name}.jtl"
     command = [str(home / "bin/jmeter"), "-n", "-t", str(plan), "-l", str(jtl), "-j", str(out / f"{name}.log")]
     command += [f"-J{k}={v}" for k, v in props.items()]
-    env = dict(os.environ, HEAP=HEAP, JVM_ARGS=jvm_args)
+    env = dict(os.environ, HEAP=HEAP, JVM_ARGS=(jvm_args + " " + os.environ.get("JVM_EXTRA", "")).strip())
     console = open(out / f"{name}.console.txt", "w")
     process = subprocess.Popen(command, stdout=console, stderr=console, env=env, cwd=out, start_new_session=True)
     return process, jtl, java_pid(str(jtl))
@@ -232,7 +240,7 @@ def echo_run(side, server, out, round_no, fire=False):
 
 def rate_run(side, server, out, round_no):
     """One many-rate run: RATE_USERS users at RATE_PER_USER_MIN messages per minute each, fire-and-forget."""
-    name = f"{side}-rate-{round_no}"
+    name = f"{side.replace(':', '_')}-rate-{round_no}"
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
     common = {"host": "127.0.0.1", "port": server.port, "rampUp": 5, "duration": duration,
@@ -245,10 +253,15 @@ def rate_run(side, server, out, round_no):
         threads = int(side.split("-")[1].split("x")[0])
         if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == "ours-2x1000":
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
-                        f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
+                        f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
+                        "-XX:FlightRecorderOptions=stackdepth=1024")
         props = dict(common, threads=threads, sessionsPerThread=users // threads, transport="raw", indexPath="none",
                      pullPath="none", heartbeatMillis=0, pacing="schedule",
                      tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv")
+        if ":" in side:
+            key = side.split(":", 1)[1]
+            jvm_args += " " + os.environ.get("JVM_" + key, "")
+            props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/send.jmx", out, name, props, jvm_args)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
@@ -261,16 +274,29 @@ def rate_run(side, server, out, round_no):
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)
     else:
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
-    per_kind = {k: (n, total - kinds0.get(k, (0, 0))[1]) for k, (n, total) in kinds1.items()}
-    switches = sum(d for _, d in per_kind.values())
+    per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
+                for k, (n, total, cpu) in kinds1.items()}
+    switches = sum(d for _, d, _ in per_kind.values())
     with open(jtl, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["label"] in ("send", "echo")]
     samples = len(rows)
     messages = sum(int(r.get("SampleCount") or 1) for r in rows)
     return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
             "cs": switches / max(done, 1), "threads": jvm_threads, "errors": errors,
-            "kinds": {k: (n, d / max(done, 1)) for k, (n, d) in per_kind.items()},
+            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()},
             "messages_per_sample": messages / max(samples, 1)}
+
+
+def jfr_settings(out):
+    """The JDK's profile settings, or with JFR_SETTINGS=fine a copy of them sampling Java every 1 ms (20 ms)."""
+    if os.environ.get("JFR_SETTINGS") != "fine":
+        return "profile"
+    java_home = Path(shutil.which("java")).resolve().parent.parent
+    text = (java_home / "lib/jfr/profile.jfc").read_text()
+    text = re.sub(r'(<event name="jdk.ExecutionSample">.*?<setting name="period"[^>]*>)[^<]*(</setting>)',
+                  r"\g<1>1 ms\2", text, flags=re.S)
+    (out / "fine.jfc").write_text(text)
+    return out / "fine.jfc"
 
 
 def load_average():
@@ -413,18 +439,20 @@ def many_rate(server, out):
                      f"{statistics.median(r['messages_per_sample'] for r in results):.1f} | "
                      f"{statistics.median(r['threads'] for r in results):.0f} | "
                      f"{sum(r['errors'] for r in results)} | {ratio} |")
-    lines += ["", "Context switches per message by thread kind (median over rounds; threads of that kind):", "",
-              "| side | thread kind | threads | switches per message |", "| --- | --- | ---: | ---: |"]
+    lines += ["", "Context switches and CPU per message by thread kind (medians over rounds; threads of that kind):",
+              "", "| side | thread kind | threads | switches per message | CPU us per message |",
+              "| --- | --- | ---: | ---: | ---: |"]
     for side, results in runs.items():
         kinds = {k for r in results for k in r["kinds"]}
         rows = []
         for kind in kinds:
-            per_msg = statistics.median(r["kinds"].get(kind, (0, 0.0))[1] for r in results)
-            count = max(r["kinds"].get(kind, (0, 0))[0] for r in results)
-            rows.append((per_msg, kind, count))
-        for per_msg, kind, count in sorted(rows, reverse=True):
-            if per_msg >= 0.005:
-                lines.append(f"| {side} | {kind} | {count} | {per_msg:.3f} |")
+            per_msg = statistics.median(r["kinds"].get(kind, (0, 0.0, 0.0))[1] for r in results)
+            cpu = statistics.median(r["kinds"].get(kind, (0, 0.0, 0.0))[2] for r in results)
+            count = max(r["kinds"].get(kind, (0, 0, 0.0))[0] for r in results)
+            rows.append((cpu, per_msg, kind, count))
+        for cpu, per_msg, kind, count in sorted(rows, reverse=True):
+            if per_msg >= 0.005 or cpu >= 0.5:
+                lines.append(f"| {side} | {kind} | {count} | {per_msg:.3f} | {cpu:.1f} |")
     lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us, {r['cs']:.2f} cs/msg"
                                           for rs in runs.values() for r in rs), ""]
     return lines
