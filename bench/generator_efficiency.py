@@ -24,7 +24,7 @@ with the JVM options in $JVM_K and the JMeter properties in $PROPS_K ("name=valu
 side by side. JFR=many-rate records the first ours-2x1000
 run (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
-tickMillis.
+tickMillis, RATE_RAMP_S (5) both sides' ramp-up.
 JVM_EXTRA adds JVM options to every JMeter run (both sides), e.g. -XX:+PrintCompilation (in <run>.console.txt).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
@@ -243,7 +243,8 @@ def rate_run(side, server, out, round_no):
     name = f"{side.replace(':', '_')}-rate-{round_no}"
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
-    common = {"host": "127.0.0.1", "port": server.port, "rampUp": 5, "duration": duration,
+    common = {"host": "127.0.0.1", "port": server.port, "rampUp": os.environ.get("RATE_RAMP_S", "5"),
+              "duration": duration,
               "throughput": users * per_min, "endpoint": "/stomp-ws"}
     jvm_args = ""
     if side == "incumbent":
