@@ -13,8 +13,9 @@ package io.github.sockjsstomp.client;
  * @param sendTimeLimitMillis how long a send may wait behind another write on the same session
  * @param ioBufferBytes Tomcat's per-session output buffer (and half its character encoder buffer); larger
  *     messages are written in several pieces
- * @param ioThreads threads doing the WebSocket sessions' socket I/O and decoding what they receive; 0 leaves
- *     Tomcat's own shared group (see {@link IoThreads})
+ * @param ioThreads I/O lanes: threads, each in a channel group of its own, doing the socket I/O of the WebSocket
+ *     sessions spread over them and decoding what they receive; 0 leaves Tomcat's own shared group (see
+ *     {@link IoThreads})
  */
 public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTextMessageChars, int maxMessageBytes,
         int sendTimeLimitMillis, int ioBufferBytes, int ioThreads) {
