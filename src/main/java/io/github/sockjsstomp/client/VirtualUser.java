@@ -268,7 +268,13 @@ public final class VirtualUser implements AutoCloseable {
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }
 
-    private final class SessionHandler extends StompSessionHandlerAdapter {
+    private final class SessionHandler extends StompSessionHandlerAdapter
+            implements ReceiptingStompClient.ReceiptListener {
+
+        @Override
+        public void receipt(String receiptId, long receivedNanos) {
+            listeners.receipt(receiptId, receivedNanos);
+        }
 
         @Override
         public Type getPayloadType(StompHeaders headers) {
@@ -289,6 +295,10 @@ public final class VirtualUser implements AutoCloseable {
             ConnectAttempt current = attempt;
             if (current != null) {
                 current.error.complete(error);
+            }
+            String receiptId = headers.getReceiptId();
+            if (receiptId != null) {
+                listeners.receiptError(receiptId, error);
             }
             listeners.stompError(error);
         }
