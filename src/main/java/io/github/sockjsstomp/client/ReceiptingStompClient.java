@@ -14,13 +14,16 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
 /**
  * A STOMP client whose sessions report every RECEIPT frame to their handler, when it implements
  * {@link ReceiptListener}: Spring's own session passes RECEIPT frames only to the receipt handlers it
- * registered itself (see {@link ReceiptHeaders} for why ours are not registered there). Costs nothing for the
- * other frames but one look at the command Spring decoded already.
+ * registered itself (see {@link ReceiptHeaders} for why ours are not registered there). Costs one field read
+ * per frame while no one wants receipts, and one look at the command Spring decoded already when someone does.
  */
 final class ReceiptingStompClient extends WebSocketStompClient {
 
     /** Hears the RECEIPT frames of a session. Called on the I/O thread that read the frame: never block. */
     interface ReceiptListener {
+
+        /** Whether anyone asked for receipts: until then frames are not even looked at (read per frame). */
+        boolean wantsReceipts();
 
         /** @param receivedNanos {@link System#nanoTime()} when the frame was handed over, before anything ran */
         void receipt(String receiptId, long receivedNanos);
@@ -52,7 +55,7 @@ final class ReceiptingStompClient extends WebSocketStompClient {
         @Override
         public void handleMessage(Message<byte[]> message) {
             long receivedNanos = System.nanoTime();
-            if (receipts != null) {
+            if (receipts != null && receipts.wantsReceipts()) {
                 StompHeaderAccessor accessor = MessageHeaderAccessor.getAccessor(message, StompHeaderAccessor.class);
                 if (accessor != null && accessor.getCommand() == StompCommand.RECEIPT) {
                     String receiptId = accessor.getReceiptId();

@@ -1,7 +1,11 @@
 package io.github.sockjsstomp.timing;
 
+import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.UserSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
  * A message's RECEIPT: still to come, come (its latency) or not come. A record of the message finished before
@@ -11,6 +15,10 @@ import java.util.List;
  */
 final class MessageReceipt {
 
+    /** The subscription of a receipt that answers a message (await-receipt). */
+    static final String SUBSCRIPTION = "(receipt)";
+    private static final StompHeaders NO_HEADERS = StompHeaders.readOnlyStompHeaders(Map.of());
+    private static final byte[] NO_BODY = new byte[0];
     private static final long PENDING = -1;
     /** Settled without a receipt: none came within the timeout, the message failed, or the test ended. */
     static final long NONE = -2;
@@ -19,6 +27,11 @@ final class MessageReceipt {
     private long micros = PENDING;
     /** Allocated only when a record comes before the receipt. */
     private List<TimingRecord> held;
+
+    /** A RECEIPT that answers its message (await-receipt): a reply without a body, to its sender. */
+    static IncomingMessage asReply(UserSettings receiver, long receivedNanos) {
+        return new IncomingMessage(receiver, SUBSCRIPTION, NO_HEADERS, NO_BODY, receivedNanos);
+    }
 
     /** The record to write now (stamped with the receipt's latency, if one came), or null: it waits. */
     synchronized TimingRecord stampOrHold(TimingRecord record) {

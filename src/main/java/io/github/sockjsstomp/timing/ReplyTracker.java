@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
  * Matches replies to sent messages across every virtual user of the run (echo: the same user; chat and
@@ -28,10 +27,6 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
 public final class ReplyTracker {
 
     private static final long SWEEP_MILLIS = 20;
-    /** The subscription of a receipt that answers a message (await-receipt). */
-    public static final String RECEIPT = "(receipt)";
-    private static final StompHeaders NO_HEADERS = StompHeaders.readOnlyStompHeaders(Map.of());
-    private static final byte[] NO_BODY = new byte[0];
 
     private final MessageIds ids;
     private final ReplyFeed feed;
@@ -108,14 +103,10 @@ public final class ReplyTracker {
      */
     public void receipt(String receiptId, UserSettings receiver, long receivedNanos) {
         MessageTiming entry = known.get(receiptId);
-        if (entry == null) {
-            if (ids.isOurs(receiptId)) {
-                // Its message ended before: its deadline passed, or it failed.
-                receipts.arriveLate();
+        if (entry == null || entry.receipt == null) {
+            if (entry == null && ids.isOurs(receiptId)) {
+                receipts.arriveLate(); // its message ended before: its deadline passed, or it failed
             }
-            return;
-        }
-        if (entry.receipt == null) {
             return;
         }
         if (receivedNanos - entry.deadlineNanos > 0) {
@@ -130,7 +121,7 @@ public final class ReplyTracker {
         }
         receipts.receive(micros);
         if (entry.mode.answeredByReceipt()) {
-            answer(entry, new IncomingMessage(receiver, RECEIPT, NO_HEADERS, NO_BODY, receivedNanos));
+            answer(entry, MessageReceipt.asReply(receiver, receivedNanos));
         }
         waiting.forEach(record -> write(entry, record));
     }

@@ -43,6 +43,9 @@ public final class UserTiming implements UserListener {
     public static UserTiming attach(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
         UserTiming timing = new UserTiming(user, tracker, options, sink);
         user.addListener(timing);
+        if (options.receipts()) {
+            user.wantReceipts();
+        }
         return timing;
     }
 

@@ -32,17 +32,26 @@ class ReceiptingStompClientTest {
 
     /** A session handler that hears receipts, as the virtual user's does. */
     private final class Handler extends StompSessionHandlerAdapter implements ReceiptingStompClient.ReceiptListener {
+        volatile boolean wanted = true;
+
+        @Override
+        public boolean wantsReceipts() {
+            return wanted;
+        }
+
         @Override
         public void receipt(String receiptId, long receivedNanos) {
             receipts.add(receiptId);
         }
     }
 
+    private final Handler handler = new Handler();
+
     private ConnectionHandlingStompSession connectedSession() {
         scheduler.initialize();
         ReceiptingStompClient client = new ReceiptingStompClient(new StandardWebSocketClient());
         client.setTaskScheduler(scheduler);
-        ConnectionHandlingStompSession session = client.createSession(new StompHeaders(), new Handler());
+        ConnectionHandlingStompSession session = client.createSession(new StompHeaders(), handler);
         session.afterConnected(connection);
         session.handleMessage(frame(StompCommand.CONNECTED, null));
         return session;
@@ -90,6 +99,17 @@ class ReceiptingStompClientTest {
         session.handleMessage(frame(StompCommand.RECEIPT, "0"));
         session.handleMessage(frame(StompCommand.ERROR, "m-8"));
         assertThat(receipts).containsExactly("m-7", "0");
+    }
+
+    @Test
+    void noReceiptIsLookedForUntilOneIsWanted() {
+        handler.wanted = false;
+        ConnectionHandlingStompSession session = connectedSession();
+        session.handleMessage(frame(StompCommand.RECEIPT, "m-7"));
+        assertThat(receipts).isEmpty();
+        handler.wanted = true;
+        session.handleMessage(frame(StompCommand.RECEIPT, "m-8"));
+        assertThat(receipts).containsExactly("m-8");
     }
 
     private static final class RecordingConnection implements TcpConnection<byte[]> {

@@ -105,7 +105,7 @@ class ReceiptTrackingTest {
         receipt(sent, 700);
         IncomingMessage answer = sent.awaitFirstReply(0);
         assertThat(answer).isNotNull();
-        assertThat(answer.subscription()).isEqualTo(ReplyTracker.RECEIPT);
+        assertThat(answer.subscription()).isEqualTo(MessageReceipt.SUBSCRIPTION);
         tracker.reply(sent.msgId(), replyAt(sent, 800));
         assertThat(records).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(Outcome.ANSWERED);
