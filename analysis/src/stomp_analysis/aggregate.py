@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from . import explain, treatment
-from .receipts import ReceiptAccumulator
+from .receipts import ReceiptAccumulator, take_before
 from .results import (
     MIXED,
     TOTAL,
@@ -278,17 +278,8 @@ class RunAccumulator:
         """Computes the per-second answers and percentiles of the seconds before ``before_s`` (all when None): the
         caller promises that no later slice has answers in them."""
         self._receipts.flush(before_s)
-        if not self._pending_answers:
-            return
-        pending = pl.concat(self._pending_answers) if len(self._pending_answers) > 1 else self._pending_answers[0]
-        self._pending_answers = []
-        if before_s is not None:
-            early = pl.col("answer_us") < before_s * 1_000_000
-            rest = pending.filter(~early)
-            if rest.height:
-                self._pending_answers.append(rest)
-            pending = pending.filter(early)
-        if pending.height:
+        pending = take_before(self._pending_answers, "answer_us", before_s)
+        if pending is not None:
             self._background.submit(lambda: self._answers_per_s.append(_answers_per_second(pending)))
 
     # --- the result ------------------------------------------------------------------------------------------

@@ -52,18 +52,9 @@ class ReceiptAccumulator:
     def flush(self, before_s: int | None = None) -> None:
         """Computes the per-second figures of the seconds before ``before_s`` (all when None): no later slice has
         receipts in them."""
-        if not self._pending:
-            return
-        pending = pl.concat(self._pending) if len(self._pending) > 1 else self._pending[0]
-        self._pending = []
-        if before_s is not None:
-            early = pl.col("receipt_at_us") < before_s * 1_000_000
-            rest = pending.filter(~early)
-            if rest.height:
-                self._pending.append(rest)
-            pending = pending.filter(early)
-        if pending.height:
-            self._per_s.append(_per_second(pending))
+        ready = take_before(self._pending, "receipt_at_us", before_s)
+        if ready is not None:
+            self._per_s.append(_per_second(ready))
 
     def per_destination(self) -> dict[int, Distribution]:
         """The receipt latency distribution of each destination code."""
@@ -76,6 +67,22 @@ class ReceiptAccumulator:
             return per_second
         receipts = pl.concat(self._per_s) if len(self._per_s) > 1 else self._per_s[0]
         return per_second.join(receipts, on="epoch_s", how="left").with_columns(pl.col("receipts").fill_null(0))
+
+
+def take_before(pending: list[pl.DataFrame], column: str, before_s: int | None) -> pl.DataFrame | None:
+    """Takes from ``pending`` the rows whose ``column`` (µs) is before second ``before_s`` (all when None), leaving
+    the others in it; None when there are none."""
+    if not pending:
+        return None
+    frame = pl.concat(pending) if len(pending) > 1 else pending[0]
+    pending.clear()
+    if before_s is not None:
+        early = pl.col(column) < before_s * 1_000_000
+        rest = frame.filter(~early)
+        if rest.height:
+            pending.append(rest)
+        frame = frame.filter(early)
+    return frame if frame.height else None
 
 
 def _per_second(samples: pl.DataFrame) -> pl.DataFrame:
