@@ -30,7 +30,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * <li>{@code ratePerThread = 0} (the default): one message per sample, paced by JMeter's timers (a Constant
  * Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
  * to the timing log; in await-reply mode the sample waits for the first correlated reply and shows it as
- * response data.
+ * response data; in await-receipt mode it waits for the server's RECEIPT, which answers the message.
  * <li>{@code ratePerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the schedule
  * ({@link SendSchedule}). A sample is a tick: the thread sleeps, outside the sample's time, until the next
  * message is due (no sooner than {@code tickMillis} after its last wake-up), then sends every message due by
@@ -44,6 +44,9 @@ import org.apache.jmeter.samplers.SampleResult;
  * thread's next connected user, or waits for a reconnect on its own sample (which, failing, fails that message);
  * a send that fails ends its tick, and its failure is the next sample, so JMeter counts each failed message as
  * one failed sample and each tick's count holds only messages sent.
+ *
+ * <p>With {@code receipts=true} (always with await-receipt) every SEND asks for a RECEIPT, timed apart from the
+ * reply into the timing log's {@code receipt_us}.
  *
  * <p>Destination, payload and headers are read per sample, so JMeter functions and CSV data in them vary per
  * message (per tick, in the scheduled sender); everything else is fixed in setupTest.
