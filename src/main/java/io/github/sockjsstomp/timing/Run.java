@@ -206,7 +206,8 @@ public final class Run {
     private void drain(long drainMillis) {
         try {
             if (!tracker.awaitQuiet(drainMillis, 250)) {
-                log.info("Replies still outstanding after {} ms; they will be LOST (test-ended)", drainMillis);
+                log.info("Replies or receipts still outstanding after {} ms: a message without its reply will be "
+                        + "LOST (test-ended), one without its receipt counted as no-receipt", drainMillis);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
