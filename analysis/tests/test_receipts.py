@@ -9,7 +9,7 @@ import polars as pl
 from stomp_analysis.aggregate import RunSpec, analyze
 from stomp_analysis.cli import main
 from stomp_analysis.tables import per_second_frame, receipts_table
-from stomp_analysis.timing_log import HEADER, read_timing_log
+from stomp_analysis.timing_log import HEADER, HEADER_V3, read_timing_log
 
 from .conftest import TINY, v3
 
@@ -88,3 +88,14 @@ def test_out_of_core_gives_the_same_receipt_figures(log_writer, tmp_path, capsys
     capsys.readouterr()
     for name in ("receipts.csv", "per_second.csv", "summary.csv"):
         assert (tmp_path / "ooc" / name).read_bytes() == (tmp_path / "mem" / name).read_bytes(), name
+
+
+def test_a_log_without_receipts_holds_no_receipt_column_in_memory(log_writer):
+    """Receipts off: the 17th column, empty, costs what the 16-column log's absent one does."""
+    lines = [line for line in TINY * 200 if line.split(",")[2] not in RECEIPTS]
+    sixteen = read_timing_log(log_writer(v3(lines), name="v3.csv", header=HEADER_V3)).frame
+    seventeen = read_timing_log(log_writer([f"{line}," for line in v3(lines)], header=HEADER)).frame
+    assert seventeen.height == sixteen.height == 600
+    # before anything reads the column: reading it makes polars spell the constant out
+    assert seventeen.estimated_size() <= sixteen.estimated_size() + 64
+    assert seventeen.get_column("receipt_us").null_count() == 600

@@ -266,7 +266,7 @@ class FrameSink:
         self.frames: list[pl.DataFrame] = []
 
     def put(self, frame: pl.DataFrame) -> None:
-        self.frames.append(frame)
+        self.frames.append(_without_empty_receipts(frame))
 
     def reset(self) -> None:
         self.frames.clear()
@@ -275,6 +275,14 @@ class FrameSink:
         if not self.frames:
             return _reduce(pl.DataFrame(schema=fmt.schema), file_index, fmt)
         return pl.concat(self.frames, rechunk=False) if len(self.frames) > 1 else self.frames[0]
+
+
+def _without_empty_receipts(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with an all-null receipt_us (receipts were off) held as one constant: polars keeps a column made
+    of one literal as that value, where a parsed one costs 8 bytes a record (0.8 GB for 100M records)."""
+    if "receipt_us" in frame.columns and frame.get_column("receipt_us").null_count() == frame.height:
+        return frame.with_columns(pl.lit(None, pl.Int64).alias("receipt_us"))
+    return frame
 
 
 def check_header(path: Path) -> tuple[int, LogFormat]:
