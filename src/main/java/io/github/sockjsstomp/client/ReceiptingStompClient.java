@@ -54,8 +54,8 @@ final class ReceiptingStompClient extends WebSocketStompClient {
 
         @Override
         public void handleMessage(Message<byte[]> message) {
-            long receivedNanos = System.nanoTime();
             if (receipts != null && receipts.wantsReceipts()) {
+                long receivedNanos = System.nanoTime();
                 StompHeaderAccessor accessor = MessageHeaderAccessor.getAccessor(message, StompHeaderAccessor.class);
                 if (accessor != null && accessor.getCommand() == StompCommand.RECEIPT) {
                     String receiptId = accessor.getReceiptId();
