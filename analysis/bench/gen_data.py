@@ -7,7 +7,8 @@
 * ``replicate_log``: the rows of a real timing log, copied with their send times shifted forward and their
   message ids made unique per copy, up to the requested number of records.
 
-Every timing log is written in the current 16-column format unless ``columns`` says 14 or 9 (the older ones).
+Every timing log is written in the 16-column format (the current one adds receipt_us, empty without receipts)
+unless ``columns`` says 14 or 9 (the older ones).
 Kept apart from bench_aggregate.py so tests and ad-hoc runs can import the generators.
 """
 

@@ -6,7 +6,7 @@ import importlib.util
 import re
 
 from stomp_analysis.cli import main
-from stomp_analysis.timing_log import HEADER, HEADER_V1, HEADER_V2
+from stomp_analysis.timing_log import HEADER_V1, HEADER_V2, HEADER_V3
 
 from .conftest import ANALYSIS_DIR
 
@@ -70,7 +70,7 @@ def test_real_shape_counts_its_virtual_users(tmp_path, capsys):
     meta = gen.generate_timing_log(
         log, records=20_000, senders=200, rate_per_s=200.0, mode="fire-and-forget", shape="real"
     )
-    assert log.read_text().split("\n", 1)[0] == HEADER
+    assert log.read_text().split("\n", 1)[0] == HEADER_V3
     assert main([str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]) == 0
     cap = capsys.readouterr()
     assert "malformed" not in cap.err
@@ -96,7 +96,7 @@ def test_replicated_log_has_unique_messages_later_in_time(tmp_path, capsys):
 
 def test_columns_choose_the_format(tmp_path):
     gen = load_gen()
-    for columns, header in ((14, HEADER_V2), (16, HEADER)):
+    for columns, header in ((14, HEADER_V2), (16, HEADER_V3)):
         log = tmp_path / f"c{columns}.csv"
         gen.generate_timing_log(log, records=100, senders=5, rate_per_s=100.0, columns=columns)
         assert log.read_text().split("\n", 1)[0] == header

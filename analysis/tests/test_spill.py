@@ -76,9 +76,9 @@ def figures(r: aggregate.RunResult) -> dict:
 
     books = []
     for b in [*r.destinations, r.total]:
-        counts = {k: v for k, v in vars(b).items() if k not in ("latency", "co")}
+        counts = {k: v for k, v in vars(b).items() if k not in ("latency", "co", "receipt")}
         co = None if b.co is None else (dist(b.co.distribution), b.co.added, b.co.dropped, b.co.exact_mean)
-        books.append((counts, dist(b.latency), co))
+        books.append((counts, dist(b.latency), co, dist(b.receipt)))
     schedule = None
     if r.schedule:
         s = r.schedule

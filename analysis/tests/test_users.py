@@ -9,7 +9,7 @@ import pytest
 from stomp_analysis.aggregate import RunSpec, analyze
 from stomp_analysis.cli import main
 from stomp_analysis.spill import SpillStore, analyze_spilled
-from stomp_analysis.timing_log import HEADER, HEADER_V2, read_timing_log
+from stomp_analysis.timing_log import HEADER_V2, HEADER_V3, read_timing_log
 
 from .conftest import TINY, v3
 
@@ -39,7 +39,7 @@ def test_one_login_for_2000_virtual_users_counts_2000_senders(log_writer, capsys
     """With one login for every user, grouping by sender would say "1 sender", an interval of 60000 / rate and a
     schedule lag of one sender sending 2,000 times faster than its pace."""
     users, rate_per_min = 2000, 2000 * 60.0  # 1 message/s per user
-    path = log_writer(guest_log(users, 3, 1000), header=HEADER)
+    path = log_writer(guest_log(users, 3, 1000), header=HEADER_V3)
     assert main([str(path), "--target-rate", str(rate_per_min), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "2000 sender(s)" in out
@@ -50,7 +50,7 @@ def test_one_login_for_2000_virtual_users_counts_2000_senders(log_writer, capsys
 
 
 def test_schedule_lag_and_most_behind_per_virtual_user(log_writer):
-    path = log_writer(guest_log(50, 4, 100, late_user=17), header=HEADER)
+    path = log_writer(guest_log(50, 4, 100, late_user=17), header=HEADER_V3)
     (r,) = analyze(RunSpec("g", [path], expected_interval_ms=100), [read_timing_log(path)])
     assert r.senders == 50 and r.schedule.senders == 50
     assert r.schedule.worst_sender == "vu-17"
@@ -58,7 +58,7 @@ def test_schedule_lag_and_most_behind_per_virtual_user(log_writer):
 
 
 def test_out_of_core_counts_virtual_users_too(tmp_path, log_writer):
-    path = log_writer(guest_log(40, 5, 100, late_user=3), header=HEADER)
+    path = log_writer(guest_log(40, 5, 100, late_user=3), header=HEADER_V3)
     spec = RunSpec("g", [path], expected_interval_ms=100)
     (mem,) = analyze(spec, [read_timing_log(path)])
     with SpillStore(tmp_path, slice_s=1) as store:
@@ -97,13 +97,13 @@ def test_the_14_column_format_still_counts_logins(log_writer):
 )
 def test_16_column_records_need_their_users(log_writer, line, reason):
     good = "1700000000001,LOST,b,,guest,,/d,1,timeout,await-reply,1,1700000000001000,e,1,vu-1,"
-    log = read_timing_log(log_writer([good, line], header=HEADER))
+    log = read_timing_log(log_writer([good, line], header=HEADER_V3))
     assert (log.records, log.malformed) == (2, 1)
     assert log.issues[0].reason == reason
     assert log.frame.get_column("sender").cast(str).to_list() == ["vu-1"]
 
 
 def test_tiny_in_16_columns_has_the_same_books(log_writer):
-    (r,) = analyze(RunSpec("t", []), [read_timing_log(log_writer(v3(TINY), header=HEADER))])
+    (r,) = analyze(RunSpec("t", []), [read_timing_log(log_writer(v3(TINY), header=HEADER_V3))])
     assert (r.total.sent, r.total.answered, r.total.lost, r.total.failed, r.total.replies) == (7, 4, 2, 1, 6)
     assert r.senders == 2 and r.files[0].columns == 16

@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from . import explain, treatment
+from .receipts import ReceiptAccumulator, take_before
 from .results import (
     MIXED,
     TOTAL,
@@ -144,6 +145,7 @@ class RunAccumulator:
         self._pending_answers: list[pl.DataFrame] = []  # answer_us, latency_us
         self._answers_per_s: list[pl.DataFrame] = []  # epoch_s, answers, p50_us, p99_us
         self._schedule: dict[int, pl.DataFrame] = {}  # per file: run, sender, first, count, worst
+        self._receipts = ReceiptAccumulator(MAX_LATENCY_US)
         self._lags = DistributionBuilder()
         self._lag_sends = 0
         # the books, failures, schedule lags and per-second answers of the slices are worked out on a thread of
@@ -165,6 +167,7 @@ class RunAccumulator:
         self._background.submit(self._add_failures, df)
         code_to_name = _category_names(df)
         self._add_latencies(df, code_to_name)
+        self._receipts.add(df)
         fire_and_forget = self._add_modes(df, code_to_name)
         if self.interval_us and fire_and_forget:
             self._background.submit(self._add_schedule, frames, repeated)
@@ -274,17 +277,9 @@ class RunAccumulator:
     def flush_answers(self, before_s: int | None = None) -> None:
         """Computes the per-second answers and percentiles of the seconds before ``before_s`` (all when None): the
         caller promises that no later slice has answers in them."""
-        if not self._pending_answers:
-            return
-        pending = pl.concat(self._pending_answers) if len(self._pending_answers) > 1 else self._pending_answers[0]
-        self._pending_answers = []
-        if before_s is not None:
-            early = pl.col("answer_us") < before_s * 1_000_000
-            rest = pending.filter(~early)
-            if rest.height:
-                self._pending_answers.append(rest)
-            pending = pending.filter(early)
-        if pending.height:
+        self._receipts.flush(before_s)
+        pending = take_before(self._pending_answers, "answer_us", before_s)
+        if pending is not None:
             self._background.submit(lambda: self._answers_per_s.append(_answers_per_second(pending)))
 
     # --- the result ------------------------------------------------------------------------------------------
@@ -357,12 +352,15 @@ class RunAccumulator:
             b = book(self._destinations[code])
             b.latency = latency
             b.replies += b.latency.n  # replies = recordable + unrecordable ANSWERED records
+        for code, receipt in self._receipts.per_destination().items():
+            book(self._destinations[code]).receipt = receipt
         destinations = [books[k] for k in sorted(books)]
         total = Books(TOTAL)
         for b in destinations:
             for attr in ("sent", "answered", "lost", "lost_test_ended", "failed", "replies", "unrecordable"):
                 setattr(total, attr, getattr(total, attr) + getattr(b, attr))
         total.latency = Distribution.merge(b.latency for b in destinations)
+        total.receipt = Distribution.merge(b.receipt for b in destinations)
         return destinations, total
 
     def _per_second(self, start_ms: int, end_us: int) -> pl.DataFrame:
@@ -371,7 +369,8 @@ class RunAccumulator:
             if self._answers_per_s
             else _answers_per_second(pl.DataFrame(schema={"answer_us": pl.Int64, "latency_us": pl.Int64}))
         )
-        return _per_second(_sum_up(self._by_second, ["epoch_s", "status"], "n"), answers, start_ms, end_us)
+        per_second = _per_second(_sum_up(self._by_second, ["epoch_s", "status"], "n"), answers, start_ms, end_us)
+        return self._receipts.join_per_second(per_second)
 
     def _file_info(self, key: int, log: TimingLog) -> FileInfo:
         stats = self._files.get(key, _FileStats())

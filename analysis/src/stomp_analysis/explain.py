@@ -23,6 +23,12 @@ SUMMARY_NOTE = (
     "loss % = lost / sent. Throughput = answered messages / run span. "
     "Percentiles: exact, 'higher' method on the merged samples."
 )
+RECEIPTS_NOTE = (
+    "Receipt latency: send to the server's RECEIPT frame (the timing log's receipt_us; the plugin's receipts=true "
+    "or mode=await-receipt), one sample per message whose RECEIPT came within its timeout: when the server took "
+    "the message, apart from the reply's round trip (reply p50/p99 beside it). receipts % = messages with a "
+    "receipt / sent. Percentiles: exact, 'higher' method."
+)
 CO_NOTE = (
     "CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
     "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "

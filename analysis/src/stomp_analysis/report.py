@@ -60,7 +60,7 @@ def write_html(
     parts.append("<h2>Treatment per run</h2>")
     parts.append("<ul>" + "".join(f"<li>{html.escape(r.treatment)}</li>" for r in runs) + "</ul>")
     by_name = {t.name: t for t in tables}
-    first = ("comparison", "summary", "latency_co", "schedule")
+    first = ("comparison", "summary", "receipts", "latency_co", "schedule")
     for name in first:
         if name in by_name:
             parts.append(by_name[name].html())

@@ -54,6 +54,8 @@ class Books:
     unrecordable: int = 0  # ANSWERED records whose latency could not be recorded
     latency: Distribution = field(default_factory=Distribution.empty)
     co: CoCorrected | None = None
+    #: send to the server's RECEIPT, one sample per message whose RECEIPT came (empty without receipts)
+    receipt: Distribution = field(default_factory=Distribution.empty)
 
     @property
     def loss_pct(self) -> float | None:
@@ -67,7 +69,7 @@ class FileInfo:
     malformed: int
     issues: list
     validated_line_by_line: bool
-    columns: int = 16  # its format: 9 (old), 14 or 16 columns
+    columns: int = 17  # its format: 9 (old), 14, 16 or 17 columns
     versions: tuple[str, ...] = ()  # plugin versions
     run_ids: tuple[int, ...] = ()  # distinct run ids of this file's records in the run
     engines: tuple[str, ...] = ()
@@ -103,7 +105,7 @@ class RunResult:
     senders: int
     destinations: list[Books]
     total: Books
-    per_second: pl.DataFrame  # epoch_s, sends, answers, lost, failed, p50_us, p99_us
+    per_second: pl.DataFrame  # epoch_s, sends, answers, lost, failed, p50_us, p99_us (+ receipts.PER_SECOND)
     failure_reasons: pl.DataFrame  # detail, records
     mixed_messages: int  # messages with ANSWERED and LOST/FAILED records (counted answered)
     interval_us: int | None = None  # each sender's expected interval (from the pacing), µs

@@ -13,6 +13,7 @@ import polars as pl
 
 from . import explain
 from .jtl import JtlLog, jtl_per_second, jtl_summary, max_threads
+from .receipts import PER_SECOND as RECEIPT_PER_SECOND
 from .results import TOTAL, Books, RunResult, number
 from .stats import QUANTILE_NAMES, QUANTILES
 
@@ -203,6 +204,35 @@ def summary_table(runs: Sequence[RunResult]) -> Table:
     return t
 
 
+def receipts_table(runs: Sequence[RunResult]) -> Table | None:
+    """Receipt latency per run and destination, beside the reply's; None when no run had a receipt."""
+    if not any(r.total.receipt.n for r in runs):
+        return None
+    names = ["mean", "min", *QUANTILE_NAMES, "max"]
+    keys = [f"receipt_{n.replace('.', '_')}_ms" for n in names]
+    cols = [
+        *_columns("run destination"),
+        *_columns("sent receipts", INT),
+        Column("receipts_pct", "receipts %", PCT),
+        *[Column(k, f"receipt {n} ms", MS) for k, n in zip(keys, names)],
+        Column("reply_p50_ms", "reply p50 ms", MS),
+        Column("reply_p99_ms", "reply p99 ms", MS),
+    ]
+    t = Table("receipts", "Receipt latency per run and destination (ms), beside the reply's", cols)
+    t.note = explain.RECEIPTS_NOTE
+    for r in runs:
+        for b in [*r.destinations, r.total]:
+            d = b.receipt
+            values = [d.mean(), d.min(), *d.quantiles(QUANTILES), d.max()]
+            p50, p99 = b.latency.quantiles([0.5, 0.99])
+            row = {"run": r.label, "destination": b.destination, "sent": b.sent, "receipts": d.n}
+            row["receipts_pct"] = 100.0 * d.n / b.sent if b.sent else None
+            row.update({k: _us_to_ms(v) for k, v in zip(keys, values)})
+            row.update(reply_p50_ms=_us_to_ms(p50), reply_p99_ms=_us_to_ms(p99))
+            t.rows.append(row)
+    return t
+
+
 def co_table(runs: Sequence[RunResult]) -> Table | None:
     if not any(r.co_corrected for r in runs):
         return None
@@ -338,9 +368,19 @@ def jtl_table(runs: Sequence[RunResult], jtl_by_run: dict[int | None, list[JtlLo
 
 
 def per_second_frame(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLog]]) -> pl.DataFrame:
+    """The per-second series of every run; with receipt columns (receipts, their p50 and p99) when a run had any."""
+    with_receipts = any(RECEIPT_PER_SECOND[0] in r.per_second.columns for r in runs)
+    receipts = [
+        pl.col("receipts"),
+        (pl.col("receipt_p50_us") / 1000.0).round(3).alias("receipt_p50_ms"),
+        (pl.col("receipt_p99_us") / 1000.0).round(3).alias("receipt_p99_ms"),
+    ]
     parts = []
     for i, r in enumerate(runs):
         ps = r.per_second
+        if with_receipts and RECEIPT_PER_SECOND[0] not in ps.columns:
+            ps = ps.with_columns(pl.lit(0, pl.Int64).alias("receipts"))
+            ps = ps.with_columns(pl.lit(None, pl.Int64).alias(c) for c in RECEIPT_PER_SECOND[1:])
         logs = jtl_by_run.get(i, [])
         if logs:
             frame = pl.concat([j.frame for j in logs]) if len(logs) > 1 else logs[0].frame
@@ -371,6 +411,7 @@ def per_second_frame(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 pl.col("jmeter_samples").cast(pl.Int64),
                 pl.col("jmeter_errors").cast(pl.Int64),
                 pl.col("active_threads").cast(pl.Int64),
+                *(receipts if with_receipts else []),
             )
         )
     return pl.concat(parts, how="vertical")
@@ -424,6 +465,7 @@ def build_tables(runs: Sequence[RunResult], jtls: Sequence[JtlLog], jtl_by_run: 
     """The tables shown (those with something to show, in order) and the inputs table."""
     tables = [
         summary_table(runs),
+        receipts_table(runs),
         co_table(runs),
         comparison_table(runs, jtl_by_run),
         schedule_table(runs),

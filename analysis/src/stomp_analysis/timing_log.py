@@ -3,12 +3,16 @@
 Format (fixed, written by the Java side; columns are only ever added at the end)::
 
     sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail,mode,run,sent_epoch_us,engine,
-    version,sender_user,receiver_user
+    version,sender_user,receiver_user,receipt_us
 
-Logs of older plugin versions have the first nine columns (``HEADER_V1``) or the first fourteen (``HEADER_V2``,
-without sender_user and receiver_user); they are read too, with the newer columns null (and, for 9 columns,
-``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header line tells them apart: it must be exactly one of the
-three (:data:`FORMATS`).
+Logs of older plugin versions have the first nine columns (``HEADER_V1``), the first fourteen (``HEADER_V2``,
+without sender_user and receiver_user) or the first sixteen (``HEADER_V3``, without receipt_us); they are read
+too, with the newer columns null (and, for 9 columns, ``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header
+line tells them apart: it must be exactly one of the four (:data:`FORMATS`).
+
+``receipt_us`` (send to the server's RECEIPT) is never required: it is empty where no receipt came or none was
+asked for. The mode ``await-receipt`` (the sender waited for the RECEIPT, which answered the message) is a closed
+loop as ``await-reply`` is, and is counted as one.
 
 ``sender`` and ``receiver`` are the logins (one login may serve every virtual user); ``sender_user`` and
 ``receiver_user`` name the virtual users. Where the log has them, a message's sender is its ``sender_user``:
@@ -33,12 +37,13 @@ Two paths:
 A record is malformed when it cannot be parsed (non-integer number, unknown outcome or mode, more fields
 than the header) or lacks a field its outcome needs. The rule is written once, per format, in ``_RULES``
 (read by the vectorised and the line-by-line checks): sent_epoch_ms, outcome, msg_id, sender, destination and
-bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED; in the 14- and 16-column
-formats also mode, run, sent_epoch_us (whose milliseconds must be sent_epoch_ms), engine and version; in the
-16-column format also sender_user, and receiver_user for ANSWERED. A record with fewer fields than the header
-is malformed when one of the missing ones is required (so a 9-column ANSWERED record lacking only its trailing
-empty detail is accepted, as is a 16-column LOST or FAILED record lacking only its empty receiver_user: nothing
-is lost; a shorter 14-column record always lacks a required field). Blank lines are malformed records too.
+bytes always; latency_us and receiver for ANSWERED; detail for LOST and FAILED; in the 14-, 16- and
+17-column formats also mode, run, sent_epoch_us (whose milliseconds must be sent_epoch_ms), engine and version;
+in the 16- and 17-column formats also sender_user, and receiver_user for ANSWERED (receipt_us never). A record
+with fewer fields than the header is malformed when one of the missing ones is required (so a 9-column ANSWERED
+record lacking only its trailing empty detail is accepted, as is a 16-column LOST or FAILED record lacking only
+its empty receiver_user, or a 17-column record lacking only its empty receipt_us: nothing is lost; a shorter
+14-column record always lacks a required field). Blank lines are malformed records too.
 
 The message id strings are not kept: each record carries a 64-bit hash ``h`` of (file, msg_id). The records of
 one message also share run, sent_epoch_us, sender and destination, so the aggregation identifies a message by
@@ -80,19 +85,23 @@ COLUMNS_V1 = (
     "detail",
 )
 COLUMNS_V2 = (*COLUMNS_V1, "mode", "run", "sent_epoch_us", "engine", "version")
-COLUMNS = (*COLUMNS_V2, "sender_user", "receiver_user")
+COLUMNS_V3 = (*COLUMNS_V2, "sender_user", "receiver_user")
+COLUMNS = (*COLUMNS_V3, "receipt_us")
 #: The header of logs written by plugin versions before mode, run, sent_epoch_us, engine and version.
 HEADER_V1 = ",".join(COLUMNS_V1)
 #: The header of logs written by plugin versions before sender_user and receiver_user.
 HEADER_V2 = ",".join(COLUMNS_V2)
+#: The header of logs written by plugin versions before receipt_us.
+HEADER_V3 = ",".join(COLUMNS_V3)
 #: The header the plugin writes.
 HEADER = ",".join(COLUMNS)
 #: Enum order is also the precedence of outcomes within one message (lowest physical code wins).
 OUTCOMES = ("ANSWERED", "FAILED", "LOST")
 OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
 ANSWERED, FAILED, LOST = 0, 1, 2  # physical codes of OUTCOME_DTYPE
-#: await-reply: closed loop (the sender waits for the reply before its next send); fire-and-forget: open loop.
-AWAIT_REPLY, FIRE_AND_FORGET = MODES = ("await-reply", "fire-and-forget")
+#: await-reply: closed loop (the sender waits for the reply before its next send); fire-and-forget: open loop;
+#: await-receipt: closed loop on the server's RECEIPT, counted as await-reply once read (see _reduce).
+AWAIT_REPLY, FIRE_AND_FORGET, AWAIT_RECEIPT = MODES = ("await-reply", "fire-and-forget", "await-receipt")
 MODE_DTYPE = pl.Enum(list(MODES))
 
 _TYPES = {
@@ -112,6 +121,7 @@ _TYPES = {
     "version": pl.Categorical,
     "sender_user": pl.Categorical,
     "receiver_user": pl.Categorical,
+    "receipt_us": pl.Int64,
 }
 SCHEMA_V1 = {c: _TYPES[c] for c in COLUMNS_V1}
 SCHEMA_V2 = {c: _TYPES[c] for c in COLUMNS_V2}
@@ -134,12 +144,14 @@ _RULES_V1 = (
     ("detail", UNLESS_ANSWERED),
 )
 _RULES_V2 = (*_RULES_V1, *((c, ALWAYS) for c in COLUMNS_V2[len(COLUMNS_V1) :]))
-_RULES = (*_RULES_V2, ("sender_user", ALWAYS), ("receiver_user", IF_ANSWERED))
+_RULES_V3 = (*_RULES_V2, ("sender_user", ALWAYS), ("receiver_user", IF_ANSWERED))
+#: receipt_us is never required: no rule.
+_RULES = _RULES_V3
 
 
 @dataclass(frozen=True)
 class LogFormat:
-    """One of the three timing-log formats (9, 14 or 16 columns): its columns, types and validation rule."""
+    """One of the timing-log formats (9, 14, 16 or 17 columns): its columns, types and validation rule."""
 
     columns: tuple[str, ...]
     rules: tuple[tuple[str, str], ...]
@@ -168,14 +180,34 @@ class LogFormat:
 
 
 FORMATS = {
-    f.width: f for f in (LogFormat(COLUMNS_V1, _RULES_V1), LogFormat(COLUMNS_V2, _RULES_V2), LogFormat(COLUMNS, _RULES))
+    f.width: f
+    for f in (
+        LogFormat(COLUMNS_V1, _RULES_V1),
+        LogFormat(COLUMNS_V2, _RULES_V2),
+        LogFormat(COLUMNS_V3, _RULES_V3),
+        LogFormat(COLUMNS, _RULES),
+    )
 }
 _BY_HEADER = {f.header: f for f in FORMATS.values()}
 #: Columns kept after reading (msg_id is replaced by its hash h; sent_epoch_ms by sent_epoch_us, which holds it;
 #: sender is the sending virtual user (sender_user) in 16-column logs, else the login; detail is kept for FAILED
 #: records only, te says whether a LOST record's detail is test-ended; receiver(s), bytes and the login of a
-#: 16-column log are only validated; the versions are kept per file). Null for old logs: mode, run, engine.
-KEPT = ("sent_epoch_us", "outcome", "h", "latency_us", "sender", "destination", "detail", "te", "mode", "run", "engine")
+#: 16-column log are only validated; the versions are kept per file). Null for old logs: mode, run, engine;
+#: receipt_us for logs before it.
+KEPT = (
+    "sent_epoch_us",
+    "outcome",
+    "h",
+    "latency_us",
+    "sender",
+    "destination",
+    "detail",
+    "te",
+    "mode",
+    "run",
+    "engine",
+    "receipt_us",
+)
 
 _SEED = 0x5EED_0001
 _MASK64 = (1 << 64) - 1
@@ -205,7 +237,7 @@ class TimingLog:
     malformed: int = 0
     issues: list[Issue] = field(default_factory=list)  # the first few malformed records
     validated_line_by_line: bool = False  # whether the validating path ran
-    columns: int = len(COLUMNS)  # its format: 9 (old), 14 or 16 columns
+    columns: int = len(COLUMNS)  # its format: 9 (old), 14, 16 or 17 columns
     versions: tuple[str, ...] = ()  # plugin versions found in the records
 
     @property
@@ -234,7 +266,7 @@ class FrameSink:
         self.frames: list[pl.DataFrame] = []
 
     def put(self, frame: pl.DataFrame) -> None:
-        self.frames.append(frame)
+        self.frames.append(_without_empty_receipts(frame))
 
     def reset(self) -> None:
         self.frames.clear()
@@ -245,6 +277,14 @@ class FrameSink:
         return pl.concat(self.frames, rechunk=False) if len(self.frames) > 1 else self.frames[0]
 
 
+def _without_empty_receipts(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with an all-null receipt_us (receipts were off) held as one constant: polars keeps a column made
+    of one literal as that value, where a parsed one costs 8 bytes a record (0.8 GB for 100M records)."""
+    if "receipt_us" in frame.columns and frame.get_column("receipt_us").null_count() == frame.height:
+        return frame.with_columns(pl.lit(None, pl.Int64).alias("receipt_us"))
+    return frame
+
+
 def check_header(path: Path) -> tuple[int, LogFormat]:
     """Validates the header line; returns its length in bytes (incl. the line end) and the log's format.
     Raises InputError."""
@@ -253,7 +293,7 @@ def check_header(path: Path) -> tuple[int, LogFormat]:
         raise InputError(f"{path}: empty file (expected the header line '{HEADER}' and records)")
     text = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
     if text not in _BY_HEADER:
-        expected = f"expected '{HEADER}' (or the older '{HEADER_V2}' or '{HEADER_V1}')"
+        expected = f"expected '{HEADER}' (or the older '{HEADER_V3}', '{HEADER_V2}' or '{HEADER_V1}')"
         if text[:1].isdigit():
             raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); {expected}")
         raise InputError(f"{path}: not a timing log: header {text[:200]!r}, {expected}")
@@ -317,7 +357,8 @@ def _reduce(lf, file_index: int, fmt: LogFormat, *extra: pl.Expr | str):
     the sender by the sending virtual user where the log names it, and detail by te (a LOST record's detail is
     test-ended) and the reason of a FAILED record (null for the others).
 
-    Old logs get sent_epoch_us = sent_epoch_ms × 1000 and null mode, run and engine.
+    Old logs get sent_epoch_us = sent_epoch_ms × 1000 and null mode, run and engine; logs before receipts a null
+    receipt_us. An await-receipt record counts as await-reply: both are closed loops.
     """
     mix = (file_index * 0x9E3779B97F4A7C15) & _MASK64
     if fmt.legacy:
@@ -329,7 +370,10 @@ def _reduce(lf, file_index: int, fmt: LogFormat, *extra: pl.Expr | str):
         ]
     else:
         sent_us = pl.col("sent_epoch_us")
-        newer = [pl.col("mode"), pl.col("run"), pl.col("engine")]
+        mode = pl.col("mode")
+        closed = pl.when(mode == AWAIT_RECEIPT).then(pl.lit(AWAIT_REPLY, MODE_DTYPE)).otherwise(mode).alias("mode")
+        newer = [closed, pl.col("run"), pl.col("engine")]
+    receipt = pl.col("receipt_us") if "receipt_us" in fmt.columns else pl.lit(None, pl.Int64).alias("receipt_us")
     outcome = pl.col("outcome")
     return lf.select(
         sent_us,
@@ -341,6 +385,7 @@ def _reduce(lf, file_index: int, fmt: LogFormat, *extra: pl.Expr | str):
         pl.when(outcome == "FAILED").then(pl.col("detail")).alias("detail"),
         ((outcome == "LOST") & (pl.col("detail") == "test-ended")).fill_null(False).alias("te"),
         *newer,
+        receipt,
         *extra,
     )
 

@@ -63,6 +63,26 @@ final class Listeners {
         }
     }
 
+    void receipt(String receiptId, long receivedNanos) {
+        for (UserListener listener : all) {
+            try {
+                listener.onReceipt(receiptId, receivedNanos);
+            } catch (RuntimeException e) {
+                log.warn("{}: {} failed on a RECEIPT", owner, listener, e);
+            }
+        }
+    }
+
+    void receiptError(String receiptId, String error) {
+        for (UserListener listener : all) {
+            try {
+                listener.onReceiptError(receiptId, error);
+            } catch (RuntimeException e) {
+                log.warn("{}: {} failed on an ERROR frame naming receipt {}", owner, listener, receiptId, e);
+            }
+        }
+    }
+
     void stompError(String error) {
         for (UserListener listener : all) {
             try {

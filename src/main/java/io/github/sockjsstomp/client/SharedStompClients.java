@@ -204,7 +204,7 @@ public final class SharedStompClients {
 
     private WebSocketStompClient stompClient(WebSocketClient client) {
         WebSocketClient serializing = new SerializingWebSocketClient(client, settings.sendTimeLimitMillis());
-        WebSocketStompClient stompClient = new WebSocketStompClient(serializing);
+        WebSocketStompClient stompClient = new ReceiptingStompClient(serializing);
         stompClient.setTaskScheduler(heartbeatScheduler);
         stompClient.setInboundMessageSizeLimit(settings.maxMessageBytes());
         // The default SimpleMessageConverter carries byte[] payloads as they are: no conversion per message.

@@ -10,6 +10,21 @@ public interface UserListener {
     default void onMessage(IncomingMessage message) {
     }
 
+    /**
+     * A RECEIPT frame, as soon as it was read.
+     *
+     * @param receivedNanos {@link System#nanoTime()} on arrival, before any listener ran
+     */
+    default void onReceipt(String receiptId, long receivedNanos) {
+    }
+
+    /**
+     * An ERROR frame that names a receipt (its {@code receipt-id}): the server refused that frame. Heard before
+     * {@link #onStompError} for the same frame.
+     */
+    default void onReceiptError(String receiptId, String error) {
+    }
+
     /** An ERROR frame (not the one answering our own DISCONNECT). */
     default void onStompError(String error) {
     }

@@ -47,6 +47,8 @@ public final class VirtualUser implements AutoCloseable {
     private volatile boolean everConnected;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
+    /** Whether a listener wants RECEIPT frames: until then the session does not look for them. */
+    private volatile boolean receiptsWanted;
 
     /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
     public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
@@ -61,6 +63,11 @@ public final class VirtualUser implements AutoCloseable {
     /** From now on, {@code listener} hears what this user's sessions deliver. */
     public void addListener(UserListener listener) {
         listeners.add(listener);
+    }
+
+    /** From now on, RECEIPT frames reach the listeners ({@link UserListener#onReceipt}). */
+    public void wantReceipts() {
+        receiptsWanted = true;
     }
 
     public UserSettings settings() {
@@ -268,7 +275,18 @@ public final class VirtualUser implements AutoCloseable {
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }
 
-    private final class SessionHandler extends StompSessionHandlerAdapter {
+    private final class SessionHandler extends StompSessionHandlerAdapter
+            implements ReceiptingStompClient.ReceiptListener {
+
+        @Override
+        public boolean wantsReceipts() {
+            return receiptsWanted;
+        }
+
+        @Override
+        public void receipt(String receiptId, long receivedNanos) {
+            listeners.receipt(receiptId, receivedNanos);
+        }
 
         @Override
         public Type getPayloadType(StompHeaders headers) {
@@ -289,6 +307,10 @@ public final class VirtualUser implements AutoCloseable {
             ConnectAttempt current = attempt;
             if (current != null) {
                 current.error.complete(error);
+            }
+            String receiptId = headers.getReceiptId();
+            if (receiptId != null) {
+                listeners.receiptError(receiptId, error);
             }
             listeners.stompError(error);
         }

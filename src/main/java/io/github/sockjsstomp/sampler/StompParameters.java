@@ -9,6 +9,7 @@ import static io.github.sockjsstomp.sampler.Parameter.whole;
 import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
 import java.util.List;
 import java.util.Map;
@@ -69,10 +70,12 @@ final class StompParameters {
             text -> Template.parse(text, Template.PAYLOAD));
     static final Parameter<Map<String, String>> SEND_HEADERS = parsed("sendHeaders", "",
             "SEND headers: name:value;name2:value2", HeaderList::parse);
-    static final String MODE_FIRE_AND_FORGET = "fire-and-forget";
-    static final String MODE_AWAIT_REPLY = "await-reply";
-    static final Parameter<Boolean> AWAIT_REPLY = parsed("mode", MODE_FIRE_AND_FORGET,
-            MODE_FIRE_AND_FORGET + " | " + MODE_AWAIT_REPLY, StompParameters::awaitReply);
+    static final Parameter<SendMode> MODE = parsed("mode", SendMode.FIRE_AND_FORGET.text, SendMode.allowedValues()
+            + " (await-receipt: the sample waits for the server's RECEIPT, for apps that answer nothing)",
+            SendMode::of);
+    static final Parameter<Boolean> RECEIPTS = parsed("receipts", "false", "true: every SEND asks for a RECEIPT; "
+            + "its time goes to the timing log's receipt_us (always on with mode=await-receipt)",
+            StompParameters::bool);
     static final String REPLY_FROM_AUTO = "auto";
     static final String REPLY_FROM_SENDER = "sender";
     static final String REPLY_FROM_ANY = "any";
@@ -131,11 +134,4 @@ final class StompParameters {
         return trimmed.equals("true");
     }
 
-    private static boolean awaitReply(String mode) {
-        String trimmed = mode.trim();
-        if (!trimmed.equals(MODE_FIRE_AND_FORGET) && !trimmed.equals(MODE_AWAIT_REPLY)) {
-            throw new IllegalArgumentException("expected " + MODE_FIRE_AND_FORGET + " or " + MODE_AWAIT_REPLY);
-        }
-        return trimmed.equals(MODE_AWAIT_REPLY);
-    }
 }

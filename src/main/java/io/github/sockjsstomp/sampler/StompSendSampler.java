@@ -9,6 +9,7 @@ import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.client.SendFailedException;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.UserTiming;
@@ -29,7 +30,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * <li>{@code ratePerThread = 0} (the default): one message per sample, paced by JMeter's timers (a Constant
  * Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
  * to the timing log; in await-reply mode the sample waits for the first correlated reply and shows it as
- * response data.
+ * response data; in await-receipt mode it waits for the server's RECEIPT, which answers the message.
  * <li>{@code ratePerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the schedule
  * ({@link SendSchedule}). A sample is a tick: the thread sleeps, outside the sample's time, until the next
  * message is due (no sooner than {@code tickMillis} after its last wake-up), then sends every message due by
@@ -43,6 +44,9 @@ import org.apache.jmeter.samplers.SampleResult;
  * thread's next connected user, or waits for a reconnect on its own sample (which, failing, fails that message);
  * a send that fails ends its tick, and its failure is the next sample, so JMeter counts each failed message as
  * one failed sample and each tick's count holds only messages sent.
+ *
+ * <p>With {@code receipts=true} (always with await-receipt) every SEND asks for a RECEIPT, timed apart from the
+ * reply into the timing log's {@code receipt_us}.
  *
  * <p>Destination, payload and headers are read per sample, so JMeter functions and CSV data in them vary per
  * message (per tick, in the scheduled sender); everything else is fixed in setupTest.
@@ -59,7 +63,7 @@ public class StompSendSampler extends StompSampler {
     private ThreadUsers users;
     private Run run;
     private List<UserTiming> timings;
-    private boolean awaitReply;
+    private SendMode mode;
     private long replyTimeoutMillis;
     private final MessageParts.Reader parts = new MessageParts.Reader();
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
@@ -69,21 +73,22 @@ public class StompSendSampler extends StompSampler {
     private ScheduledSender scheduled;
 
     public StompSendSampler() {
-        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, AWAIT_REPLY, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
+        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, MODE, RECEIPTS, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
                 REPLIES_PER_MESSAGE, ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG, RATE_PER_THREAD, TICK_MILLIS));
     }
 
     @Override
     protected void setUp(ParameterReader params, String label) {
-        awaitReply = params.read(AWAIT_REPLY);
+        mode = params.read(MODE);
+        boolean awaitReply = mode == SendMode.AWAIT_REPLY;
+        boolean receipts = params.read(RECEIPTS);
         double ratePerThread = params.read(RATE_PER_THREAD);
         long tickMillis = params.read(TICK_MILLIS);
-        if (ratePerThread > 0 && awaitReply) {
+        if (ratePerThread > 0 && mode.awaits()) {
             params.error(RATE_PER_THREAD.name, String.valueOf(ratePerThread), "the scheduled sender is fire-and-forget "
-                    + "only; with mode=" + MODE_AWAIT_REPLY + " use ratePerThread=0 (one message per sample, paced by "
-                    + "a timer)");
+                    + "only; with mode=" + mode + " use ratePerThread=0 (one message per sample, paced by a timer)");
         }
-        scheduled = ratePerThread > 0 && !awaitReply ? new ScheduledSender(this,
+        scheduled = ratePerThread > 0 && !mode.awaits() ? new ScheduledSender(this,
                 new SendSchedule(ratePerThread, tickMillis)) : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
@@ -103,8 +108,8 @@ public class StompSendSampler extends StompSampler {
         if (params.hasErrors()) {
             return;
         }
-        TimingOptions options = new TimingOptions(replyTimeoutMillis, replies, awaitReply, idHeader, pattern,
-                fromSenderOnly);
+        TimingOptions options = new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern,
+                fromSenderOnly, receipts);
         try {
             timings = users.timing(label, options, sink, run.tracker());
         } catch (IllegalStateException e) {
@@ -205,7 +210,7 @@ public class StompSendSampler extends StompSampler {
             return;
         }
         describeRequest(result, sent);
-        if (!awaitReply) {
+        if (!mode.awaits()) {
             Sample.ok(result, "SENT " + sent.msgId());
             return;
         }
@@ -215,6 +220,10 @@ public class StompSendSampler extends StompSampler {
             return;
         }
         result.latencyEnd();
+        if (mode.answeredByReceipt()) {
+            Sample.ok(result, "Receipt for " + sent.msgId());
+            return;
+        }
         Sample.ok(result, "Reply to " + sent.msgId() + " received by " + reply.receiver().name());
         result.setResponseData(reply.payload());
         if (describeReplyHeaders) {
@@ -224,15 +233,15 @@ public class StompSendSampler extends StompSampler {
     }
 
     private void noReply(UserTiming timing, OutgoingMessage sent, SampleResult result) {
+        String what = mode.answeredByReceipt() ? "No receipt for " : "No reply to ";
         String error = timing.user().stompError();
         if (error != null) {
             Sample.fail(result, Failure.STOMP_ERROR, error);
         } else if (!timing.user().isConnected()) {
-            Sample.fail(result, Sample.CONNECTION_LOST, "No reply to " + sent.msgId() + ": "
+            Sample.fail(result, Sample.CONNECTION_LOST, what + sent.msgId() + ": "
                     + timing.user().notConnectedReason());
         } else {
-            Sample.fail(result, Sample.REPLY_TIMEOUT, "No reply to " + sent.msgId() + " within "
-                    + replyTimeoutMillis + " ms");
+            Sample.fail(result, Sample.REPLY_TIMEOUT, what + sent.msgId() + " within " + replyTimeoutMillis + " ms");
         }
     }
 

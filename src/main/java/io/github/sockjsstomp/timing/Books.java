@@ -12,9 +12,22 @@ package io.github.sockjsstomp.timing;
  * @param lateMaxMicros the longest send-to-reply time among the late replies, in microseconds (0 if none)
  * @param untimed messages received that carry no id of a timed message (pushes, other clients' traffic):
  *     not an error, just not part of the books
+ * @param receiptsAsked messages sent with a receipt header ({@code receipts=true}, await-receipt)
+ * @param receipts of those, the ones whose RECEIPT came within {@code replyTimeoutMillis}
+ * @param noReceipts the ones whose RECEIPT did not: none came in time, the send failed, the server refused it
+ *     (an ERROR naming it), or the test ended first
+ * @param lateReceipts RECEIPTs that came after their message's deadline or failure (among {@code noReceipts})
  */
 public record Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
-        long extraReplies, long lateReplies, long lateMaxMicros, long untimed) {
+        long extraReplies, long lateReplies, long lateMaxMicros, long untimed, long receiptsAsked, long receipts,
+        long noReceipts, long lateReceipts) {
+
+    /** The books of a run that asked for no receipt. */
+    public Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
+            long extraReplies, long lateReplies, long lateMaxMicros, long untimed) {
+        this(sent, answered, lost, failed, pending, answerRecords, extraReplies, lateReplies, lateMaxMicros, untimed,
+                0, 0, 0, 0);
+    }
 
     public boolean balanced() {
         return sent == answered + lost + failed + pending;
@@ -25,6 +38,17 @@ public record Books(long sent, long answered, long lost, long failed, long pendi
         return "sent=" + sent + " answered=" + answered + " lost=" + lost + " failed=" + failed + " pending="
                 + pending + " (answer records=" + answerRecords + ", extra copies=" + extraReplies + ", late replies="
                 + lateReplies + (lateReplies == 0 ? "" : " up to " + lateMaxMicros / 1000 + " ms after their send")
-                + ", untimed=" + untimed + ")" + (balanced() ? "" : " UNBALANCED");
+                + ", untimed=" + untimed + ")" + (balanced() ? "" : " UNBALANCED") + receiptBooks();
+    }
+
+    /** Empty when no receipt was asked for, so that those books read as before. */
+    private String receiptBooks() {
+        if (receiptsAsked == 0) {
+            return "";
+        }
+        long pendingReceipts = receiptsAsked - receipts - noReceipts;
+        return " receipts=" + receipts + " no-receipt=" + noReceipts + (pendingReceipts == 0 ? ""
+                : " receipts-pending=" + pendingReceipts) + (lateReceipts == 0 ? "" : " (late receipts="
+                + lateReceipts + ")");
     }
 }

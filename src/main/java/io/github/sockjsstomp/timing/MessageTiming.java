@@ -37,25 +37,29 @@ public final class MessageTiming {
     /** Its sender's count of answered messages: a sender none of whose messages is answered gets a hint. */
     private final java.util.concurrent.atomic.LongAdder senderAnswered;
     private final AtomicInteger repliesOrOutcome = new AtomicInteger();
-    /** Only for await-reply senders: fire-and-forget allocates nothing here. */
+    /** Only for senders that wait (await-reply, await-receipt): fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
+    final SendMode mode;
+    /** Only for messages sent with a receipt header: null (nothing allocated) otherwise. */
+    final MessageReceipt receipt;
 
-    MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, long timeoutNanos,
-            int repliesExpected, TimingSink sink, boolean awaited, boolean fromSenderOnly,
-            java.util.concurrent.atomic.LongAdder senderAnswered) {
+    MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, TimingOptions options,
+            TimingSink sink, java.util.concurrent.atomic.LongAdder senderAnswered) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();
-        this.onlyFrom = fromSenderOnly ? senderUser : null;
+        this.onlyFrom = options.fromSenderOnly() ? senderUser : null;
         this.destination = message.destination();
         this.bytes = message.payload().length;
         this.sentEpochMicros = sentEpochMicros;
         this.sentNanos = sentNanos;
-        this.deadlineNanos = sentNanos + timeoutNanos;
-        this.repliesExpected = repliesExpected;
+        this.deadlineNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
+        this.repliesExpected = options.repliesPerMessage();
         this.sink = sink;
         this.senderAnswered = senderAnswered;
-        this.firstReply = awaited ? new CompletableFuture<>() : null;
+        this.mode = options.mode();
+        this.firstReply = mode.awaits() ? new CompletableFuture<>() : null;
+        this.receipt = options.receipts() ? new MessageReceipt() : null;
     }
 
     boolean awaited() {
@@ -67,13 +71,14 @@ public final class MessageTiming {
     }
 
     /**
-     * Waits for the first reply, wherever it arrives.
+     * Waits for the first reply, wherever it arrives (with await-receipt: the receipt, as a message without a
+     * body received by the sender).
      *
      * @return the reply, or null when the message was lost, failed or the wait timed out
      */
     public IncomingMessage awaitFirstReply(long timeoutMillis) throws InterruptedException {
         if (firstReply == null) {
-            throw new IllegalStateException("message " + msgId + " was not sent for await-reply");
+            throw new IllegalStateException("message " + msgId + " was not sent to be awaited");
         }
         try {
             return firstReply.get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -122,13 +127,13 @@ public final class MessageTiming {
     TimingRecord record(TimingRecord.Outcome outcome, long latencyMicros, UserSettings receiver, long recordBytes,
             String detail) {
         return new TimingRecord(sentEpochMicros, outcome, msgId, latencyMicros, sender,
-                receiver == null ? "" : receiver.loginOrName(), destination, recordBytes, detail, firstReply != null,
-                senderUser, receiver == null ? "" : receiver.name());
+                receiver == null ? "" : receiver.loginOrName(), destination, recordBytes, detail, mode, senderUser,
+                receiver == null ? "" : receiver.name(), -1);
     }
 
     @Override
     public String toString() {
         return "MessageTiming[" + msgId + " from " + sender + " to " + destination + ", replies or outcome "
-                + repliesOrOutcome.get() + "]";
+                + repliesOrOutcome.get() + (receipt == null ? "" : ", " + receipt) + "]";
     }
 }

@@ -2,7 +2,9 @@ package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.client.UserSettings;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +44,7 @@ public final class ReplyTracker {
     private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
+    private final ReceiptBooks receipts = new ReceiptBooks();
     private final ScheduledExecutorService sweeper;
     private volatile ReplySummary summary;
 
@@ -73,9 +76,12 @@ public final class ReplyTracker {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), timeoutNanos,
-                options.repliesPerMessage(), sink, options.awaitReply(), options.fromSenderOnly(), senderAnswered);
+        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink,
+                senderAnswered);
         sent.increment();
+        if (entry.receipt != null) {
+            receipts.ask();
+        }
         known.put(entry.msgId, entry);
         expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
         return entry;
@@ -85,7 +91,56 @@ public final class ReplyTracker {
         if (entry.end(MessageTiming.FAILED)) {
             failed.increment();
             known.remove(entry.msgId, entry);
+            // A failed message's receipt is not awaited any more: its write failed, or the server refused it.
+            noReceipt(entry);
             emit(entry, entry.record(TimingRecord.Outcome.FAILED, -1, null, entry.bytes, reason));
+        }
+    }
+
+    /**
+     * A RECEIPT arrived for {@code receiptId} (a message id) on {@code receiver}'s session. With await-receipt it
+     * answers the message, as a reply without a body.
+     */
+    public void receipt(String receiptId, UserSettings receiver, long receivedNanos) {
+        MessageTiming entry = known.get(receiptId);
+        if (entry == null || entry.receipt == null) {
+            if (entry == null && ids.isOurs(receiptId)) {
+                receipts.arriveLate(); // its message ended before: its deadline passed, or it failed
+            }
+            return;
+        }
+        if (receivedNanos - entry.deadlineNanos > 0) {
+            timeOut(entry);
+            receipts.arriveLate();
+            return;
+        }
+        long micros = Math.max(0, (receivedNanos - entry.sentNanos) / 1000);
+        List<TimingRecord> waiting = entry.receipt.settle(micros);
+        if (waiting == null) {
+            return;
+        }
+        receipts.receive(micros);
+        if (entry.mode.answeredByReceipt()) {
+            answer(entry, MessageReceipt.asReply(receiver, receivedNanos));
+        }
+        waiting.forEach(record -> write(entry, record));
+    }
+
+    /** An ERROR frame that names {@code receiptId}: the server refused that message. */
+    public void receiptRefused(String receiptId, String reason) {
+        MessageTiming entry = known.get(receiptId);
+        if (entry != null && entry.receipt != null) {
+            noReceipt(entry);
+            fail(entry, reason);
+        }
+    }
+
+    /** Settles a message's receipt as not received, and writes what waited for it. */
+    private void noReceipt(MessageTiming entry) {
+        List<TimingRecord> waiting = entry.receipt == null ? null : entry.receipt.settle(MessageReceipt.NONE);
+        if (waiting != null) {
+            receipts.miss();
+            waiting.forEach(record -> write(entry, record));
         }
     }
 
@@ -110,14 +165,21 @@ public final class ReplyTracker {
             unmatched(msgId, message, entry);
             return;
         }
-        if (entry.onlyFrom != null && !entry.onlyFrom.equals(message.receiver().name())) {
-            // Another user's copy of a message only its sender's reply answers: a broadcast, not an answer.
+        if (entry.onlyFrom != null && !entry.onlyFrom.equals(message.receiver().name())
+                || entry.mode.answeredByReceipt()) {
+            // Another user's copy of a message only its sender's reply answers (a broadcast), or a reply to a
+            // message its receipt answers: not an answer.
             extraReplies.increment();
             return;
         }
+        answer(entry, message);
+    }
+
+    /** Counts and writes a reply to a known message before its deadline, if the message still takes one. */
+    private void answer(MessageTiming entry, IncomingMessage message) {
         int replyNumber = entry.reply(message);
         if (replyNumber == 0) {
-            unmatched(msgId, message, entry);
+            unmatched(entry.msgId, message, entry);
             return;
         }
         if (replyNumber == 1) {
@@ -161,7 +223,7 @@ public final class ReplyTracker {
     }
 
     /**
-     * Waits until no message awaits its first reply and no further copy of a broadcast has arrived for
+     * Waits until no message awaits its first reply or its receipt and no further copy of a broadcast has arrived for
      * {@code lullMillis}, or for at most {@code maxWaitMillis}.
      *
      * @return true if it got quiet in time
@@ -178,7 +240,7 @@ public final class ReplyTracker {
                 records = latest;
                 quietSince = now;
             }
-            if (outstanding() == 0 && now - quietSince >= lullNanos) {
+            if (outstanding() == 0 && receipts.pending() == 0 && now - quietSince >= lullNanos) {
                 return true;
             }
             if (now - deadline >= 0) {
@@ -199,6 +261,7 @@ public final class ReplyTracker {
             MessageTiming entry;
             while ((entry = queue.poll()) != null) {
                 known.remove(entry.msgId, entry);
+                noReceipt(entry);
                 lose(entry, reason);
             }
         }
@@ -207,6 +270,7 @@ public final class ReplyTracker {
     /** A message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
     private void timeOut(MessageTiming entry) {
         known.remove(entry.msgId, entry);
+        noReceipt(entry);
         lose(entry, "timeout");
     }
 
@@ -217,8 +281,18 @@ public final class ReplyTracker {
         }
     }
 
-    /** A finished message goes to its sender's timing log and, when a replies sampler runs, to the feed. */
+    /**
+     * A finished message goes to its sender's timing log and, when a replies sampler runs, to the feed; one sent
+     * with a receipt header once its receipt is settled.
+     */
     private void emit(MessageTiming entry, TimingRecord record) {
+        TimingRecord now = entry.receipt == null ? record : entry.receipt.stampOrHold(record);
+        if (now != null) {
+            write(entry, now);
+        }
+    }
+
+    private void write(MessageTiming entry, TimingRecord record) {
         entry.sink.record(record);
         feed.offer(record);
     }
@@ -229,7 +303,8 @@ public final class ReplyTracker {
         long l = lost.sum();
         long f = failed.sum();
         return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), extraReplies.sum(),
-                lateReplies.sum(), lateMaxMicros.get(), untimed.sum());
+                lateReplies.sum(), lateMaxMicros.get(), untimed.sum(), receipts.asked(), receipts.received(),
+                receipts.missing(), receipts.late());
     }
 
     /**
@@ -258,6 +333,11 @@ public final class ReplyTracker {
     /** A copy of the latency histogram (microseconds) since the last reset. */
     public Histogram latencySnapshot() {
         return latencies.copy();
+    }
+
+    /** A copy of the receipt latency histogram (microseconds). */
+    public Histogram receiptLatencySnapshot() {
+        return receipts.latencySnapshot();
     }
 
     /** Stops the expiry sweep: the run is over. */

@@ -206,7 +206,8 @@ public final class Run {
     private void drain(long drainMillis) {
         try {
             if (!tracker.awaitQuiet(drainMillis, 250)) {
-                log.info("Replies still outstanding after {} ms; they will be LOST (test-ended)", drainMillis);
+                log.info("Replies or receipts still outstanding after {} ms: a message without its reply will be "
+                        + "LOST (test-ended), one without its receipt counted as no-receipt", drainMillis);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -237,12 +238,23 @@ public final class Run {
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {
             Histogram latency = tracker.latencySnapshot();
-            log.info("STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers)", books,
-                    unwritten == 0 ? "" : ", timing log unwritten=" + unwritten,
+            log.info("STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers){}",
+                    books, unwritten == 0 ? "" : ", timing log unwritten=" + unwritten,
                     Percentiles.higher(latency, 0.5), Percentiles.higher(latency, 0.9),
                     Percentiles.higher(latency, 0.99), Percentiles.higher(latency, 0.999), latency.getMaxValue(),
-                    latency.getTotalCount());
+                    latency.getTotalCount(), receiptLatency(books));
         }
+    }
+
+    /** The receipts' latency, when any was asked for; apart from the replies'. */
+    private String receiptLatency(Books books) {
+        if (books.receiptsAsked() == 0) {
+            return "";
+        }
+        Histogram receipts = tracker.receiptLatencySnapshot();
+        return "; receipt us: p50=" + Percentiles.higher(receipts, 0.5) + " p90=" + Percentiles.higher(receipts, 0.9)
+                + " p99=" + Percentiles.higher(receipts, 0.99) + " p99.9=" + Percentiles.higher(receipts, 0.999)
+                + " max=" + receipts.getMaxValue() + " (" + receipts.getTotalCount() + " receipts)";
     }
 
     @Override

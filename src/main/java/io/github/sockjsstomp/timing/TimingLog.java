@@ -217,7 +217,8 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private static void checkHeader(Path path) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             String header = reader.readLine();
-            if (TimingRecord.HEADER_V1.equals(header) || TimingRecord.HEADER_V2.equals(header)) {
+            if (TimingRecord.HEADER_V1.equals(header) || TimingRecord.HEADER_V2.equals(header)
+                    || TimingRecord.HEADER_V3.equals(header)) {
                 throw new IOException("timing log " + path + " was written by an older version (" + (header.split(
                         ",").length) + " columns); move it away or choose another file");
             }

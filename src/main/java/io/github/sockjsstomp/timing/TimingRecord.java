@@ -9,25 +9,32 @@ package io.github.sockjsstomp.timing;
  * @param receiver the user that received the reply; empty unless ANSWERED
  * @param bytes payload bytes of the reply when ANSWERED, of the sent message otherwise
  * @param detail empty when ANSWERED; "timeout" or "test-ended" when LOST; the reason when FAILED
- * @param awaitReply whether the sender waited for the reply before its next send: only then is the run a
- *     closed loop, where a slow reply delays later sends and coordinated omission can be corrected
+ * @param mode the sender's mode: only when it waited (await-reply, await-receipt) is the run a closed loop,
+ *     where a slow answer delays later sends and coordinated omission can be corrected
  * @param senderUser the virtual user that sent it (one login may serve thousands of users)
  * @param receiverUser the virtual user that received the reply; empty unless ANSWERED
+ * @param receiptMicros send to the server's RECEIPT, monotonic clock; -1 when no receipt came (or none was asked)
  */
 public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, long latencyMicros, String sender,
-        String receiver, String destination, long bytes, String detail, boolean awaitReply, String senderUser,
-        String receiverUser) {
+        String receiver, String destination, long bytes, String detail, SendMode mode, String senderUser,
+        String receiverUser, long receiptMicros) {
 
     /** The first nine columns, as written by versions before mode, run, engine and version were added. */
     public static final String HEADER_V1 =
             "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail";
     /** The fourteen columns of versions before the virtual users were named. */
     public static final String HEADER_V2 = HEADER_V1 + ",mode,run,sent_epoch_us,engine,version";
-    public static final String HEADER = HEADER_V2 + ",sender_user,receiver_user";
-    public static final String AWAIT_REPLY = "await-reply";
-    public static final String FIRE_AND_FORGET = "fire-and-forget";
+    /** The sixteen columns of versions before receipts. */
+    public static final String HEADER_V3 = HEADER_V2 + ",sender_user,receiver_user";
+    public static final String HEADER = HEADER_V3 + ",receipt_us";
 
     public enum Outcome { ANSWERED, LOST, FAILED }
+
+    /** This record with the receipt's latency. */
+    TimingRecord withReceipt(long micros) {
+        return new TimingRecord(sentEpochMicros, outcome, msgId, latencyMicros, sender, receiver, destination, bytes,
+                detail, mode, senderUser, receiverUser, micros);
+    }
 
     /**
      * @param run the run's field, written as is (a number, never quoted)
@@ -48,11 +55,15 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
         appendField(out, destination);
         out.append(',').append(bytes).append(',');
         appendField(out, detail);
-        out.append(',').append(awaitReply ? AWAIT_REPLY : FIRE_AND_FORGET).append(',').append(run).append(',')
+        out.append(',').append(mode.text).append(',').append(run).append(',')
                 .append(sentEpochMicros).append(',').append(engineAndVersion).append(',');
         appendField(out, senderUser);
         out.append(',');
         appendField(out, receiverUser);
+        out.append(',');
+        if (receiptMicros >= 0) {
+            out.append(receiptMicros);
+        }
         out.append('\n');
     }
 

@@ -2,6 +2,7 @@ package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.OutgoingMessage;
+import io.github.sockjsstomp.client.ReceiptHeaders;
 import io.github.sockjsstomp.client.SendFailedException;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.UserListener;
@@ -42,6 +43,9 @@ public final class UserTiming implements UserListener {
     public static UserTiming attach(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
         UserTiming timing = new UserTiming(user, tracker, options, sink);
         user.addListener(timing);
+        if (options.receipts()) {
+            user.wantReceipts();
+        }
         return timing;
     }
 
@@ -60,7 +64,8 @@ public final class UserTiming implements UserListener {
         long seq = user.nextSeq();
         String msgId = tracker.ids().next();
         long sentAtMillis = System.currentTimeMillis();
-        StompHeaders stompHeaders = new StompHeaders();
+        // The receipt id is the message id: the tracker finds a RECEIPT's message as it finds a reply's.
+        StompHeaders stompHeaders = options.receipts() ? new ReceiptHeaders(msgId) : new StompHeaders();
         stompHeaders.setDestination(destination);
         headers.forEach(stompHeaders::add);
         if (!options.idHeader().isEmpty()) {
@@ -95,7 +100,7 @@ public final class UserTiming implements UserListener {
                         options.replyTimeoutMillis());
     }
 
-    /** The message this user sent last, for await-reply. */
+    /** The message this user sent last, for await-reply and await-receipt. */
     public MessageTiming lastSent() {
         return lastSent;
     }
@@ -103,6 +108,21 @@ public final class UserTiming implements UserListener {
     @Override
     public void onMessage(IncomingMessage message) {
         replies.onMessage(message);
+    }
+
+    @Override
+    public void onReceipt(String receiptId, long receivedNanos) {
+        if (options.receipts()) {
+            tracker.receipt(receiptId, user.settings(), receivedNanos);
+        }
+    }
+
+    /** The server's words fail the message it names, whatever the mode. */
+    @Override
+    public void onReceiptError(String receiptId, String error) {
+        if (options.receipts()) {
+            tracker.receiptRefused(receiptId, "StompError: " + error);
+        }
     }
 
     /** The server closes the session after an ERROR frame: the awaited reply will not come. */

@@ -16,11 +16,13 @@ import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
  * ActiveMQ Artemis embedded on a random loopback port: a real STOMP broker that nobody here wrote. It speaks
  * STOMP over plain WebSocket on the same port as over TCP, refuses unknown users with an ERROR frame, and maps
  * {@code /queue/} and {@code /topic/} destinations to anycast and multicast addresses, as brokers are usually
- * set up for browser clients.
+ * set up for browser clients. Addresses under {@value #READ_ONLY_PREFIX} refuse every SEND (an ERROR frame).
  */
 public final class ArtemisBroker implements AutoCloseable {
 
     private static final String ACCEPTOR = "stomp";
+    /** Addresses (after /queue/ or /topic/) no user may send to. */
+    public static final String READ_ONLY_PREFIX = "readonly.";
 
     private final EmbeddedActiveMQ broker;
     private final int port;
@@ -45,6 +47,8 @@ public final class ArtemisBroker implements AutoCloseable {
         config.setBrokerInstance(dataDir.toFile());
         config.putSecurityRoles("#", Set.of(new Role("users", true, true, true, true, true, true, true, true, true,
                 true, true, true)));
+        config.putSecurityRoles(READ_ONLY_PREFIX + "#", Set.of(new Role("users", false, true, true, true, true, true,
+                true, true, true, true, true, true)));
         SecurityConfiguration security = new SecurityConfiguration();
         users.forEach((login, passcode) -> {
             security.addUser(login, passcode);

@@ -8,7 +8,7 @@ class ReplyFeedTest {
 
     private static TimingRecord record(String id) {
         return new TimingRecord(1_000_000, TimingRecord.Outcome.ANSWERED, id, 1500, "alice", "alice", "/app/echo",
-                10, "", false, "alice #1", "alice #1");
+                10, "", SendMode.FIRE_AND_FORGET, "alice #1", "alice #1", -1);
     }
 
     @Test

@@ -81,7 +81,7 @@ class ReplyTrackerTest {
     @Test
     void aMessageOnlyItsSendersReplyAnswersIgnoresOtherUsersCopies() {
         MessageTiming sent = TestMessages.register(tracker, TestMessages.outgoing("alice", ids.next()), new TimingOptions(
-                TIMEOUT_MILLIS, 1, true, TimingOptions.DEFAULT_ID_HEADER, null, true), sink);
+                TIMEOUT_MILLIS, 1, SendMode.AWAIT_REPLY, TimingOptions.DEFAULT_ID_HEADER, null, true, false), sink);
         for (String receiver : List.of("bob", "carol", "alice", "dave")) {
             tracker.reply(sent.msgId(), reply(receiver, 1));
         }

@@ -33,7 +33,8 @@ final class TestMessages {
     }
 
     static TimingOptions options(long replyTimeoutMillis, int replies, boolean awaited) {
-        return new TimingOptions(replyTimeoutMillis, replies, awaited, TimingOptions.DEFAULT_ID_HEADER, null, false);
+        return new TimingOptions(replyTimeoutMillis, replies, awaited ? SendMode.AWAIT_REPLY : SendMode.FIRE_AND_FORGET,
+                TimingOptions.DEFAULT_ID_HEADER, null, false, false);
     }
 
     /** Registers a message as UserTiming does, with a sender's answered count of its own. */

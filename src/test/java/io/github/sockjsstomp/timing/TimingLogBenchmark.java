@@ -47,7 +47,7 @@ public class TimingLogBenchmark {
         log = new TimingLog(dir.resolve("timing.csv"), "1", "local", m -> { });
         // A typical echo record: an id of the plugin's shape, user names, a destination.
         answered = new TimingRecord(1_795_420_800_123_456L, Outcome.ANSWERED, "k3f9a2-1-123456", 812, "user-17",
-                "user-17", "/app/echo", 120, "", true, "senders #17", "senders #17");
+                "user-17", "/app/echo", 120, "", SendMode.AWAIT_REPLY, "senders #17", "senders #17", -1);
         offered = 0;
         counted.reset();
     }
