@@ -1,0 +1,170 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.LoopbackStompPeer;
+import io.github.sockjsstomp.client.SendFailedException;
+import io.github.sockjsstomp.client.SharedStompClients;
+import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.TransportProbe;
+import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.WebLogin;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Warms the generator's own per-message code before a test's first timed message: without it the first
+ * thousand or two messages of a run are timed through interpreted and half-compiled code (on the wire, the
+ * generator's share of a reply's latency was several milliseconds at p99 in a 25 s run). Once per JVM and
+ * transport, one virtual user sends timed messages to a {@link LoopbackStompPeer} in this JVM, through the
+ * same classes a run uses: {@link UserTiming}, a {@link ReplyTracker}, a {@link TimingLog}, the shared STOMP
+ * clients and their I/O lanes. Nothing goes to the server under test, and nothing reaches a run's books or
+ * timing logs: the tracker is a throwaway one and the log a temporary file, deleted at the end.
+ *
+ * <p>Bounded by a message count and a time limit, whichever comes first: the JIT compiles a method after
+ * some thousands of calls, so a few thousand round trips are what it takes.
+ */
+public final class WarmUp {
+
+    private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
+    /** Round trips per transport: enough for C2 to compile the per-message methods (see README "Tuning"). */
+    public static final int DEFAULT_MESSAGES = 12_000;
+    public static final long DEFAULT_LIMIT_MILLIS = 1_500;
+    /** Messages in flight: the sender, the I/O lane and the peer then overlap, as under load. */
+    private static final int WINDOW = 32;
+    private static final String DESTINATION = "/app/warm-up";
+    private static final Template PAYLOAD = Template.parse(
+            "{\"id\":\"{{msgId}}\",\"seq\":{{seq}},\"user\":\"{{user}}\",\"text\":\"hello\"}", Template.PAYLOAD);
+    private static final Set<Transport> WARMED = EnumSet.noneOf(Transport.class);
+
+    /** What one warm-up did. */
+    public record Result(Transport transport, long sent, long answered, long millis, long cpuMillis,
+            String problem) {
+        @Override
+        public String toString() {
+            return "Warm-up over " + transport + ": " + sent + " messages sent, " + answered + " answered, in "
+                    + millis + " ms (" + cpuMillis + " ms of CPU) against an in-process peer, nothing sent to the "
+                    + "server under test" + (problem == null ? "" : "; stopped early: " + problem);
+        }
+    }
+
+    private WarmUp() {
+    }
+
+    /**
+     * Warms the paths {@code transport} uses, unless this JVM did already; callers wait meanwhile, so no thread
+     * times a message before it ends. XHR transports are not warmed (a thread and an HTTP request per send:
+     * their cost is not the JIT's); {@code auto} warms both kinds it may choose.
+     *
+     * @return what was done, one per transport warmed now; empty when there was nothing to do
+     */
+    public static synchronized List<Result> once(SharedStompClients shared, Transport transport, int messages,
+            long limitMillis) {
+        List<Transport> kinds = switch (transport) {
+            case RAW -> List.of(Transport.RAW);
+            case WEBSOCKET -> List.of(Transport.WEBSOCKET);
+            case AUTO -> List.of(Transport.WEBSOCKET, Transport.RAW);
+            case XHR, XHR_STREAMING -> List.of();
+        };
+        List<Result> results = new java.util.ArrayList<>();
+        for (Transport kind : kinds) {
+            if (WARMED.add(kind)) {
+                Result result = run(shared, kind, messages, limitMillis);
+                log.info("{}", result);
+                results.add(result);
+            }
+        }
+        return results;
+    }
+
+    /** One warm-up over {@code transport}, whatever ran before. */
+    static Result run(SharedStompClients shared, Transport transport, int messages, long limitMillis) {
+        long startNanos = System.nanoTime();
+        long startCpu = processCpuNanos();
+        long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(limitMillis);
+        long sent = 0;
+        long answered = 0;
+        String problem = null;
+        Path file = null;
+        ReplyTracker tracker = new ReplyTracker(MessageIds.random(), new ReplyFeed(1), true);
+        try (LoopbackStompPeer peer = new LoopbackStompPeer()) {
+            file = Files.createTempFile("stomp-warm-up-", ".csv");
+            VirtualUser user = new VirtualUser(shared, settings(peer.port(), transport),
+                    new TransportProbe(shared.httpClient(), (int) limitMillis));
+            TimingLog sink = new TimingLog(file, "warm-up", "warm-up", reason -> { });
+            try {
+                StepResult connected = user.connect();
+                StepResult subscribed = connected.ok() ? user.subscribe("/queue/warm-up") : connected;
+                if (!subscribed.ok()) {
+                    problem = subscribed.message();
+                } else {
+                    UserTiming timing = UserTiming.attach(user, tracker, options(), sink);
+                    while (sent < messages && System.nanoTime() - deadline < 0) {
+                        while (sent - user.messagesReceived() >= WINDOW && System.nanoTime() - deadline < 0) {
+                            LockSupport.parkNanos(20_000);
+                        }
+                        timing.send(DESTINATION, Map.of(), PAYLOAD);
+                        sent++;
+                    }
+                    while (user.messagesReceived() < sent && System.nanoTime() - deadline < 0) {
+                        LockSupport.parkNanos(100_000);
+                    }
+                    answered = tracker.books().answered();
+                }
+            } finally {
+                user.close();
+                sink.close();
+            }
+        } catch (IOException | SendFailedException e) {
+            problem = e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            problem = "interrupted";
+        } finally {
+            tracker.close();
+            deleteQuietly(file);
+        }
+        return new Result(transport, sent, answered, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu), problem);
+    }
+
+    /** Like send.jmx's: the id in a header and in the body, one reply per message. */
+    private static TimingOptions options() {
+        return new TimingOptions(5_000, 1, false, TimingOptions.DEFAULT_ID_HEADER, null, true);
+    }
+
+    private static UserSettings settings(int port, Transport transport) {
+        return new UserSettings("warm-up", 1, 1, "http", "127.0.0.1", port, "/warm-up", transport, WebLogin.NONE,
+                "", "", Map.of(), 0, 5_000);
+    }
+
+    /** All threads' CPU: the warm-up's cost is on the sender, the I/O lane, the peer and the JIT's compilers. */
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.debug("Could not delete warm-up file {}: {}", file, e.toString());
+        }
+    }
+}
