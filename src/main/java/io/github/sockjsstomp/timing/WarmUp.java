@@ -81,7 +81,11 @@ public final class WarmUp {
         for (Transport kind : kinds) {
             if (WARMED.add(kind)) {
                 Result result = run(shared, kind, messages, limitMillis);
-                log.info("{}", result);
+                if (result.problem() == null) {
+                    log.info("{}", result);
+                } else {
+                    log.warn("{}", result);
+                }
                 results.add(result);
             }
         }
