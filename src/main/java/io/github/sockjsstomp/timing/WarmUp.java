@@ -39,8 +39,8 @@ public final class WarmUp {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
     /** Round trips per transport: enough for C2 to compile the per-message methods (see README "Tuning"). */
-    public static final int DEFAULT_MESSAGES = 12_000;
-    public static final long DEFAULT_LIMIT_MILLIS = 1_500;
+    public static final int DEFAULT_MESSAGES = 10_000;
+    public static final long DEFAULT_LIMIT_MILLIS = 2_000;
     /** Messages in flight: the sender, the I/O lane and the peer then overlap, as under load. */
     private static final int WINDOW = 32;
     private static final String DESTINATION = "/app/warm-up";
@@ -121,10 +121,10 @@ public final class WarmUp {
                         timing.send(DESTINATION, Map.of(), PAYLOAD);
                         sent++;
                     }
-                    while (user.messagesReceived() < sent && System.nanoTime() - deadline < 0) {
+                    // The tracker's count, not the user's: a reply is counted as received before it is matched.
+                    while ((answered = tracker.books().answered()) < sent && System.nanoTime() - deadline < 0) {
                         LockSupport.parkNanos(100_000);
                     }
-                    answered = tracker.books().answered();
                 }
             } finally {
                 user.close();
