@@ -63,14 +63,14 @@ public final class WarmUp {
     }
 
     /**
-     * Warms the paths {@code transport} uses, unless this JVM did already; callers wait meanwhile, so no thread
+     * Warms the paths {@code transport} uses with the run's {@code heartbeatMillis}, unless this JVM did already; callers wait meanwhile, so no thread
      * times a message before it ends. XHR transports are not warmed (a thread and an HTTP request per send:
      * their cost is not the JIT's); {@code auto} warms both kinds it may choose.
      *
      * @return what was done, one per transport warmed now; empty when there was nothing to do
      */
-    public static synchronized List<Result> once(SharedStompClients shared, Transport transport, int messages,
-            long limitMillis) {
+    public static synchronized List<Result> once(SharedStompClients shared, Transport transport,
+            long heartbeatMillis, int messages, long limitMillis) {
         List<Transport> kinds = switch (transport) {
             case RAW -> List.of(Transport.RAW);
             case WEBSOCKET -> List.of(Transport.WEBSOCKET);
@@ -80,7 +80,7 @@ public final class WarmUp {
         List<Result> results = new java.util.ArrayList<>();
         for (Transport kind : kinds) {
             if (WARMED.add(kind)) {
-                Result result = run(shared, kind, messages, limitMillis);
+                Result result = run(shared, kind, heartbeatMillis, messages, limitMillis);
                 if (result.problem() == null) {
                     log.info("{}", result);
                 } else {
@@ -93,7 +93,8 @@ public final class WarmUp {
     }
 
     /** One warm-up over {@code transport}, whatever ran before. */
-    static Result run(SharedStompClients shared, Transport transport, int messages, long limitMillis) {
+    static Result run(SharedStompClients shared, Transport transport, long heartbeatMillis, int messages,
+            long limitMillis) {
         long startNanos = System.nanoTime();
         long startCpu = processCpuNanos();
         long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(limitMillis);
@@ -104,7 +105,7 @@ public final class WarmUp {
         ReplyTracker tracker = new ReplyTracker(MessageIds.random(), new ReplyFeed(1), true);
         try (LoopbackStompPeer peer = new LoopbackStompPeer()) {
             file = Files.createTempFile("stomp-warm-up-", ".csv");
-            VirtualUser user = new VirtualUser(shared, settings(peer.port(), transport),
+            VirtualUser user = new VirtualUser(shared, settings(peer.port(), transport, heartbeatMillis),
                     new TransportProbe(shared.httpClient(), (int) limitMillis));
             TimingLog sink = new TimingLog(file, "warm-up", "warm-up", reason -> { });
             try {
@@ -148,9 +149,10 @@ public final class WarmUp {
         return new TimingOptions(5_000, 1, false, TimingOptions.DEFAULT_ID_HEADER, null, true);
     }
 
-    private static UserSettings settings(int port, Transport transport) {
+    /** The run's heart-beat: with it on, the session's send and receive paths take other branches. */
+    private static UserSettings settings(int port, Transport transport, long heartbeatMillis) {
         return new UserSettings("warm-up", 1, 1, "http", "127.0.0.1", port, "/warm-up", transport, WebLogin.NONE,
-                "", "", Map.of(), 0, 5_000);
+                "", "", Map.of(), heartbeatMillis, 5_000);
     }
 
     /** All threads' CPU: the warm-up's cost is on the sender, the I/O lane, the peer and the JIT's compilers. */

@@ -23,8 +23,8 @@ class WarmUpTest {
         Run run = Run.join(0, 0, r -> { });
         try {
             Books before = run.tracker().books();
-            WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 300,
-                    60_000);
+            WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 10_000,
+                    300, 60_000);
             assertThat(result.problem()).isNull();
             assertThat(result.sent()).isEqualTo(300);
             assertThat(result.answered()).isEqualTo(300);
@@ -42,7 +42,7 @@ class WarmUpTest {
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"RAW"})
     void stopsAtItsTimeLimit(Transport transport) {
-        WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport,
+        WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 0,
                 Integer.MAX_VALUE, 200);
         assertThat(result.problem()).isNull();
         assertThat(result.sent()).isPositive().isLessThan(Integer.MAX_VALUE);
@@ -52,6 +52,6 @@ class WarmUpTest {
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"XHR", "XHR_STREAMING"})
     void xhrIsNotWarmed(Transport transport) {
-        assertThat(WarmUp.once(SharedStompClients.get(ClientSettings.defaults()), transport, 10, 1_000)).isEmpty();
+        assertThat(WarmUp.once(SharedStompClients.get(ClientSettings.defaults()), transport, 0, 10, 1_000)).isEmpty();
     }
 }
