@@ -417,15 +417,18 @@ class JMeterPlansIT {
     @Test
     void badJvmWideSettingsFailEverySessionNamingThePropertyAndValue() throws Exception {
         PlanRun run = jmeterWithFailures("connect-badsettings", false, "threads=1", "rampUp=0", "duration=3",
-                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0");
+                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0", "sockjsstomp.warmUp=yes");
         List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").startsWith("session"))
                 .toList();
         assertThat(sessions).isNotEmpty().allSatisfy(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
             assertThat(r.get("responseMessage"))
                     .contains("JMeter property 'sockjsstomp.ioThreads' has value '-1': expected a whole number, 0 or more")
-                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number");
+                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number")
+                    .contains("JMeter property 'sockjsstomp.warmUp' has value 'yes': expected true or false");
         });
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).as("no warm-up for a test that cannot run")
+                .doesNotContain("Warm-up over");
     }
 
     @Test
