@@ -115,15 +115,15 @@ public final class WarmUp {
                     problem = subscribed.message();
                 } else {
                     UserTiming timing = UserTiming.attach(user, tracker, options(), sink);
-                    while (sent < messages && System.nanoTime() - deadline < 0) {
-                        while (sent - user.messagesReceived() >= WINDOW && System.nanoTime() - deadline < 0) {
+                    while (sent < messages && going(deadline)) {
+                        while (sent - user.messagesReceived() >= WINDOW && going(deadline)) {
                             LockSupport.parkNanos(20_000);
                         }
                         timing.send(DESTINATION, Map.of(), PAYLOAD);
                         sent++;
                     }
                     // The tracker's count, not the user's: a reply is counted as received before it is matched.
-                    while ((answered = tracker.books().answered()) < sent && System.nanoTime() - deadline < 0) {
+                    while ((answered = tracker.books().answered()) < sent && going(deadline)) {
                         LockSupport.parkNanos(100_000);
                     }
                 }
@@ -135,13 +135,20 @@ public final class WarmUp {
             problem = e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            problem = "interrupted";
         } finally {
+            if (Thread.currentThread().isInterrupted()) {
+                problem = "interrupted (the test was stopped)";
+            }
             tracker.close();
             deleteQuietly(file);
         }
         return new Result(transport, sent, answered, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                 TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu), problem);
+    }
+
+    /** Until the time limit, or until the test is stopped (JMeter interrupts its threads). */
+    private static boolean going(long deadlineNanos) {
+        return System.nanoTime() - deadlineNanos < 0 && !Thread.currentThread().isInterrupted();
     }
 
     /** Like send.jmx's: the id in a header and in the body, one reply per message. */

@@ -48,6 +48,22 @@ class WarmUpTest {
         assertThat(result.sent()).isPositive().isLessThan(Integer.MAX_VALUE);
     }
 
+    /** A stopped test (an interrupted thread) ends the warm-up at once, and it says so. */
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"RAW"})
+    void endsWhenTheTestIsStopped(Transport transport) {
+        Thread.currentThread().interrupt();
+        try {
+            WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 0,
+                    Integer.MAX_VALUE, 60_000);
+            assertThat(result.problem()).startsWith("interrupted");
+            assertThat(result.sent()).as("stopped before its connect was answered").isZero();
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     /** XHR transports are not warmed; each other kind once per JVM. */
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"XHR", "XHR_STREAMING"})
