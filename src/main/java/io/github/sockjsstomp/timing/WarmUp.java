@@ -11,6 +11,7 @@ import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.VirtualUser;
 import io.github.sockjsstomp.client.WebLogin;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,10 @@ public final class WarmUp {
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
     /** Round trips per transport: enough for C2 to compile the per-message methods (see README "Tuning"). */
     public static final int DEFAULT_MESSAGES = 10_000;
-    public static final long DEFAULT_LIMIT_MILLIS = 2_000;
+    /** For the messages; then up to {@link #SETTLE_LIMIT_MILLIS} for the JIT to finish compiling. */
+    public static final long DEFAULT_LIMIT_MILLIS = 1_500;
+    private static final long SETTLE_LIMIT_MILLIS = 500;
+    private static final long SETTLE_QUIET_MILLIS = 30;
     /** Messages in flight: the sender, the I/O lane and the peer then overlap, as under load. */
     private static final int WINDOW = 32;
     private static final String DESTINATION = "/app/warm-up";
@@ -126,6 +130,7 @@ public final class WarmUp {
                     while ((answered = tracker.books().answered()) < sent && going(deadline)) {
                         LockSupport.parkNanos(100_000);
                     }
+                    settle(deadline + TimeUnit.MILLISECONDS.toNanos(SETTLE_LIMIT_MILLIS));
                 }
             } finally {
                 user.close();
@@ -144,6 +149,26 @@ public final class WarmUp {
         }
         return new Result(transport, sent, answered, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                 TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu), problem);
+    }
+
+    /**
+     * Waits until the JIT has finished what the warm-up queued (no compile completed for a while), so that its
+     * compiler threads do not compete with the test's first messages for the cores.
+     */
+    private static void settle(long deadlineNanos) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long before = jit.getTotalCompilationTime();
+        while (going(deadlineNanos)) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SETTLE_QUIET_MILLIS));
+            long now = jit.getTotalCompilationTime();
+            if (now == before) {
+                return;
+            }
+            before = now;
+        }
     }
 
     /** Until the time limit, or until the test is stopped (JMeter interrupts its threads). */
