@@ -56,7 +56,8 @@ final class ConnectionParameters {
         if (warmUp) {
             // Before this thread's first connect; the other threads' setups wait on it, so no message is timed
             // through cold code.
-            WarmUp.once(shared, base.transport(), base.heartbeatMillis(), WarmUp.DEFAULT_MESSAGES, WarmUp.DEFAULT_LIMIT_MILLIS);
+            WarmUp.once(shared, base.transport(), base.heartbeatMillis(), WarmUp.DEFAULT_MESSAGES,
+                    WarmUp.DEFAULT_LIMIT_MILLIS);
         }
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
         TransportProbe probe = new TransportProbe(shared.httpClient(), (int) base.connectTimeoutMillis());

@@ -39,7 +39,11 @@ import org.slf4j.LoggerFactory;
 public final class WarmUp {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
-    /** Round trips per transport: enough for C2 to compile the per-message methods (see README "Tuning"). */
+    /**
+     * Round trips per transport: the per-message path leaves the interpreter for C1's profiled code (tier 3),
+     * and C2 takes the hottest of it; the rest reaches C2 during the test, whose thresholds grow with its queue,
+     * full at the start of a JVM (measured with -XX:+PrintCompilation on 2 cores: bench/README.md).
+     */
     public static final int DEFAULT_MESSAGES = 10_000;
     /** For the messages; then up to {@link #SETTLE_LIMIT_MILLIS} for the JIT to finish compiling. */
     public static final long DEFAULT_LIMIT_MILLIS = 1_500;
@@ -67,9 +71,10 @@ public final class WarmUp {
     }
 
     /**
-     * Warms the paths {@code transport} uses with the run's {@code heartbeatMillis}, unless this JVM did already; callers wait meanwhile, so no thread
-     * times a message before it ends. XHR transports are not warmed (a thread and an HTTP request per send:
-     * their cost is not the JIT's); {@code auto} warms both kinds it may choose.
+     * Warms the paths {@code transport} uses with the run's {@code heartbeatMillis}, unless this JVM did already;
+     * callers wait meanwhile, so no thread times a message before it ends. XHR transports are not warmed (a
+     * thread and an HTTP request per send: their cost is not the JIT's); {@code auto} warms both kinds it may
+     * choose.
      *
      * @return what was done, one per transport warmed now; empty when there was nothing to do
      */
