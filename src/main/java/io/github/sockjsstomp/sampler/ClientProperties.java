@@ -12,6 +12,7 @@ final class ClientProperties {
 
     static final String RECONNECT_MIN_MILLIS = "reconnectMinMillis";
     static final String RECONNECT_MAX_MILLIS = "reconnectMaxMillis";
+    static final String WARM_UP = "warmUp";
 
     private ClientProperties() {
     }
@@ -52,6 +53,24 @@ final class ClientProperties {
             return ReconnectBackoff.defaults();
         }
         return new ReconnectBackoff(min, max, RandomGenerator.getDefault());
+    }
+
+    /**
+     * Whether the generator warms its own code before the first timed message ({@code sockjsstomp.warmUp},
+     * default true; see {@link io.github.sockjsstomp.timing.WarmUp}).
+     */
+    static boolean warmUp(ParameterReader params) {
+        String property = PROPERTY_PREFIX + WARM_UP;
+        String value = JMeterUtils.getJMeterProperties() == null ? null
+                : JMeterUtils.getJMeterProperties().getProperty(property);
+        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        params.problem("JMeter property '" + property + "' has value '" + value + "': expected true or false");
+        return true;
     }
 
     private static int property(ParameterReader params, String name, int defaultValue, int least) {

@@ -11,6 +11,7 @@ import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.UsersFile;
 import io.github.sockjsstomp.client.VirtualUser;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.timing.WarmUp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +48,17 @@ final class ConnectionParameters {
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         var clientSettings = ClientProperties.read(params);
+        boolean warmUp = ClientProperties.warmUp(params);
         if (params.hasErrors() || base == null) {
             return null;
         }
         SharedStompClients shared = SharedStompClients.get(clientSettings);
+        if (warmUp) {
+            // Before this thread's first connect; the other threads' setups wait on it, so no message is timed
+            // through cold code.
+            WarmUp.once(shared, base.transport(), base.heartbeatMillis(), WarmUp.DEFAULT_MESSAGES,
+                    WarmUp.DEFAULT_LIMIT_MILLIS);
+        }
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
         TransportProbe probe = new TransportProbe(shared.httpClient(), (int) base.connectTimeoutMillis());
         String group = groupName();

@@ -251,12 +251,28 @@ class JMeterPlansIT {
         assertThat(Files.readString(run.dir().resolve("report/statistics.json"))).contains("\"reply /app/echo\"");
     }
 
-    @Test
-    void greetingsAreBroadcastToEverySubscriber() throws Exception {
+    /**
+     * Exact counts whether or not the generator warms up first: its warm-up messages go to a peer inside the
+     * JVM, never to the server, and reach neither the books, the timing log nor the results.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void greetingsAreBroadcastToEverySubscriber(boolean warmUp) throws Exception {
         int threads = 3;
         int messages = 3;
-        PlanRun run = jmeter("greetings", false, "threads=" + threads, "rampUp=0", "messages=" + messages,
-                "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000");
+        PlanRun run = jmeter("greetings-warm-up-" + warmUp, false, "threads=" + threads, "rampUp=0",
+                "messages=" + messages, "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000",
+                "sockjsstomp.warmUp=" + warmUp);
+        String log = Files.readString(run.dir().resolve("jmeter.log"));
+        if (warmUp) {
+            // transport auto: both kinds it may choose are warmed
+            assertThat(log).containsPattern("Warm-up over websocket: \\d+ messages sent, \\d+ answered, in \\d+ ms "
+                    + "\\(\\d+ ms of CPU\\) against an in-process peer, nothing sent to the server under test\n")
+                    .containsPattern("Warm-up over raw: \\d+ messages sent");
+        } else {
+            assertThat(log).doesNotContain("Warm-up over");
+        }
+        assertThat(log).contains("STOMP timing books: sent=" + threads * messages + " ");
         assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "hello",
                 (long) threads * messages));
         assertThat(run.threads("hello").values()).containsOnly((long) messages);
@@ -401,15 +417,18 @@ class JMeterPlansIT {
     @Test
     void badJvmWideSettingsFailEverySessionNamingThePropertyAndValue() throws Exception {
         PlanRun run = jmeterWithFailures("connect-badsettings", false, "threads=1", "rampUp=0", "duration=3",
-                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0");
+                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0", "sockjsstomp.warmUp=yes");
         List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").startsWith("session"))
                 .toList();
         assertThat(sessions).isNotEmpty().allSatisfy(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
             assertThat(r.get("responseMessage"))
                     .contains("JMeter property 'sockjsstomp.ioThreads' has value '-1': expected a whole number, 0 or more")
-                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number");
+                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number")
+                    .contains("JMeter property 'sockjsstomp.warmUp' has value 'yes': expected true or false");
         });
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).as("no warm-up for a test that cannot run")
+                .doesNotContain("Warm-up over");
     }
 
     @Test
