@@ -198,7 +198,7 @@ public final class WarmUp {
 
     /** Like send.jmx's: the id in a header and in the body, one reply per message. */
     private static TimingOptions options() {
-        return new TimingOptions(5_000, 1, false, TimingOptions.DEFAULT_ID_HEADER, null, true);
+        return new TimingOptions(5_000, 1, SendMode.FIRE_AND_FORGET, TimingOptions.DEFAULT_ID_HEADER, null, true, false);
     }
 
     /** The run's heart-beat: with it on, the session's send and receive paths take other branches. */
