@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.client;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,7 +61,7 @@ public final class Silence {
 
     /** The session connected: it goes silent {@code afterMillis} from now. */
     void arm(TaskScheduler scheduler, long afterMillis) {
-        timer = scheduler.schedule(this::silence, java.time.Instant.now().plus(Duration.ofMillis(afterMillis)));
+        timer = scheduler.schedule(this::silence, Instant.now().plus(Duration.ofMillis(afterMillis)));
     }
 
     /** Goes silent now, if the session is still open and was not given up. */
