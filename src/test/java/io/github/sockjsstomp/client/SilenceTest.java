@@ -3,48 +3,24 @@ package io.github.sockjsstomp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.security.Principal;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
-import org.springframework.web.socket.WebSocketExtension;
 import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
 
 class SilenceTest {
 
     /** A transport that records what reaches it. */
-    static final class RecordingSession implements WebSocketSession {
+    static final class RecordingSession extends TransportDouble {
         final List<String> written = new CopyOnWriteArrayList<>();
-        volatile CloseStatus closedWith;
 
         @Override
         public void sendMessage(WebSocketMessage<?> message) {
             written.add(((TextMessage) message).getPayload());
         }
-
-        @Override public boolean isOpen() { return closedWith == null; }
-        @Override public void close() { close(CloseStatus.NORMAL); }
-        @Override public void close(CloseStatus status) { closedWith = status; }
-        @Override public String getId() { return "recording"; }
-        @Override public URI getUri() { return null; }
-        @Override public HttpHeaders getHandshakeHeaders() { return new HttpHeaders(); }
-        @Override public Map<String, Object> getAttributes() { return Map.of(); }
-        @Override public Principal getPrincipal() { return null; }
-        @Override public InetSocketAddress getLocalAddress() { return null; }
-        @Override public InetSocketAddress getRemoteAddress() { return null; }
-        @Override public String getAcceptedProtocol() { return null; }
-        @Override public void setTextMessageSizeLimit(int messageSizeLimit) { }
-        @Override public int getTextMessageSizeLimit() { return 0; }
-        @Override public void setBinaryMessageSizeLimit(int messageSizeLimit) { }
-        @Override public int getBinaryMessageSizeLimit() { return 0; }
-        @Override public List<WebSocketExtension> getExtensions() { return List.of(); }
     }
 
     /** What the listener heard, in order. */
