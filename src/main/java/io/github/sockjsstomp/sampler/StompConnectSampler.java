@@ -64,6 +64,11 @@ public class StompConnectSampler extends StompSampler {
         if (users != null) {
             if (silentShare > 0) {
                 users.goSilent(silentShare, Math.round(silentAfterSeconds * 1000));
+                if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
+                    run.noticeOnce("silent-without-heart-beats", "silentShare=" + silentShare
+                            + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
+                            + "miss; silent sessions will likely end NotExpired");
+                }
             }
             users.publish();
         }

@@ -55,20 +55,24 @@ class DeadClientsIT {
         }
     }
 
-    /** Without heart-beats nothing tells the server a client is gone: every silent session outlives the test. */
+    /**
+     * Without heart-beats (none from the app's broker, none offered by the client) nothing tells the server a
+     * client is gone: every silent session outlives the test, and the console says why to expect that.
+     */
     @Test
     void aServerThatNeverExpiresLeavesEverySilentSessionNotExpired() throws Exception {
         try (GreetingApp app = GreetingApp.start(false, 0)) {
             PlanRun run = PlanRun.run(dir.resolve("never"), "connect", false, greeting(app, "threads=1",
-                    "sessionsPerThread=3", "rampUp=0", "duration=3", "aliveMillis=200", "silentShare=1",
-                    "silentAfter=0.2"));
+                    "sessionsPerThread=3", "rampUp=0", "duration=3", "aliveMillis=200", "heartbeatMillis=0",
+                    "silentShare=1", "silentAfter=0.2"));
             assertExpired(run, "NotExpired", "users #1", "users #2", "users #3");
             assertThat(run.rows()).filteredOn(r -> !r.get("label").equals("expired"))
                     .allSatisfy(r -> assertThat(r.get("success")).as(r.toString()).isEqualTo("true"));
             assertThat(run.rows()).filteredOn(r -> r.get("label").equals("expired"))
                     .allSatisfy(r -> assertThat(r.get("threadName")).startsWith("expiry"));
             assertThat(Files.readString(run.dir().resolve("console.txt")))
-                    .contains("3 went silent: 0 expired; 3 not expired");
+                    .contains("3 went silent: 0 expired; 3 not expired")
+                    .contains("stomp: silentShare=1.0 with heartbeatMillis=0: the client offers no heart-beats");
         }
     }
 
