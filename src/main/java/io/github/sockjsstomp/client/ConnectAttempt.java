@@ -17,13 +17,42 @@ final class ConnectAttempt implements SerializingWebSocketClient.TransportListen
     private static final Logger log = LoggerFactory.getLogger(ConnectAttempt.class);
 
     final CompletableFuture<String> error = new CompletableFuture<>();
+    /** Null unless this connect's session is to go silent. */
+    final Silence silence;
     private WebSocketSession transport;
     private boolean abandoned;
     volatile CloseStatus closedWith;
 
+    ConnectAttempt(Silence silence) {
+        this.silence = silence;
+    }
+
+    @Override
+    public WebSocketSession outgoing(WebSocketSession session) {
+        return silence == null ? session : silence.outgoing(session);
+    }
+
     @Override
     public void closed(CloseStatus status) {
         closedWith = status;
+        if (silence != null) {
+            silence.closed(status);
+        }
+    }
+
+    /**
+     * We close the session from here on (teardown, Stop). A silent one drops STOMP's DISCONNECT and close, so
+     * its transport is closed here, or it would stay open after the test.
+     */
+    void release() {
+        if (silence == null) {
+            return;
+        }
+        boolean held = silence.heldSilent();
+        silence.release();
+        if (held) {
+            abandon();
+        }
     }
 
     @Override

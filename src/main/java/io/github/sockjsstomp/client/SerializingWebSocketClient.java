@@ -30,6 +30,11 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
         void established(WebSocketSession session);
 
+        /** The session STOMP is to write to, given the one it would (see {@link Silence}). */
+        default WebSocketSession outgoing(WebSocketSession session) {
+            return session;
+        }
+
         /** Before STOMP hears of it: Spring's STOMP session reports every close as "Connection closed". */
         void closed(CloseStatus status);
     }
@@ -85,6 +90,9 @@ final class SerializingWebSocketClient implements WebSocketClient {
                 current = new SerializedSession(session, sendTimeLimitMillis);
                 if (SerializingWebSocketClient.this.delegate instanceof SockJsClient) {
                     current = new TextOnlySession(current);
+                }
+                if (listener != null) {
+                    current = listener.outgoing(current);
                 }
                 serialized = current;
             }

@@ -172,6 +172,11 @@ public final class SharedStompClients {
         }
     }
 
+    /** The heart-beat scheduler, which also times when a session goes silent. */
+    public org.springframework.scheduling.TaskScheduler scheduler() {
+        return heartbeatScheduler;
+    }
+
     public CloseableHttpClient httpClient() {
         return httpClient;
     }

@@ -49,6 +49,9 @@ public final class VirtualUser implements AutoCloseable {
     private volatile boolean closing;
     /** Whether a listener wants RECEIPT frames: until then the session does not look for them. */
     private volatile boolean receiptsWanted;
+    /** How long after each connect the session goes silent; -1: never. */
+    private volatile long silentAfterMillis = -1;
+    private volatile Silence.Listener silenceListener;
 
     /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
     public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
@@ -72,6 +75,18 @@ public final class VirtualUser implements AutoCloseable {
 
     public UserSettings settings() {
         return settings;
+    }
+
+    /** From the next connect on, each session goes silent {@code afterMillis} after it connected (a dead client). */
+    public void goSilentAfter(long afterMillis, Silence.Listener listener) {
+        silenceListener = listener;
+        silentAfterMillis = afterMillis;
+    }
+
+    /** The current session's silence; null unless this user goes silent and has connected. */
+    public Silence silence() {
+        ConnectAttempt connected = live;
+        return connected == null ? null : connected.silence;
     }
 
     /** The HTTP login steps, in order; stops at a failure. */
@@ -105,7 +120,9 @@ public final class VirtualUser implements AutoCloseable {
         }
         used = use;
         URI uri = use.stompUri();
-        ConnectAttempt current = new ConnectAttempt();
+        long silentAfter = silentAfterMillis;
+        ConnectAttempt current = new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener,
+                settings.name()));
         attempt = current;
         live = current;
         CompletableFuture<StompSession> future;
@@ -143,6 +160,9 @@ public final class VirtualUser implements AutoCloseable {
             session = future.getNow(null);
             attempt = null;
             everConnected = true;
+            if (current.silence != null) {
+                current.silence.arm(shared.scheduler(), silentAfterMillis);
+            }
             return StepResult.success("connect", "200", "CONNECTED over " + used.transport()
                     + (settings.transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri, startMillis,
                     startNanos, 0, "");
@@ -201,6 +221,10 @@ public final class VirtualUser implements AutoCloseable {
         if (current == null || !current.isConnected()) {
             throw new SendFailedException(notConnectedReason(), null);
         }
+        Silence silent = silence();
+        if (silent != null && silent.wentSilent()) {
+            throw new SendFailedException("Gone silent (silentShare): this session sends nothing", null);
+        }
         try {
             current.send(headers, payload);
         } catch (RuntimeException e) {
@@ -240,6 +264,10 @@ public final class VirtualUser implements AutoCloseable {
 
     /** Sends DISCONNECT and closes the session, or gives up a connect under way; the cookies stay. */
     public void disconnect() {
+        ConnectAttempt connected = live;
+        if (connected != null) {
+            connected.release();
+        }
         closeSession();
         ConnectAttempt current = attempt;
         if (current != null) {

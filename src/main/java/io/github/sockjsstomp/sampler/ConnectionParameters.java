@@ -78,7 +78,7 @@ final class ConnectionParameters {
             users.add(new VirtualUser(shared, base.forUser(group + " #" + number, number, userLogin, userPasscode,
                     token), probe));
         }
-        return new ThreadUsers(users, subscribeTo, connectsPerSecond);
+        return new ThreadUsers(users, subscribeTo, connectsPerSecond, run.capacity());
     }
 
     private static UserSettings baseSettings(ParameterReader params) {

@@ -38,6 +38,12 @@ final class RunReports {
     private static void start(Run run) {
         boolean console = consoleSeen();
         reportProblems(run, console);
+        run.onSummary(figures -> {
+            summaryLog.info(figures);
+            if (console) {
+                System.out.println(figures);
+            }
+        });
         run.onNotice(notice -> {
             log.warn(notice);
             if (console) {

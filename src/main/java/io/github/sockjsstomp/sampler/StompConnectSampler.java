@@ -1,7 +1,10 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.client.Silence;
 import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.Run;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
@@ -24,6 +27,13 @@ import org.apache.jmeter.threads.JMeterVariables;
  * <p>Reconnects back off per user ({@link ThreadUsers}): while users are down and none is due, a sample waits
  * for the first that is (outside its time; Stop ends the wait) instead of returning at once, since a plan
  * holds only once all are up and would otherwise loop without a pause.
+ *
+ * <p>Dead clients: with {@code silentShare} above 0, that share of the users goes silent {@code silentAfter}
+ * seconds after each connect ({@link Silence}): it sends nothing more, heart-beats included, and keeps its
+ * connection open. A silent user is never reconnected. Once the server closes its session, a check reports it
+ * as one {@code expired} sample, timed from going silent to the close, before it looks at anything else (the
+ * hold is skipped meanwhile, so several come in a row); those the test ends before are reported by the plan's
+ * tearDown sampler ({@link StompExpirySampler}).
  */
 public class StompConnectSampler extends StompSampler {
 
@@ -35,13 +45,31 @@ public class StompConnectSampler extends StompSampler {
     private int firstPass;
 
     public StompConnectSampler() {
-        super(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
+        super(parameters());
+    }
+
+    private static List<Parameter<?>> parameters() {
+        List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
+        all.add(StompParameters.SILENT_AFTER);
+        all.add(StompParameters.SILENT_SHARE);
+        return all;
     }
 
     @Override
     protected void setUp(ParameterReader params, String label) {
-        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, joinRun(0)));
+        Run run = joinRun(0);
+        double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
+        double silentShare = params.read(StompParameters.SILENT_SHARE);
+        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run));
         if (users != null) {
+            if (silentShare > 0) {
+                users.goSilent(silentShare, Math.round(silentAfterSeconds * 1000));
+                if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
+                    run.noticeOnce("silent-without-heart-beats", "silentShare=" + silentShare
+                            + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
+                            + "miss; silent sessions will likely end NotExpired");
+                }
+            }
             users.publish();
         }
     }
@@ -61,6 +89,10 @@ public class StompConnectSampler extends StompSampler {
         int count = users.size();
         if (firstPass < count) {
             return users.connect(firstPass++, label);
+        }
+        Silence expired = users.takeExpired();
+        if (expired != null) {
+            return SilentSessions.expired(expired);
         }
         // Twice at most: when users are down and none is due, wait (untimed) for the first due, then connect it.
         for (int round = 0; round < 2; round++) {
@@ -103,9 +135,11 @@ public class StompConnectSampler extends StompSampler {
             for (VirtualUser user : users.users()) {
                 received += user.messagesReceived();
             }
-            int count = users.size();
-            Sample.ok(result, (count == 1 ? "Session alive: " + users.users().get(0) : count + " sessions alive")
-                    + ", " + received + " messages received");
+            int silent = users.silentCount();
+            int count = users.size() - silent;
+            Sample.ok(result, (count == 1 && silent == 0 ? "Session alive: " + users.users().get(0)
+                    : count + " sessions alive") + (silent == 0 ? "" : ", " + silent + " gone silent") + ", "
+                    + received + " messages received");
         });
     }
 }

@@ -56,6 +56,12 @@ final class StompParameters {
             "virtual users this thread owns, each with its STOMP session");
     static final Parameter<Double> CONNECTS_PER_SECOND = decimal("connectsPerSecond", 0, 0, 1_000_000,
             "this thread's connect rate; 0 = as fast as they complete");
+    // Dead clients: the session sampler's own.
+    static final Parameter<Double> SILENT_AFTER = decimal("silentAfter", 10, 0, 31_536_000,
+            "seconds (decimals allowed) from its connect until a silent session stops sending, heart-beats too");
+    static final Parameter<Double> SILENT_SHARE = decimal("silentShare", 0, 0, 1,
+            "share of the users whose sessions go silent (dead clients that keep their connection), evenly "
+            + "spread; 0 = none");
     static final Parameter<List<Template>> SUBSCRIBE_TO = parsed("subscribeTo", "",
             "destinations, comma-separated", text -> Destinations.parse(text));
     static final Parameter<List<Template>> RECEIVE_FROM = parsed("subscribeTo", "/user/queue/chat",

@@ -97,7 +97,7 @@ public class StompReplySampler extends StompSampler {
     }
 
     /** Starts at the send: JMeter's stamp is the start or, by default, the end (sampleresult.timestamp.start). */
-    private static void times(SampleResult result, long startMillis, long elapsedMillis) {
+    static void times(SampleResult result, long startMillis, long elapsedMillis) {
         result.setStampAndTime(STAMP_IS_START ? startMillis : startMillis + elapsedMillis, elapsedMillis);
     }
 

@@ -1,9 +1,11 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.ReconnectBackoff;
+import io.github.sockjsstomp.client.Silence;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.timing.CapacityBook;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
@@ -41,6 +43,8 @@ final class ThreadUsers {
     /** When each user may connect next; by index, as {@link #users}. */
     private final List<ReconnectBackoff.Schedule> schedules;
     private final Outages.Server server;
+    /** The run's sessions held, connects and silent sessions. */
+    private final CapacityBook capacity;
     private final long connectIntervalNanos;
     private long nextConnectNanos = System.nanoTime();
     /** Users whose lost session was reported as a sample already; a successful connect clears the bit. */
@@ -52,13 +56,14 @@ final class ThreadUsers {
     private List<UserTiming> timings;
     private boolean closed;
 
-    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond) {
-        this(users, subscribeTo, connectsPerSecond, ClientProperties.reconnectBackoff(null));
+    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity) {
+        this(users, subscribeTo, connectsPerSecond, capacity, ClientProperties.reconnectBackoff(null));
     }
 
-    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond,
+    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity,
             ReconnectBackoff backoff) {
         this.users = List.copyOf(users);
+        this.capacity = capacity;
         this.subscribeTo = subscribeTo;
         this.backoff = backoff;
         this.schedules = this.users.stream().map(u -> backoff.schedule()).toList();
@@ -141,9 +146,14 @@ final class ThreadUsers {
         return reconnect.isSuccessful() ? null : reconnect;
     }
 
-    /** Whether user {@code index} is connected; a loss seen here for the first time starts its backoff. */
+    /**
+     * Whether user {@code index} is connected; a loss seen here for the first time starts its backoff. A user
+     * whose session went silent counts as connected, whatever became of it: it is never reconnected, and its
+     * end is its {@code expired} sample ({@link #takeExpired}), not a loss.
+     */
     boolean isConnected(int index) {
-        if (users.get(index).isConnected()) {
+        VirtualUser user = users.get(index);
+        if (user.isConnected() || wentSilent(user)) {
             return true;
         }
         ReconnectBackoff.Schedule schedule = schedules.get(index);
@@ -151,8 +161,39 @@ final class ThreadUsers {
             boolean wasWaiting = schedule.isWaiting();
             schedule.lost(System.nanoTime());
             countWaiting(wasWaiting, schedule);
+            capacity.ended();
         }
         return false;
+    }
+
+    private static boolean wentSilent(VirtualUser user) {
+        Silence silence = user.silence();
+        return silence != null && silence.wentSilent();
+    }
+
+    /** The users {@link SilentSessions#picks} go silent {@code afterMillis} after each of their connects. */
+    void goSilent(double share, long afterMillis) {
+        for (VirtualUser user : users) {
+            if (SilentSessions.picks(user.settings().number(), share)) {
+                user.goSilentAfter(afterMillis, capacity);
+            }
+        }
+    }
+
+    /** How many of these users went silent. */
+    int silentCount() {
+        return (int) users.stream().filter(ThreadUsers::wentSilent).count();
+    }
+
+    /** A silent session the server closed and no sample reported yet, taken for its sample; null if none. */
+    Silence takeExpired() {
+        for (VirtualUser user : users) {
+            Silence silence = user.silence();
+            if (silence != null && silence.expired() && silence.takeReport()) {
+                return silence;
+            }
+        }
+        return null;
     }
 
     /** Whether user {@code index}, not connected, may connect now: its first connect, or its backoff is over. */
@@ -215,11 +256,13 @@ final class ThreadUsers {
     SampleResult connect(int index, String label) throws InterruptedException {
         paceConnect();
         VirtualUser user = users.get(index);
+        long startNanos = System.nanoTime();
         SampleResult result = Sample.timed(label, r -> connectSteps(user, r));
         ReconnectBackoff.Schedule schedule = schedules.get(index);
         boolean wasWaiting = schedule.isWaiting();
         long now = System.nanoTime();
         if (result.isSuccessful()) {
+            capacity.connected(startNanos, now);
             lossReported.clear(index);
             schedule.connected(now);
             countWaiting(wasWaiting, schedule);

@@ -34,6 +34,7 @@ public final class Run {
     private final String id;
     private final ReplyFeed feed = new ReplyFeed(ReplyFeed.CAPACITY);
     private final ReplyTracker tracker;
+    private final CapacityBook capacity = new CapacityBook();
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
     private int members;
@@ -46,6 +47,8 @@ public final class Run {
     private volatile Consumer<String> problems = message -> log.error("{}", message);
     /** Told of what a user should look at (a subscription that hears nothing), once per kind. */
     private volatile Consumer<String> notices = message -> log.warn("{}", message);
+    /** Told the run's closing figures (sessions held, connects and expiries); by default only jmeter.log. */
+    private volatile Consumer<String> summaries = message -> log.info("{}", message);
     private final java.util.Set<String> noticed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Run(long testStartMillis, boolean sweep) {
@@ -125,6 +128,16 @@ public final class Run {
 
     public Books books() {
         return tracker.books();
+    }
+
+    /** The run's sessions: held, connects, silent ones and their expiry. */
+    public CapacityBook capacity() {
+        return capacity;
+    }
+
+    /** Who hears the run's closing figures; by default only jmeter.log. */
+    public void onSummary(Consumer<String> listener) {
+        summaries = listener;
     }
 
     /** Who hears of a problem that breaks the run's figures; by default only jmeter.log. */
@@ -227,6 +240,10 @@ public final class Run {
         }
         tracker.abandonAll("test-ended");
         tracker.endSummary();
+        String figures = capacity.figures();
+        if (figures != null) {
+            summaries.accept(figures);
+        }
         tracker.close();
         long unwritten = 0;
         synchronized (timingLogs) {

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.messaging.simp.config.MessageBrokerRegistry;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
@@ -41,9 +42,18 @@ public final class GreetingApp extends BootApp {
      * @param greetingDelayMillis the controller's pause before answering; the guide's is {@link #GUIDE_DELAY_MILLIS}
      */
     public static GreetingApp start(boolean sockJs, long greetingDelayMillis) {
+        return start(sockJs, greetingDelayMillis, 0);
+    }
+
+    /**
+     * As above, with the simple broker's heart-beats both ways every {@code heartbeatMillis} (0: none, as in the
+     * guide). With them, the broker closes a session whose client sends nothing for three intervals.
+     */
+    public static GreetingApp start(boolean sockJs, long greetingDelayMillis, long heartbeatMillis) {
         return new GreetingApp(BootApps.start(GuideApplication.class, "greeting-app", Map.of(
                 "greeting.sockjs", Boolean.toString(sockJs),
                 "greeting.delay-millis", Long.toString(greetingDelayMillis),
+                "greeting.heartbeat-millis", Long.toString(heartbeatMillis),
                 // The test class path has Spring Security for the secured app: this one is the guide's, open.
                 "spring.autoconfigure.exclude", BootApps.SECURITY_AUTO_CONFIGURATIONS)));
     }
@@ -71,14 +81,24 @@ public final class GreetingApp extends BootApp {
     static class WebSocketConfig implements WebSocketMessageBrokerConfigurer {
 
         private final boolean sockJs;
+        private final long heartbeatMillis;
 
-        WebSocketConfig(@Value("${greeting.sockjs:false}") boolean sockJs) {
+        WebSocketConfig(@Value("${greeting.sockjs:false}") boolean sockJs,
+                @Value("${greeting.heartbeat-millis:0}") long heartbeatMillis) {
             this.sockJs = sockJs;
+            this.heartbeatMillis = heartbeatMillis;
         }
 
         @Override
         public void configureMessageBroker(MessageBrokerRegistry config) {
-            config.enableSimpleBroker("/topic");
+            var broker = config.enableSimpleBroker("/topic");
+            if (heartbeatMillis > 0) {
+                ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+                scheduler.setThreadNamePrefix("greeting-heartbeat-");
+                scheduler.setDaemon(true);
+                scheduler.initialize();
+                broker.setTaskScheduler(scheduler).setHeartbeatValue(new long[] {heartbeatMillis, heartbeatMillis});
+            }
             config.setApplicationDestinationPrefixes("/app");
         }
 

@@ -4,27 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.security.Principal;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpHeaders;
-import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
-import org.springframework.web.socket.WebSocketExtension;
 import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
 
 class SerializedSessionTest {
 
     /** A transport whose first write blocks until released and then fails, as a write to a dead peer does. */
-    static final class StallingSession implements WebSocketSession {
+    static final class StallingSession extends TransportDouble {
         final CountDownLatch firstWriteStarted = new CountDownLatch(1);
         final CountDownLatch releaseFirstWrite = new CountDownLatch(1);
         final List<String> written = new CopyOnWriteArrayList<>();
@@ -44,23 +37,6 @@ class SerializedSessionTest {
             }
             written.add(((TextMessage) message).getPayload());
         }
-
-        @Override public String getId() { return "stalling"; }
-        @Override public URI getUri() { return null; }
-        @Override public HttpHeaders getHandshakeHeaders() { return new HttpHeaders(); }
-        @Override public Map<String, Object> getAttributes() { return Map.of(); }
-        @Override public Principal getPrincipal() { return null; }
-        @Override public InetSocketAddress getLocalAddress() { return null; }
-        @Override public InetSocketAddress getRemoteAddress() { return null; }
-        @Override public String getAcceptedProtocol() { return null; }
-        @Override public void setTextMessageSizeLimit(int messageSizeLimit) { }
-        @Override public int getTextMessageSizeLimit() { return 0; }
-        @Override public void setBinaryMessageSizeLimit(int messageSizeLimit) { }
-        @Override public int getBinaryMessageSizeLimit() { return 0; }
-        @Override public List<WebSocketExtension> getExtensions() { return List.of(); }
-        @Override public boolean isOpen() { return true; }
-        @Override public void close() { }
-        @Override public void close(CloseStatus status) { }
     }
 
     /**

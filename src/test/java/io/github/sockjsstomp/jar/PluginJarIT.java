@@ -82,7 +82,8 @@ class PluginJarIT {
             assertThat(services.lines()).containsExactly("io.github.sockjsstomp.sampler.StompConnectSampler",
                     "io.github.sockjsstomp.sampler.StompSendSampler",
                     "io.github.sockjsstomp.sampler.StompReceiveSampler",
-                    "io.github.sockjsstomp.sampler.StompReplySampler");
+                    "io.github.sockjsstomp.sampler.StompReplySampler",
+                    "io.github.sockjsstomp.sampler.StompExpirySampler");
             assertThat(file.getManifest().getMainAttributes().getValue("JMeter-Skip-Class-Scanning"))
                     .isEqualTo("true");
         }

@@ -28,13 +28,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * server it names: the demo server (its login steps), Spring's greeting app (endpoint /gs-guide-websocket or
  * greetings.jmx's defaults), the Spring Security app (/chat-websocket) and ActiveMQ Artemis (port 61614). Only
  * the port (each server runs on a free one here) and the run's length (-J properties appended: later ones
- * win) change. RabbitMQ's lines (port 15674) have no broker here and are only checked to parse.
+ * win) change; a dead-clients line (silentShare) runs 15 s: its 200 sessions connect one after another per
+ * thread (seconds on a busy machine), Artemis checks its connections' TTL every 2 s, and a silent session it
+ * had not closed by the end would fail as NotExpired. RabbitMQ's lines (port 15674) have no broker here and
+ * are only checked to parse.
  */
 class ReadmeCommandsIT {
 
     private static final Pattern COMMAND = Pattern.compile("target/jmeter/bin/jmeter -n (?:[^`\\n\\\\]|\\\\\\n)+");
     private static final String SHORT = " -Jduration=3 -Jthreads=2 -JrampUp=0 -Jmessages=2 -JholdMillis=1500"
             + " -JpauseMillis=300";
+    private static final String DEAD_CLIENTS_LENGTH = " -Jduration=15";
 
     @TempDir
     static Path dir;
@@ -93,7 +97,8 @@ class ReadmeCommandsIT {
         Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
         String runnable = command.replace("target/jmeter/bin/jmeter", PlanRun.jmeterHome().resolve("bin/jmeter")
                 .toString()).replaceAll("-Jport=\\d+", "-Jport=" + port) + (command.contains("-Jport=") ? ""
-                : " -Jport=" + port) + SHORT + " -j jmeter.log";
+                : " -Jport=" + port) + SHORT + (command.contains("-JsilentShare=") ? DEAD_CLIENTS_LENGTH : "")
+                + " -j jmeter.log";
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", runnable).directory(work.toFile())
                 .redirectErrorStream(true).redirectOutput(work.resolve("console.txt").toFile());
         builder.environment().put("HEAP", "-Xms256m -Xmx768m");

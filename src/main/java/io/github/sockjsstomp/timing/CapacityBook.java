@@ -1,0 +1,95 @@
+package io.github.sockjsstomp.timing;
+
+import io.github.sockjsstomp.client.Silence;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The three figures of a connection-capacity test, for a whole run: sessions held at once (the peak),
+ * connects per second, and how fast the server removes dead clients (silent sessions it closed per second,
+ * and the time it took to notice each: p50, p99, max). Fed by every thread's users (connects and losses, on
+ * JMeter threads) and by silent sessions (on scheduler and I/O threads), so every method is thread-safe.
+ */
+public final class CapacityBook implements Silence.Listener {
+
+    private final ConcurrentLinkedQueue<Silence> silent = new ConcurrentLinkedQueue<>();
+    /** From silent to closed by the server, in microseconds. */
+    private final Histogram detection = new Histogram(3);
+    private long connects;
+    private long firstConnectNanos;
+    private long lastConnectNanos;
+    private long held;
+    private long peak;
+    private long firstExpiryNanos;
+    private long lastExpiryNanos;
+
+    /** A connect that succeeded, from its start to CONNECTED: one more session held. */
+    public synchronized void connected(long startNanos, long endNanos) {
+        if (connects++ == 0) {
+            firstConnectNanos = startNanos;
+        }
+        lastConnectNanos = endNanos;
+        peak = Math.max(peak, ++held);
+    }
+
+    /** A session that was held is gone (lost, closed). */
+    public synchronized void ended() {
+        held = Math.max(0, held - 1);
+    }
+
+    @Override
+    public void silent(Silence silence) {
+        silent.add(silence);
+    }
+
+    @Override
+    public synchronized void expired(Silence silence) {
+        long now = silence.silentNanos() + silence.detectionNanos();
+        if (detection.getTotalCount() == 0) {
+            firstExpiryNanos = now;
+        }
+        lastExpiryNanos = now;
+        detection.recordValue(TimeUnit.NANOSECONDS.toMicros(silence.detectionNanos()));
+        held = Math.max(0, held - 1);
+    }
+
+    /** Every session of the run that went silent so far, in the order they did. */
+    public List<Silence> silentSessions() {
+        return List.copyOf(silent);
+    }
+
+    /** The run's figures in one line; null when nothing connected. */
+    public synchronized String figures() {
+        if (connects == 0) {
+            return null;
+        }
+        String line = String.format(Locale.ROOT, "stomp sessions: %d held at peak; %d connects, %s", peak, connects,
+                rate(connects, lastConnectNanos - firstConnectNanos, "connects/s"));
+        if (silent.isEmpty()) {
+            return line;
+        }
+        long expired = detection.getTotalCount();
+        String removal = expired == 0 ? "" : String.format(Locale.ROOT, ", %s; detection ms p50 %.1f p99 %.1f "
+                + "max %.1f", rate(expired, lastExpiryNanos - firstExpiryNanos, "removed/s"),
+                Percentiles.higher(detection, 0.5) / 1000.0, Percentiles.higher(detection, 0.99) / 1000.0,
+                detection.getMaxValue() / 1000.0);
+        return line + String.format(Locale.ROOT, "; %d went silent: %d expired%s; %d not expired", silent.size(),
+                expired, removal, silent.size() - expired);
+    }
+
+    /** Events per second over the span from the first to the last; none for a single event or no span. */
+    private static String rate(long events, long spanNanos, String unit) {
+        if (events < 2 || spanNanos <= 0) {
+            return "no " + unit + " (" + (events < 2 ? "one event" : "no time between them") + ")";
+        }
+        return String.format(Locale.ROOT, "%.1f %s over %.2f s", events * 1e9 / spanNanos, unit, spanNanos / 1e9);
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "CapacityBook[" + connects + " connects, " + held + " held, " + silent.size() + " silent]";
+    }
+}
