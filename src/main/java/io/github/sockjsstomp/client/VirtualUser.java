@@ -1,6 +1,5 @@
 package io.github.sockjsstomp.client;
 
-import java.lang.reflect.Type;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,11 +10,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.messaging.simp.stomp.ConnectionLostException;
-import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHttpHeaders;
 
@@ -34,7 +30,7 @@ public final class VirtualUser implements AutoCloseable {
     private final TransportProbe probe;
     private final SharedStompClients shared;
     private final HttpLogin http;
-    private final SessionHandler sessionHandler = new SessionHandler();
+    private final UserSessionHandler sessionHandler;
     private final AtomicLong sequence = new AtomicLong();
     private final Listeners listeners = new Listeners(this);
     private volatile StompSession session;
@@ -61,6 +57,7 @@ public final class VirtualUser implements AutoCloseable {
         this.probe = probe;
         this.http = new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE,
                 settings.connectTimeoutMillis()));
+        this.sessionHandler = new UserSessionHandler(this, listeners);
     }
 
     /** From now on, {@code listener} hears what this user's sessions deliver. */
@@ -303,80 +300,48 @@ public final class VirtualUser implements AutoCloseable {
                         + (current.isConnected() ? "" : " (closed)")) + "]";
     }
 
-    private final class SessionHandler extends StompSessionHandlerAdapter
-            implements ReceiptingStompClient.ReceiptListener {
+    // What the session handler (UserSessionHandler) reports, on the I/O thread that read it.
 
-        @Override
-        public boolean wantsReceipts() {
-            return receiptsWanted;
-        }
+    boolean receiptsWanted() {
+        return receiptsWanted;
+    }
 
-        @Override
-        public void receipt(String receiptId, long receivedNanos) {
-            listeners.receipt(receiptId, receivedNanos);
-        }
+    /** Our DISCONNECT is under way: the server's ERROR or close that answers it is expected. */
+    boolean closing() {
+        return closing;
+    }
 
-        @Override
-        public Type getPayloadType(StompHeaders headers) {
-            return byte[].class;
+    /** An ERROR frame ("message: body"): it fails a connect under way and is the reason the session is unusable. */
+    void errorFrame(String error) {
+        stompError = error;
+        lastError = "ERROR frame: " + error;
+        log.warn("{} got ERROR frame: {}", this, error);
+        ConnectAttempt current = attempt;
+        if (current != null) {
+            current.error.complete(error);
         }
+    }
 
-        @Override
-        public void handleFrame(StompHeaders headers, Object payload) {
-            // Spring hands an empty body over as null.
-            String error = Failure.describeStompError(headers, (byte[]) payload);
-            if (closing) {
-                log.debug("{} got ERROR while closing: {}", VirtualUser.this, error);
-                return;
-            }
-            stompError = error;
-            lastError = "ERROR frame: " + error;
-            log.warn("{} got ERROR frame: {}", VirtualUser.this, error);
-            ConnectAttempt current = attempt;
-            if (current != null) {
-                current.error.complete(error);
-            }
-            String receiptId = headers.getReceiptId();
-            if (receiptId != null) {
-                listeners.receiptError(receiptId, error);
-            }
-            listeners.stompError(error);
+    /**
+     * The transport of {@code lost} failed or closed, for {@code reason}; returns why the session is unusable (an
+     * ERROR frame before it says more than the close).
+     */
+    String transportLost(StompSession lost, String reason) {
+        if (lastError == null) {
+            lastError = reason;
         }
+        StompSession current = session;
+        if (current == lost && current.isConnected()) {
+            // A frame that could not be decoded: what follows it cannot be trusted either.
+            log.warn("{} closes its session after: {}", this, reason);
+            closeSession();
+        }
+        return lastError;
+    }
 
-        @Override
-        public void handleException(StompSession stompSession, StompCommand command, StompHeaders headers,
-                byte[] payload, Throwable exception) {
-            log.warn("{} failed to handle {}: {}", VirtualUser.this, command, exception.toString());
-        }
-
-        @Override
-        public void handleTransportError(StompSession stompSession, Throwable exception) {
-            log.debug("{} transport error: {}", VirtualUser.this, exception.toString());
-            if (closing) {
-                return;
-            }
-            String reason = describeLoss(exception);
-            if (lastError == null) {
-                lastError = reason;
-            }
-            StompSession current = session;
-            if (current == stompSession && current.isConnected()) {
-                // A frame that could not be decoded: what follows it cannot be trusted either.
-                log.warn("{} closes its session after: {}", VirtualUser.this, reason);
-                closeSession();
-            }
-            listeners.connectionLost(lastError);
-        }
-
-        private String describeLoss(Throwable exception) {
-            ConnectAttempt connect = live;
-            CloseStatus status = connect == null ? null : connect.closedWith;
-            if (exception instanceof ConnectionLostException && status != null) {
-                String reason = status.getReason();
-                return "Connection closed with status " + status.getCode()
-                        + (reason == null || reason.isBlank() ? "" : " (" + reason + ")");
-            }
-            return Failure.describe(exception);
-        }
+    /** How the current session's WebSocket closed; null while open or unknown. */
+    CloseStatus closedWith() {
+        ConnectAttempt connect = live;
+        return connect == null ? null : connect.closedWith;
     }
 }
