@@ -123,8 +123,9 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         List<TimingRecord> batch = new ArrayList<>(BATCH);
         StringBuilder text = new StringBuilder(BATCH * 96);
         while (!closing) {
-            boolean full = drainBatch(batch) && batch.size() == BATCH;
-            if (!batch.isEmpty()) {
+            boolean full = false;
+            if (drainBatch(batch)) {
+                full = batch.size() == BATCH;
                 writeOrCount(batch, text);
             }
             if (!full) {
