@@ -25,6 +25,9 @@ side by side. JFR=many-rate records the first ours-2x1000
 run (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
 tickMillis, RATE_RAMP_S (5) both sides' ramp-up.
+BROKER=rabbitmq runs many and many-rate against a RabbitMQ already running on loopback (Web-STOMP on BROKER_PORT,
+15674; guest/guest; a queue per user: /queue/echo.<user>) instead of the demo server; the table gives the
+server's CPU per message beside ours (both on this machine's cores). bench/README.md says how to set it up.
 JVM_EXTRA adds JVM options to every JMeter run (both sides), e.g. -XX:+PrintCompilation (in <run>.console.txt).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
@@ -70,7 +73,33 @@ def incumbent_home():
         jar.write_bytes(response.read())
 
 
+class Broker:
+    """A STOMP broker already running on loopback (BROKER=rabbitmq: RabbitMQ's Web-STOMP on 15674, guest/guest),
+    with a queue per user; each side's plan gets the properties that point it there."""
+
+    def __init__(self, port):
+        self.port = port
+        self.endpoint = "/ws"
+        found = subprocess.run(["pgrep", "-f", "beam.smp"], capture_output=True, text=True).stdout.split()
+        if not found:
+            sys.exit("BROKER=rabbitmq: no RabbitMQ (beam.smp) is running; see bench/README.md")
+        self.pid = int(found[0])
+
+    def ours(self):
+        return {"login": "guest", "passcode": "guest", "destination": "/queue/echo.{{userNumber}}",
+                "subscribeTo": "/queue/echo.{{userNumber}}"}
+
+    def incumbent(self):
+        return {"stompHost": "/", "login": "guest", "passcode": "guest",
+                "destination": "/queue/echo.${__threadNum}", "subscribeTo": "/queue/echo.${__threadNum}"}
+
+    def stop(self):
+        pass
+
+
 class DemoServer:
+    endpoint = "/stomp-ws"
+
     def __init__(self, out):
         self.port_file = out / "demo.port"
         log = open(out / "demo-server.log", "w")
@@ -81,15 +110,28 @@ class DemoServer:
         for _ in range(1200):
             if self.port_file.exists() and self.port_file.read_text().strip():
                 self.port = int(self.port_file.read_text())
+                self.pid = java_pid_of(self.process.pid)
                 return
             if self.process.poll() is not None:
                 sys.exit("the demo server died; see " + str(out / "demo-server.log"))
             time.sleep(0.1)
         sys.exit("the demo server did not start")
 
+    def ours(self):
+        return {}
+
+    def incumbent(self):
+        return {}
+
     def stop(self):
         os.killpg(self.process.pid, signal.SIGTERM)
         self.process.wait(30)
+
+
+def java_pid_of(script_pid):
+    """The JVM a launcher script started (its newest descendant named java), for the server's CPU."""
+    found = subprocess.run(["pgrep", "-n", "-s", str(script_pid), "java"], capture_output=True, text=True)
+    return int(found.stdout.split()[0]) if found.stdout.split() else script_pid
 
 
 def proc_cpu_seconds(pid):
@@ -245,11 +287,11 @@ def rate_run(side, server, out, round_no):
     duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
     common = {"host": "127.0.0.1", "port": server.port, "rampUp": os.environ.get("RATE_RAMP_S", "5"),
               "duration": duration,
-              "throughput": users * per_min, "endpoint": "/stomp-ws"}
+              "throughput": users * per_min, "endpoint": server.endpoint}
     jvm_args = ""
     if side == "incumbent":
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
-                                   dict(common, threads=users))
+                                   dict(common, threads=users, **server.incumbent()))
     else:
         threads = int(side.split("-")[1].split("x")[0])
         if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == "ours-2x1000":
@@ -258,7 +300,8 @@ def rate_run(side, server, out, round_no):
                         "-XX:FlightRecorderOptions=stackdepth=1024")
         props = dict(common, threads=threads, sessionsPerThread=users // threads, transport="raw", indexPath="none",
                      pullPath="none", heartbeatMillis=0, pacing="schedule",
-                     tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv")
+                     tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv",
+                     **server.ours())
         if ":" in side:
             key = side.split(":", 1)[1]
             jvm_args += " " + os.environ.get("JVM_" + key, "")
@@ -266,8 +309,10 @@ def rate_run(side, server, out, round_no):
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/send.jmx", out, name, props, jvm_args)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server0 = proc_cpu_seconds(server.pid)
     time.sleep(ENV["WINDOW_S"])
     cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server1 = proc_cpu_seconds(server.pid)
     jvm_threads = proc_status(pid, "Threads")
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
@@ -284,6 +329,7 @@ def rate_run(side, server, out, round_no):
     messages = sum(int(r.get("SampleCount") or 1) for r in rows)
     return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
             "cs": switches / max(done, 1), "threads": jvm_threads, "errors": errors,
+            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()},
             "messages_per_sample": messages / max(samples, 1)}
 
@@ -314,10 +360,11 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
                                    dict(common, endpoint="/stomp-ws"))
     else:
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
-                                   dict(common, transport="raw", endpoint="/stomp-ws", indexPath="none",
+                                   dict(common, transport="raw", endpoint=server.endpoint, indexPath="none",
                                         pullPath="none", heartbeatMillis=10000,
-                                        sessionsPerThread=sessions_per_thread))
-    time.sleep(duration - 12)
+                                        sessionsPerThread=sessions_per_thread,
+                                        **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}))
+    polls = poll_cpu(pid, server.pid, duration - 12)
     for _ in range(2):
         subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60)
         time.sleep(1)
@@ -336,7 +383,30 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         first = min(int(r["timeStamp"]) for r in ok)
         last = max(int(r["timeStamp"]) + int(r["elapsed"]) for r in ok)
         figures["connects_per_s"] = len(ok) / max((last - first) / 1000, 0.001)
+        figures["connect_cpu"] = cpu_between(polls, first / 1000, last / 1000)
     return figures
+
+
+def poll_cpu(pid, server_pid, seconds):
+    """(time, JMeter CPU s, server CPU s) every 0.25 s for that long: who was busy while sessions connected."""
+    polls = []
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            polls.append((time.time(), proc_cpu_seconds(pid), proc_cpu_seconds(server_pid)))
+        except OSError:
+            break
+        time.sleep(0.25)
+    return polls
+
+
+def cpu_between(polls, start_s, end_s):
+    """Cores busy (CPU s per wall s) of JMeter and of the server between the first and the last connect."""
+    inside = [p for p in polls if start_s - 0.25 <= p[0] <= end_s + 0.25]
+    if len(inside) < 2:
+        return None
+    wall = inside[-1][0] - inside[0][0]
+    return tuple(round((inside[-1][i] - inside[0][i]) / wall, 2) for i in (1, 2))
 
 
 def main(argv):
@@ -348,9 +418,14 @@ def main(argv):
     incumbent_home()
     out = ROOT / "results" / time.strftime("bench-generator-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    server = DemoServer(out)
+    broker = os.environ.get("BROKER", "")
+    if broker not in ("", "rabbitmq"):
+        sys.exit(f"BROKER={broker}: only rabbitmq (or unset: the demo server)")
+    if broker and not set(parts) <= {"many", "many-rate"}:
+        sys.exit("BROKER=rabbitmq measures many and many-rate only (echo, fire and held need the demo server's /app/echo)")
+    server = Broker(int(os.environ.get("BROKER_PORT", "15674"))) if broker else DemoServer(out)
     lines = [f"# Generator efficiency, {time.strftime('%Y-%m-%d %H:%M')}", "",
-             f"{os.cpu_count()} cores; JMeter 5.6.3, heap {HEAP} on both sides; demo server on the same machine; "
+             f"{os.cpu_count()} cores; JMeter 5.6.3, heap {HEAP} on both sides; {'RabbitMQ Web-STOMP' if broker else 'demo server'} on the same machine; "
              f"{ENV['ROUNDS']} alternating rounds, medians; steady window {ENV['WINDOW_S']} s after "
              f"{ENV['WARMUP_S']} s.", ""]
     try:
@@ -403,7 +478,8 @@ def main(argv):
                       f"- JVM threads in all: {big['threads']}",
                       f"- live heap per session: {(big['heap_kb'] - small['heap_kb']) / n:.1f} KB",
                       f"- RSS per session: {(big['rss_kb'] - small['rss_kb']) / n:.1f} KB",
-                      f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s", ""]
+                      f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s; cores busy meanwhile "
+                      f"(JMeter, server): {big.get('connect_cpu')} of {os.cpu_count()}", ""]
         if "many-rate" in parts:
             lines += many_rate(server, out)
     finally:
@@ -429,8 +505,8 @@ def many_rate(server, out):
     lines = [f"## Many users at a modest rate: {users:,} users x {per_min} messages/min, fire-and-forget", "",
              f"Load average (1/5/15 min) before {' '.join(before)}, after {' '.join(after)}.", "",
              "| side | JMeter CPU us per answered message | answered/s | context switches per message | "
-             "messages per sample | JVM threads | errors | CPU ratio to incumbent |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "messages per sample | JVM threads | errors | CPU ratio to incumbent | server CPU us per message |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
     for side, results in runs.items():
         cpu = statistics.median(r["cpu_us"] for r in results)
@@ -439,7 +515,8 @@ def many_rate(server, out):
                      f"{statistics.median(r['cs'] for r in results):.2f} | "
                      f"{statistics.median(r['messages_per_sample'] for r in results):.1f} | "
                      f"{statistics.median(r['threads'] for r in results):.0f} | "
-                     f"{sum(r['errors'] for r in results)} | {ratio} |")
+                     f"{sum(r['errors'] for r in results)} | {ratio} | "
+                     f"{statistics.median(r['server_cpu_us'] for r in results):.1f} |")
     lines += ["", "Context switches and CPU per message by thread kind (medians over rounds; threads of that kind):",
               "", "| side | thread kind | threads | switches per message | CPU us per message |",
               "| --- | --- | ---: | ---: | ---: |"]

@@ -58,6 +58,20 @@ final class Sample {
     }
 
     /**
+     * Takes the time a sample slept inside (between the scheduled sender's wake-ups) out of its elapsed time, into
+     * JMeter's idle time: measured in nanoseconds and taken once, so the rounding of many short sleeps to whole
+     * milliseconds cannot add up (nor make the elapsed time negative).
+     */
+    static void idle(SampleResult result, long idleNanos) {
+        long span = result.getEndTime() - result.getStartTime();
+        long idle = Math.min(span, Math.round(idleNanos / 1e6));
+        if (idle > 0) {
+            result.setIdleTime(idle);
+            result.setEndTime(result.getEndTime()); // JMeter computes elapsed = end - start - idle here
+        }
+    }
+
+    /**
      * Whether a sample's request text (its sampler data) can be seen by anyone: always in the GUI (View
      * Results Tree); headless only when the results file saves it. Building it costs a copy per message.
      */

@@ -11,10 +11,11 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterThread;
 
 /**
- * The send sampler's scheduled sender ({@code ratePerThread > 0}): a sample is a tick that sends, in one wake-up,
- * every message of the thread's {@link SendSchedule} due by now, round-robin over its users; the sample's count is
- * the messages sent. One JMeter sample and one wake-up for many messages is what makes many users per thread
- * cheap.
+ * The send sampler's scheduled sender ({@code ratePerThread > 0}): each wake-up sends every message of the
+ * thread's {@link SendSchedule} due by now, round-robin over its users, and one sample gathers the wake-ups of up to
+ * {@code sampleMillis}; the sample's count is the messages sent. One wake-up for many messages, and one JMeter
+ * sample for many wake-ups, is what makes many users per thread cheap: JMeter's own work per sample (restoring
+ * the plan's elements, the Java Request's arguments, the listeners) costs more than sending ten messages.
  */
 final class ScheduledSender {
 
@@ -23,14 +24,17 @@ final class ScheduledSender {
 
     private final StompSendSampler sampler;
     private final SendSchedule schedule;
+    /** How long one sample goes on waking and sending (0: one wake-up per sample). */
+    private final long sampleNanos;
     /** A send that failed inside a tick, reported as the next sample (its message already FAILED in the books). */
     private SampleResult pendingFailure;
     /** Messages the schedule gave up while every user of the thread was down, not yet said in a sample. */
     private long skippedUnreported;
 
-    ScheduledSender(StompSendSampler sampler, SendSchedule schedule) {
+    ScheduledSender(StompSendSampler sampler, SendSchedule schedule, long sampleMillis) {
         this.sampler = sampler;
         this.schedule = schedule;
+        this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
     }
 
     /** The thread waited for a reconnect and could send nothing: resume the rate, do not send the backlog at once. */
@@ -40,7 +44,9 @@ final class ScheduledSender {
 
     /**
      * The scheduled sender's sample: waits (untimed) for the next message due, then sends every message due by
-     * now. Not reported (ignored) when the thread's end time or JMeter's Stop came first.
+     * now, and goes on waking and sending, within the same sample, while its next wake-up falls within
+     * {@code sampleMillis} of this one (the time slept in between is the sample's idle time, not its elapsed
+     * time). Not reported (ignored) when the thread's end time or JMeter's Stop came first.
      */
     SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
         if (pendingFailure != null) {
@@ -81,62 +87,113 @@ final class ScheduledSender {
         } catch (IllegalArgumentException e) {
             return Sample.configError(label, e.getMessage());
         }
-        return Sample.timed(label, r -> sendDue(r, label, first, due, message));
+        Tally tally = new Tally(schedule.next(), now + sampleNanos);
+        SampleResult result = Sample.timed(label, r -> sendWhileInSample(r, label, first, due, message, tally));
+        Sample.idle(result, tally.idleNanos);
+        return result;
     }
 
-    /** Sends up to {@code due} scheduled messages, the first on user {@code first}, as one sample. */
-    private void sendDue(SampleResult result, String label, int first, int due, MessageParts message) {
-        long firstMessage = schedule.next();
-        long lagNanos = schedule.lagNanos(firstMessage, System.nanoTime());
-        int sent = 0;
-        long bytes = 0;
+    /**
+     * The sample's wake-ups: the first (already woken, {@code due} messages, the first on user {@code first}),
+     * then each next one that falls within the sample, until a send fails, a user must reconnect (its message goes
+     * on a sample of its own), the thread's end time comes or JMeter's Stop.
+     */
+    private void sendWhileInSample(SampleResult result, String label, int first, int due, MessageParts message,
+            Tally tally) {
+        int sender = first;
+        int count = due;
+        while (sendDue(result, label, sender, count, message, tally)) {
+            long wake = schedule.wakeNanos();
+            if (wake - tally.untilNanos > 0) {
+                break;
+            }
+            long sleptFrom = System.nanoTime();
+            boolean woke;
+            try {
+                woke = sleepUntil(wake);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // JMeter's Stop: the sample keeps what it sent
+                woke = false;
+            }
+            long now = System.nanoTime();
+            tally.idleNanos += now - sleptFrom;
+            count = schedule.due(now);
+            if (!woke || count == 0) {
+                break;
+            }
+            schedule.woke(now);
+            sender = connectedSender(userFor(schedule.next()));
+            if (sender < 0) {
+                break;
+            }
+        }
+        if (tally.sent > 0) {
+            report(result, label, tally);
+        }
+    }
+
+    /**
+     * Sends up to {@code due} scheduled messages, the first on user {@code first}, into the sample; false when the
+     * sample must end here (a send failed, or the next message's user must reconnect first).
+     */
+    private boolean sendDue(SampleResult result, String label, int first, int due, MessageParts message,
+            Tally tally) {
+        tally.woke(schedule.lagNanos(schedule.next(), System.nanoTime()));
         int index = first;
-        UserTiming timing = null;
-        String destination = null;
         for (int i = 0; i < due; i++) {
             if (i > 0) {
                 index = connectedSender(userFor(schedule.next()));
                 if (index < 0) {
-                    break; // a reconnect is due: that message on a sample of its own, next
+                    return false; // a reconnect is due: that message on a sample of its own, next
                 }
             }
-            timing = sampler.timings().get(index);
-            destination = message.destination().render(Template.of(timing.user().settings()));
+            UserTiming timing = sampler.timings().get(index);
+            String destination = message.destination().render(Template.of(timing.user().settings()));
             OutgoingMessage sentMessage;
             try {
                 sentMessage = timing.send(destination, message.headers(), message.payload());
             } catch (SendFailedException e) {
                 schedule.sent(); // FAILED in the books
-                if (sent == 0) {
+                if (tally.sent == 0) {
                     Sample.fail(result, Sample.SEND_FAILED, e.getMessage());
-                    return;
+                } else {
+                    pendingFailure = Sample.failedAtOnce(label, Sample.SEND_FAILED, e.getMessage());
                 }
-                pendingFailure = Sample.failedAtOnce(label, Sample.SEND_FAILED, e.getMessage());
-                break;
+                return false;
             }
             schedule.sent();
-            if (sent++ == 0 && sampler.describesRequests()) {
+            if (tally.sent == 0 && sampler.describesRequests()) {
                 sampler.describeRequest(result, sentMessage);
             }
-            bytes += sentMessage.payload().length;
+            tally.sent(timing, destination, sentMessage.payload().length);
         }
-        result.setSampleCount(sent);
-        result.setSentBytes(bytes);
-        double lagMillis = lagNanos / 1e6;
-        Sample.ok(result, "SENT " + sent + (sent == 1 ? " message" : " messages") + " (#" + firstMessage
-                + (sent == 1 ? "" : "-" + (firstMessage + sent - 1)) + "), the first " + lagText(lagMillis)
-                + skipped());
+        return true;
+    }
+
+    private void report(SampleResult result, String label, Tally tally) {
+        result.setSampleCount(tally.sent);
+        result.setSentBytes(tally.bytes);
+        long last = tally.firstMessage + tally.sent - 1;
+        Sample.ok(result, "SENT " + tally.sent + (tally.sent == 1 ? " message" : " messages") + " (#"
+                + tally.firstMessage + (tally.sent == 1 ? "" : "-" + last) + ")"
+                + (tally.wakeUps == 1 ? "" : " in " + tally.wakeUps + " wake-ups") + ", the first "
+                + lagText(tally.firstLagNanos / 1e6)
+                + (tally.wakeUps == 1 ? "" : ", at most " + millis(tally.worstLagNanos / 1e6) + " ms") + skipped());
         var variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
-            variables.put(LAG_VARIABLE, Double.toString(Math.round(lagMillis * 1000) / 1000.0));
+            variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));
         }
-        if (timing != null && sampler.users().subscribes() && timing.noneAnswered()) {
-            sampler.noticeNoReply(label, timing, destination);
+        if (tally.lastTiming != null && sampler.users().subscribes() && tally.lastTiming.noneAnswered()) {
+            sampler.noticeNoReply(label, tally.lastTiming, tally.lastDestination);
         }
     }
 
+    private static double millis(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
     private static String lagText(double lagMillis) {
-        double rounded = Math.round(Math.abs(lagMillis) * 1000) / 1000.0;
+        double rounded = millis(Math.abs(lagMillis));
         return lagMillis >= 0 ? rounded + " ms behind schedule" : rounded + " ms early";
     }
 
@@ -194,5 +251,38 @@ final class ScheduledSender {
         SampleResult nothing = new SampleResult();
         nothing.setIgnore();
         return nothing;
+    }
+
+    /** What one sample sent: its messages, bytes, wake-ups, lag behind schedule and time slept between wake-ups. */
+    private static final class Tally {
+        final long firstMessage;
+        final long untilNanos;
+        int sent;
+        long bytes;
+        int wakeUps;
+        long firstLagNanos;
+        long worstLagNanos = Long.MIN_VALUE;
+        long idleNanos;
+        UserTiming lastTiming;
+        String lastDestination;
+
+        Tally(long firstMessage, long untilNanos) {
+            this.firstMessage = firstMessage;
+            this.untilNanos = untilNanos;
+        }
+
+        void woke(long lagNanos) {
+            if (wakeUps++ == 0) {
+                firstLagNanos = lagNanos;
+            }
+            worstLagNanos = Math.max(worstLagNanos, lagNanos);
+        }
+
+        void sent(UserTiming timing, String destination, int payloadBytes) {
+            sent++;
+            bytes += payloadBytes;
+            lastTiming = timing;
+            lastDestination = destination;
+        }
     }
 }

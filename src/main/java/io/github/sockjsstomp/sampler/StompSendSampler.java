@@ -32,12 +32,14 @@ import org.apache.jmeter.samplers.SampleResult;
  * to the timing log; in await-reply mode the sample waits for the first correlated reply and shows it as
  * response data; in await-receipt mode it waits for the server's RECEIPT, which answers the message.
  * <li>{@code ratePerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the schedule
- * ({@link SendSchedule}). A sample is a tick: the thread sleeps, outside the sample's time, until the next
- * message is due (no sooner than {@code tickMillis} after its last wake-up), then sends every message due by
- * now in one go; the sample's count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
- * time spent sending them, and its message says how far the first of them was behind its intended time (also
- * in the variable {@value ScheduledSender#LAG_VARIABLE}). A tick that sent nothing is not reported. One JMeter
- * sample and one wake-up for many messages is what makes many users per thread cheap (see README, Capacity).
+ * ({@link SendSchedule}). The thread sleeps until the next message is due (no sooner than {@code tickMillis}
+ * after its last wake-up), then sends every message due by now in one go; a sample gathers the wake-ups of up to
+ * {@code sampleMillis}: its count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
+ * time spent sending them (the sleeps in between are its idle time), and its message says how far the first of
+ * them, and the most behind, were from their intended time (the latter also in the variable
+ * {@value ScheduledSender#LAG_VARIABLE}). A sample that sent nothing is not reported. One wake-up for many
+ * messages and one JMeter sample for many wake-ups is what makes many users per thread cheap (see README,
+ * Capacity).
  * </ul>
  *
  * <p>Every message is in the books once, whatever happens: a scheduled message whose user is down goes to the
@@ -49,7 +51,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * reply into the timing log's {@code receipt_us}.
  *
  * <p>Destination, payload and headers are read per sample, so JMeter functions and CSV data in them vary per
- * message (per tick, in the scheduled sender); everything else is fixed in setupTest.
+ * message (per sample, in the scheduled sender); everything else is fixed in setupTest.
  */
 public class StompSendSampler extends StompSampler {
 
@@ -58,7 +60,10 @@ public class StompSendSampler extends StompSampler {
             "messages per MINUTE this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
                     + "0 = one message per sample, paced by JMeter timers");
     static final Parameter<Long> TICK_MILLIS = Parameter.whole("tickMillis", 10, 1, 60_000,
-            "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one sample");
+            "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up");
+    static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole("sampleMillis", 100, 0, 60_000,
+            "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
+                    + "its time is the time spent sending, the sleeps between wake-ups are its idle time");
 
     private ThreadUsers users;
     private Run run;
@@ -74,7 +79,8 @@ public class StompSendSampler extends StompSampler {
 
     public StompSendSampler() {
         super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, MODE, RECEIPTS, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
-                REPLIES_PER_MESSAGE, ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG, RATE_PER_THREAD, TICK_MILLIS));
+                REPLIES_PER_MESSAGE, ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG, RATE_PER_THREAD, TICK_MILLIS,
+                SAMPLE_MILLIS));
     }
 
     @Override
@@ -84,12 +90,13 @@ public class StompSendSampler extends StompSampler {
         boolean receipts = params.read(RECEIPTS);
         double ratePerThread = params.read(RATE_PER_THREAD);
         long tickMillis = params.read(TICK_MILLIS);
+        long sampleMillis = params.read(SAMPLE_MILLIS);
         if (ratePerThread > 0 && mode.awaits()) {
             params.error(RATE_PER_THREAD.name, String.valueOf(ratePerThread), "the scheduled sender is fire-and-forget "
                     + "only; with mode=" + mode + " use ratePerThread=0 (one message per sample, paced by a timer)");
         }
         scheduled = ratePerThread > 0 && !mode.awaits() ? new ScheduledSender(this,
-                new SendSchedule(ratePerThread, tickMillis)) : null;
+                new SendSchedule(ratePerThread, tickMillis), sampleMillis) : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);

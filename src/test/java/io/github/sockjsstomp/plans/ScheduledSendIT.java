@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * send.jmx's default pacing, the scheduled sender, through a real JMeter against the demo server: each thread
  * sends throughput / threads messages per minute on its users, round-robin, several messages per sample when
- * they fall due within one tick. Counts and the schedule's own arithmetic only, never elapsed times.
+ * they fall due within one tick, and several ticks per sample within sampleMillis. Counts and the schedule's own
+ * arithmetic only, never elapsed times.
  */
 class ScheduledSendIT {
 
@@ -71,6 +72,9 @@ class ScheduledSendIT {
             assertThat(r.get("responseMessage")).startsWith("SENT ").contains("behind schedule");
         });
         assertThat(ticks.size()).as("messages share ticks").isLessThan(timing.size());
+        // sampleMillis (100 by default) gathers about five 20 ms wake-ups in a sample, each saying so.
+        assertThat(ticks.stream().filter(r -> r.get("responseMessage").matches("SENT .* in \\d+ wake-ups, .*")))
+                .as("samples of several wake-ups").hasSizeGreaterThan(ticks.size() / 2);
         assertThat(run.threads("send")).hasSize(THREADS);
 
         Map<Integer, List<String[]>> byThread = timing.stream().collect(Collectors.groupingBy(

@@ -12,7 +12,8 @@ class ScheduledSendConfigTest {
     @Test
     void theScheduledSenderIsListedOffByDefault() {
         var args = new StompSendSampler().getDefaultParameters().getArgumentsAsMap();
-        assertThat(args).containsEntry("ratePerThread", "0").containsEntry("tickMillis", "10");
+        assertThat(args).containsEntry("ratePerThread", "0").containsEntry("tickMillis", "10")
+                .containsEntry("sampleMillis", "100");
     }
 
     @Test
@@ -38,6 +39,18 @@ class ScheduledSendConfigTest {
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
             assertThat(result.getResponseMessage()).contains("'tickMillis' has value '0'");
+        }
+    }
+
+    @Test
+    void aNegativeSampleSpanIsAConfigError() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            StompSendSampler send = new StompSendSampler();
+            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "send",
+                    "timingLog", "none", "ratePerThread", "60", "sampleMillis", "-5")));
+            SampleResult result = harness.samples(sender, 1).get(0);
+            assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
+            assertThat(result.getResponseMessage()).contains("'sampleMillis' has value '-5'");
         }
     }
 }
