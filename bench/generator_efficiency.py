@@ -19,7 +19,9 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (default: all but many-rate)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
-RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "ours-2x1000:K" runs
+RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
+design's floor, io.github.sockjsstomp.client.RateFloor (test code: Spring's STOMP client built as ours, no JMeter,
+no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs
 with the JVM options in $JVM_K and the JMeter properties in $PROPS_K ("name=value ...") to compare one setting
 side by side. JFR=many-rate records the first ours-2x1000
 run (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
@@ -280,6 +282,43 @@ def echo_run(side, server, out, round_no, fire=False):
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
 
 
+def test_classpath():
+    """Our test classes and their dependencies (the floor programs, bench code never shipped)."""
+    subprocess.run(["mvn", "-B", "-ntp", "-q", "-DskipTests", "test-compile", "dependency:build-classpath",
+                    "-Dmdep.includeScope=test", "-Dmdep.outputFile=target/test-classpath.txt"], cwd=ROOT, check=True)
+    return f"target/test-classes:target/classes:{(ROOT / 'target/test-classpath.txt').read_text().strip()}"
+
+
+def floor_process(side, server, out, name, duration):
+    """The floor side: RateFloor (Spring's STOMP client as we build it, no JMeter, no timing) in a JVM of its own
+    with JMeter's heap settings; its stdout says how many replies had come each second."""
+    threads = int(side.split("-")[1].split("x")[0])
+    users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
+    ours = server.ours()
+    command = ["java", *HEAP.split(), "-XX:+UseG1GC", "-cp", test_classpath(), "io.github.sockjsstomp.client.RateFloor",
+               f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
+               ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
+               ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(users), str(threads),
+               str(per_min), os.environ.get("RATE_TICK_MILLIS", "10"), str(duration)]
+    console = open(out / f"{name}.console.txt", "w")
+    return subprocess.Popen(command, stdout=console, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+
+
+def floor_answered_between(console, start_ms, end_ms):
+    """Replies counted in the window, from RateFloor's per-second totals (interpolated at both ends)."""
+    points = [(int(ms), int(total)) for _, ms, total in
+              (line.split() for line in console.read_text().splitlines() if line.startswith("answered "))]
+
+    def at(ms):
+        before = [p for p in points if p[0] <= ms]
+        after = [p for p in points if p[0] >= ms]
+        if not before or not after:
+            return (before or after)[-1 if before else 0][1]
+        (t0, a0), (t1, a1) = before[-1], after[0]
+        return a0 if t1 == t0 else a0 + (a1 - a0) * (ms - t0) / (t1 - t0)
+    return int(at(end_ms) - at(start_ms)), 0
+
+
 def rate_run(side, server, out, round_no):
     """One many-rate run: RATE_USERS users at RATE_PER_USER_MIN messages per minute each, fire-and-forget."""
     name = f"{side.replace(':', '_')}-rate-{round_no}"
@@ -289,7 +328,10 @@ def rate_run(side, server, out, round_no):
               "duration": duration,
               "throughput": users * per_min, "endpoint": server.endpoint}
     jvm_args = ""
-    if side == "incumbent":
+    if side.startswith("floor-"):
+        process = floor_process(side, server, out, name, duration)
+        pid, jtl = process.pid, None
+    elif side == "incumbent":
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
                                    dict(common, threads=users, **server.incumbent()))
     else:
@@ -316,15 +358,19 @@ def rate_run(side, server, out, round_no):
     jvm_threads = proc_status(pid, "Threads")
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
-    if side == "incumbent":
+    if side.startswith("floor-"):
+        done, errors = floor_answered_between(out / f"{name}.console.txt", start_ms, end_ms)
+    elif side == "incumbent":
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)
     else:
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
     per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
                 for k, (n, total, cpu) in kinds1.items()}
     switches = sum(d for _, d, _ in per_kind.values())
-    with open(jtl, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["label"] in ("send", "echo")]
+    rows = []
+    if jtl:
+        with open(jtl, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["label"] in ("send", "echo")]
     samples = len(rows)
     messages = sum(int(r.get("SampleCount") or 1) for r in rows)
     return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),

@@ -27,9 +27,7 @@ LINE = re.compile(r"mode=([\w-]+) round_trips=(\d+) cpu_us_per_round_trip=([\d.]
 
 
 def classpath():
-    subprocess.run(["mvn", "-B", "-ntp", "-q", "-DskipTests", "test-compile", "dependency:build-classpath",
-                    "-Dmdep.includeScope=test", "-Dmdep.outputFile=target/test-classpath.txt"], cwd=ge.ROOT, check=True)
-    return f"target/test-classes:target/classes:{(ge.ROOT / 'target/test-classpath.txt').read_text().strip()}"
+    return ge.test_classpath()
 
 
 def main():
