@@ -24,7 +24,7 @@ design's floor, io.github.sockjsstomp.client.RateFloor (test code: Spring's STOM
 no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs
 with the JVM options in $JVM_K and the JMeter properties in $PROPS_K ("name=value ...") to compare one setting
 side by side. JFR=many-rate records the first ours-2x1000
-run (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
+run (JFR_SIDE: another side of ours) (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
 tickMillis, RATE_RAMP_S (5) both sides' ramp-up.
 BROKER=rabbitmq runs many and many-rate against a RabbitMQ already running on loopback (Web-STOMP on BROKER_PORT,
@@ -336,7 +336,7 @@ def rate_run(side, server, out, round_no):
                                    dict(common, threads=users, **server.incumbent()))
     else:
         threads = int(side.split("-")[1].split("x")[0])
-        if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == "ours-2x1000":
+        if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == os.environ.get("JFR_SIDE", "ours-2x1000"):
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
                         "-XX:FlightRecorderOptions=stackdepth=1024")
