@@ -9,10 +9,16 @@ generator's own share), for the whole run and after a warm-up; and that share sp
 send to the SEND on the wire and from the reply on the wire to the recorded reply (both clocks are the
 kernel's wall clock, so the two sides are exact to the microsecond stamps).
 
+The transport `floor` is not ours: io.github.sockjsstomp.client.WireFloor (test code), the same users, rate and
+messages over blocking sockets, each thread waiting in read() for its reply and stamping the wall clock around
+the write and the read. Its "log minus wire" is what this machine adds to any client's recorded time (waking a
+blocked thread on busy cores): the floor under ours.
+
     python3 bench/wire_check.py                       # raw and websocket, 10 users, 20 messages/s, 30 s
     TRANSPORTS=raw DURATION_S=60 python3 bench/wire_check.py
     DURATION_S=60 WARMUP_S=20 PER_S=200 RAMP_S=5 python3 bench/wire_check.py   # past the JIT's warm-up
     PROPS="sockjsstomp.ioThreads=0" python3 bench/wire_check.py               # with Tomcat's own I/O threads
+    TRANSPORTS="raw floor" python3 bench/wire_check.py    # beside the floor: blocking sockets, no JMeter (WireFloor)
 
 Needs `make jmeter` and tcpdump (Debian: apt-get install tcpdump) with the right to capture on lo (root, or
 CAP_NET_RAW). Loopback only; every run is bounded by its duration. Results: results/wire-check-<time>/.
@@ -166,8 +172,8 @@ def wire_times(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str
 # ------------------------------------------------------------------ one run
 
 
-def run(transport: str, server, out: Path) -> list[str]:
-    name = f"send-{transport}"
+def run(transport: str, server, out: Path, number: int) -> list[str]:
+    name = f"send-{transport}-{number}"  # a transport may come back (TRANSPORTS="raw floor raw floor")
     pcap, timing = out / f"{name}.pcap", out / f"{name}-timing.csv"
     dump = subprocess.Popen(
         ["tcpdump", "-i", "lo", "-s", "0", "-U", "-w", str(pcap), f"tcp port {server.port}"],
@@ -190,7 +196,15 @@ def run(transport: str, server, out: Path) -> list[str]:
         "timingLog": timing,
         **PROPS,
     }
-    process, _, _ = ge.jmeter(ge.OURS_HOME, ge.ROOT / "jmx/send.jmx", out, name, props)
+    if transport == "floor":
+        # The shortest client path (blocking sockets, no JMeter): what the machine itself adds to a recorded time.
+        process = subprocess.Popen(
+            ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", "-cp", ge.test_classpath(), "io.github.sockjsstomp.client.WireFloor",
+             str(server.port), str(ENV["THREADS"]), str(ENV["PER_S"]), str(ENV["DURATION_S"]), str(timing),
+             str(ENV["RAMP_S"])],
+            cwd=ge.ROOT, stdout=open(out / f"{name}.console.txt", "w"), stderr=subprocess.STDOUT)
+    else:
+        process, _, _ = ge.jmeter(ge.OURS_HOME, ge.ROOT / "jmx/send.jmx", out, name, props)
     process.wait(ENV["DURATION_S"] + 120)
     time.sleep(1)
     dump.send_signal(signal.SIGINT)
@@ -261,8 +275,8 @@ def main() -> int:
     ]
     curves = ["", "Log minus wire, p50 / p99 ms, by messages since the start (the JIT compiles the path as it runs):", ""]
     try:
-        for transport in TRANSPORTS:
-            table, curve = run(transport, server, out)
+        for number, transport in enumerate(TRANSPORTS, 1):
+            table, curve = run(transport, server, out, number)
             lines += table
             curves.append(curve)
     finally:

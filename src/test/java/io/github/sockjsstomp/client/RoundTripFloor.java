@@ -156,7 +156,7 @@ public final class RoundTripFloor {
         };
     }
 
-    private static Connection blocking(int port) throws IOException {
+    static Connection blocking(int port) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setTcpNoDelay(true);
         OutputStream out = socket.getOutputStream();
