@@ -21,10 +21,10 @@ Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
 design's floor, io.github.sockjsstomp.client.RateFloor (test code: Spring's STOMP client built as ours, no JMeter,
-no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs
-with the JVM options in $JVM_K and the JMeter properties in $PROPS_K ("name=value ...") to compare one setting
-side by side. JFR=many-rate records the first ours-2x1000
-run (JFR_SIDE: another side of ours) (JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
+no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs with the JVM options
+in $JVM_K, the JMeter properties in $PROPS_K ("name=value ...") and the plan in $PLAN_K (else jmx/send.jmx), to
+compare one setting side by side. JFR=many-rate records the first ours-2x1000 run (JFR_SIDE: another of ours;
+JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
 tickMillis, RATE_RAMP_S (5) both sides' ramp-up.
 BROKER=rabbitmq runs many and many-rate against a RabbitMQ already running on loopback (Web-STOMP on BROKER_PORT,
@@ -348,7 +348,9 @@ def rate_run(side, server, out, round_no):
             key = side.split(":", 1)[1]
             jvm_args += " " + os.environ.get("JVM_" + key, "")
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/send.jmx", out, name, props, jvm_args)
+        plan = Path(os.environ.get("PLAN_" + side.split(":", 1)[1], ROOT / "jmx/send.jmx")) if ":" in side \
+            else ROOT / "jmx/send.jmx"
+        process, jtl, pid = jmeter(OURS_HOME, plan, out, name, props, jvm_args)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server0 = proc_cpu_seconds(server.pid)
