@@ -315,7 +315,7 @@ def _read_out_of_core(
     spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage, total: int
 ) -> list[RunResult]:
     stage(f"creating a temporary directory in {args.temp_dir or tempfile.gettempdir()}")
-    with SpillStore(args.temp_dir, total_bytes=total) as store:
+    with SpillStore(args.temp_dir, total_bytes=total, held_bytes=args.max_in_memory * 2**20) as store:
         scans = []
         for i, pth in enumerate(spec.paths):
             stage(f"reading {pth} (out of core, into {store.directory})")

@@ -56,6 +56,7 @@ class SpillStore:
         total_bytes: int = 0,
         slice_records: int | None = None,
         slice_s: int | None = None,
+        held_bytes: int = 0,
     ) -> None:
         try:
             self.directory = Path(tempfile.mkdtemp(prefix="stomp-analysis-", dir=parent))
@@ -67,8 +68,11 @@ class SpillStore:
         self.total_bytes = total_bytes
         self.slice_records = slice_records or SLICE_RECORDS
         self.slice_s = slice_s  # chosen by the first chunk unless given
-        self.slices: dict[int, list[tuple[int, Path, int]]] = {}  # slice -> (file key, path, rows)
+        # slice -> (file key, its file, or its records while they are held in memory, rows)
+        self.slices: dict[int, list[tuple[int, Path | pl.DataFrame, int]]] = {}
         self._written = 0
+        self.held_bytes = held_bytes  # how much of the slices may be held in memory instead of written
+        self._held = 0
 
     def __enter__(self) -> SpillStore:
         return self
@@ -102,7 +106,7 @@ class SpillStore:
         rate = frame.height / span_s * max(1.0, self.total_bytes / max(1, file_bytes))
         return max(1, math.floor(self.slice_records / rate))
 
-    def _write(self, key: int, frame: pl.DataFrame) -> list[Path]:
+    def _write(self, key: int, frame: pl.DataFrame) -> list[Path | pl.DataFrame]:
         width = self.slice_s * 1_000_000
         t = frame.get_column("sent_epoch_us")
         first, last = t.min() // width, t.max() // width
@@ -114,21 +118,35 @@ class SpillStore:
             )
         written = []
         for (s,), part in parts.items():
-            p = self.directory / f"{s}-{key}-{self._written}.arrow"
+            written.append(self._keep(part, self.directory / f"{s}-{key}-{self._written}.arrow"))
             self._written += 1
-            part.write_ipc(p, compression="zstd")
-            self.slices.setdefault(s, []).append((key, p, part.height))
-            written.append(p)
+            self.slices.setdefault(s, []).append((key, written[-1], part.height))
         return written
 
-    def _forget(self, paths: list[Path]) -> None:
-        gone = set(paths)
+    def _keep(self, part: pl.DataFrame, path: Path) -> Path | pl.DataFrame:
+        """Holds ``part`` in memory while the budget allows (neither compressed nor written and read back: about
+        a third of the CPU of pass 1 beside the parse), else writes it to ``path``."""
+        size = part.estimated_size()
+        if self._held + size <= self.held_bytes:
+            self._held += size
+            return part
+        part.write_ipc(path, compression="zstd")
+        return path
+
+    def _release(self, where: Path | pl.DataFrame) -> None:
+        if isinstance(where, Path):
+            where.unlink(missing_ok=True)
+        else:
+            self._held -= where.estimated_size()
+
+    def _forget(self, written: list[Path | pl.DataFrame]) -> None:
+        gone = {id(w) for w in written}
         for s in list(self.slices):
-            self.slices[s] = [e for e in self.slices[s] if e[1] not in gone]
+            self.slices[s] = [e for e in self.slices[s] if id(e[1]) not in gone]
             if not self.slices[s]:
                 del self.slices[s]
-        for p in paths:
-            p.unlink(missing_ok=True)
+        for w in written:
+            self._release(w)
 
     def rows(self, s: int) -> int:
         return sum(n for _, _, n in self.slices[s])
@@ -136,8 +154,8 @@ class SpillStore:
     def load(self, s: int, lo_s: int | None = None, hi_s: int | None = None) -> pl.DataFrame:
         """The records of slice ``s`` (those sent in seconds [lo_s, hi_s) when given), with their file key."""
         frames = []
-        for key, p, _ in self.slices[s]:
-            frame = pl.read_ipc(p)
+        for key, where, _ in self.slices[s]:
+            frame = pl.read_ipc(where) if isinstance(where, Path) else where
             if lo_s is not None:
                 t = frame.get_column("sent_epoch_us")
                 frame = frame.filter((t >= lo_s * 1_000_000) & (t < hi_s * 1_000_000))
@@ -145,8 +163,8 @@ class SpillStore:
         return pl.concat(frames, rechunk=False) if len(frames) > 1 else frames[0]
 
     def drop(self, s: int) -> None:
-        for _, p, _ in self.slices.pop(s):
-            p.unlink(missing_ok=True)
+        for _, where, _ in self.slices.pop(s):
+            self._release(where)
 
 
 class _SpillSink(FrameSink):
@@ -156,7 +174,7 @@ class _SpillSink(FrameSink):
         super().__init__()
         self.store, self.key, self.file_bytes = store, key, file_bytes
         self.rows = 0
-        self._paths: list[Path] = []
+        self._paths: list[Path | pl.DataFrame] = []
         self._windows: list[pl.DataFrame] = []
 
     def put(self, frame: pl.DataFrame) -> None:
