@@ -1,12 +1,13 @@
-"""Out-of-core aggregation, for timing logs bigger than memory: each file is read once, its records are kept on
-disk in slices of send time, and the slices are aggregated one at a time.
+"""Out-of-core aggregation, for timing logs bigger than memory: each file is read once, its records are kept in
+slices of send time (in memory, or on disk beyond a budget), and the slices are aggregated one at a time.
 
 * Pass 1 (:meth:`SpillStore.read`) reads a file with the same fast and validating paths as the in-memory reader,
   in chunks of about a million records. Each chunk, reduced to the columns the aggregation needs (about 50 bytes a
-  record), is cut by send time into *slices* of whole seconds and written to zstd-compressed Arrow IPC files
-  (about 12 bytes a record) under a temporary directory. The slice length is chosen from the first chunk's send
-  rate so that a slice holds about ``slice_records`` records. Pass 1 also keeps, per file, run id and sender, the
-  first and the last send: the *send windows*.
+  record), is cut by send time into *slices* of whole seconds, held in memory as long as they fit ``held_bytes``
+  (``--max-in-memory``), else written to zstd-compressed Arrow IPC files (about 12 bytes a record) under a temporary
+  directory. The slice length is chosen from the first chunk's send rate so that a slice holds about
+  ``slice_records`` records. Pass 1 also keeps, per file, run id and sender, the first and the last send: the *send
+  windows*.
 * Between the passes (:func:`~stomp_analysis.runs.plan_parts`, as in memory), the runs and warm-ups are planned
   from the send windows alone: overlapping windows are one run, the warm-up ends ``--warmup`` seconds after a
   run's first send, and a sender belongs to a part when its window reaches into it (which gives each part's
@@ -17,10 +18,10 @@ disk in slices of send time, and the slices are aggregated one at a time.
   second are complete once the slices up to it are read (an answer comes after its send), so per-second
   percentiles are computed then; every total, histogram and percentile is exact, as in memory.
 
-Memory is bounded by one chunk in pass 1 and a few slices in pass 2 (the one aggregated, the next one read
-ahead, and the parts of about one more whose books, schedule lags and histograms are added on threads of their
-own), plus the value->count histograms, which grow with the distinct (destination, latency) pairs, not with the
-records. Disk: about 12 bytes a record under ``--temp-dir``, removed at the end.
+Memory is bounded by the slices held, one chunk in pass 1 and a few slices in pass 2 (the one aggregated, the next
+one read ahead, and the parts of about one more whose books, schedule lags and histograms are added on threads of
+their own), plus the value->count histograms, which grow with the distinct (destination, latency) pairs, not with
+the records. Disk: about 12 bytes a record not held, under ``--temp-dir``, removed at the end.
 """
 
 from __future__ import annotations
