@@ -43,6 +43,9 @@ from .timing_log import FrameSink, stream_timing_log
 
 #: Records per chunk handed over by the reader in pass 1.
 CHUNK_RECORDS = 1_000_000
+#: A chunk spanning fewer slices than this is cut by one filter a slice (in order; 2.6 ms a million records for three
+#: slices, against 20 for partition_by).
+_FILTERED_SLICES = 8
 #: Records a slice of send time should hold (its length is chosen from the first chunk's send rate).
 SLICE_RECORDS = 2_000_000
 
@@ -114,12 +117,17 @@ class SpillStore:
         first, last = t.min() // width, t.max() // width
         if first == last:  # records come about in send order: a chunk often falls in one slice
             parts = {(first,): frame}
+        elif last - first < _FILTERED_SLICES:  # or in a few: a filter each is a tenth of partition_by's hashing
+            of = t // width
+            parts = {(s,): frame.filter(of == s) for s in range(first, last + 1)}
         else:
             parts = frame.with_columns((pl.col("sent_epoch_us") // width).alias("_slice")).partition_by(
                 "_slice", as_dict=True, include_key=False
             )
         written = []
         for (s,), part in parts.items():
+            if not part.height:
+                continue
             written.append(self._keep(part, self.directory / f"{s}-{key}-{self._written}.arrow"))
             self._written += 1
             self.slices.setdefault(s, []).append((key, written[-1], part.height))
