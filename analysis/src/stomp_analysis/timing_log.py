@@ -400,7 +400,10 @@ def _reduce(lf, file_index: int, fmt: LogFormat, *extra: pl.Expr | str):
 def _versions(frame: pl.DataFrame, column: str = "version") -> tuple[str, ...]:
     if column not in frame.columns:
         return ()
-    return tuple(sorted(v for v in frame.get_column(column).unique().cast(pl.String).to_list() if v))
+    col = frame.get_column(column).cast(pl.String)
+    if col.len() and not col.null_count() and (col == col[0]).all():  # one version, the usual file: no hashing
+        return (col[0],) if col[0] else ()
+    return tuple(sorted(v for v in col.unique().to_list() if v))
 
 
 def read_timing_log(
