@@ -454,7 +454,7 @@ def _write_out(args, stage: Stage, results, jtls, tables: list[Table], per_secon
     _info(f"wrote {len(written)} files to {d}: " + ", ".join(p.name for p in written), args.quiet)
 
 
-def _without_huge_pages() -> None:
+def without_huge_pages() -> None:
     """Stops numpy from asking for transparent huge pages (it does for every array of 4 MiB and more): where the
     kernel's THP defrag setting is ``madvise`` (a common default, and this project's machines'), the first touch
     of each such array may compact memory first. The aggregation makes many short-lived arrays of a few million
@@ -465,7 +465,7 @@ def _without_huge_pages() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _without_huge_pages()
+    without_huge_pages()
     parser = build_parser()
     stage = Stage()
     args = None
