@@ -137,7 +137,7 @@ PHASES = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-kind, log, rate = sys.argv[2], Path(sys.argv[3]), float(sys.argv[4])
+kind, log, rate, held_mib = sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 t0 = time.perf_counter()
 out = {}
 if kind == "parse":  # the floor: polars parses every column, nothing else
@@ -150,10 +150,12 @@ if kind == "parse":  # the floor: polars parses every column, nothing else
     out["parse_s"] = time.perf_counter() - t0
 else:
     from stomp_analysis.aggregate import RunSpec, analyze
+    from stomp_analysis.cli import without_huge_pages
+    without_huge_pages()  # as the command does
     spec = RunSpec("bench", [log], target_rate_per_min=rate)
     if kind == "out-of-core":
         from stomp_analysis.spill import SpillStore, analyze_spilled
-        with SpillStore(total_bytes=log.stat().st_size) as store:
+        with SpillStore(total_bytes=log.stat().st_size, held_bytes=held_mib << 20) as store:
             scan = store.read(log, 0)
             out["pass1_parse_and_spill_s"] = time.perf_counter() - t0
             out["slices"], out["slice_s"] = len(store.slices), store.slice_s
@@ -172,11 +174,13 @@ print(json.dumps(out))
 """
 
 
-def phases(log: Path, rate_per_min: float, kinds: list[str]) -> dict:
-    """Times the phases apart, each kind in a process of its own (peak RSS per kind)."""
+def phases(log: Path, rate_per_min: float, kinds: list[str], held_mib: int) -> dict:
+    """Times the phases apart, each kind in a process of its own (peak RSS per kind); out of core, ``held_mib`` of
+    the slices are held in memory, as aggregate.py's --max-in-memory does."""
     out = {}
     for kind in kinds:
-        r = timed([sys.executable, "-c", PHASES, str(ANALYSIS / "src"), kind, str(log), str(rate_per_min)])
+        args = [str(ANALYSIS / "src"), kind, str(log), str(rate_per_min), str(held_mib)]
+        r = timed([sys.executable, "-c", PHASES, *args])
         if r["rc"] != 0:
             print(r["stderr"][-2000:], file=sys.stderr)
             continue
@@ -261,7 +265,7 @@ def bench_size(args, records: int) -> dict:
         results["with_charts"] = {k: v for k, v in r.items() if k not in ("stdout", "stderr")}
     if args.phases:
         kinds = ["parse", "out-of-core" if out_of_core else "in-memory"]
-        results["phases"] = phases(log, meta["target_rate_per_min"], kinds)
+        results["phases"] = phases(log, meta["target_rate_per_min"], kinds, args.max_in_memory)
     if args.clean:
         for p in (log, meta_path):
             p.unlink(missing_ok=True)

@@ -130,6 +130,13 @@ def test_out_of_core_gives_the_in_memory_figures(logs, tmp_path, files, pacing, 
     assert not list(tmp_path.glob("stomp-analysis-*"))  # the slices are removed
 
 
+@pytest.mark.parametrize("held_bytes", [20_000, 1 << 30])  # some slices held in memory, the rest written; all held
+def test_slices_held_in_memory_give_the_same_figures(logs, tmp_path, held_bytes):
+    spec = RunSpec("x", logs, **PACED)
+    assert out_of_core(spec, 1.5, tmp_path, slice_s=1, held_bytes=held_bytes) == in_memory(spec, 1.5)
+    assert not list(tmp_path.glob("stomp-analysis-*"))
+
+
 def test_a_slice_fuller_than_planned_is_read_in_parts(logs, tmp_path):
     spec = RunSpec("x", logs, **PACED)
     assert out_of_core(spec, 1.5, tmp_path, slice_s=7, slice_records=100) == in_memory(spec, 1.5)

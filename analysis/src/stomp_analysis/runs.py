@@ -57,7 +57,16 @@ class PartPlan:
 
 def windows(frame: pl.DataFrame, first: str = "sent_epoch_us", last: str = "sent_epoch_us") -> pl.DataFrame:
     """First and last send per run id and sender."""
-    return frame.group_by("run", "sender").agg(pl.col(first).min().alias("first"), pl.col(last).max().alias("last"))
+    span = pl.col(first).min().alias("first"), pl.col(last).max().alias("last")
+    run = frame.get_column("run")
+    if not run.len() or run.null_count() not in (0, run.len()) or run.min() != run.max():
+        return frame.group_by("run", "sender").agg(*span)
+    # one run id (or none), the usual chunk: grouped by the sender's code alone, a third of the two-key group-by
+    return (
+        frame.group_by(pl.col("sender").to_physical().alias("_code"))
+        .agg(pl.col("run").first(), pl.col("sender").first(), *span)
+        .drop("_code")
+    )
 
 
 def group_segments(segments: list[tuple[int, int, int, int]]) -> list[tuple[int, list[tuple[int, int]]]]:
