@@ -39,6 +39,7 @@ a copy of target/jmeter without our jar; it is never bundled.
 """
 
 import csv
+import functools
 import os
 import re
 import shutil
@@ -282,8 +283,9 @@ def echo_run(side, server, out, round_no, fire=False):
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
 
 
+@functools.cache
 def test_classpath():
-    """Our test classes and their dependencies (the floor programs, bench code never shipped)."""
+    """Our test classes and their dependencies (the floor programs, bench code never shipped); built once a run."""
     subprocess.run(["mvn", "-B", "-ntp", "-q", "-DskipTests", "test-compile", "dependency:build-classpath",
                     "-Dmdep.includeScope=test", "-Dmdep.outputFile=target/test-classpath.txt"], cwd=ROOT, check=True)
     return f"target/test-classes:target/classes:{(ROOT / 'target/test-classpath.txt').read_text().strip()}"

@@ -44,8 +44,8 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  */
 public final class RoundTripFloor {
 
-    private static final String CONNECT = "CONNECT\naccept-version:1.2\nhost:localhost\nlogin:floor-%d\nheart-beat:0,0\n\n\0";
-    private static final String SUBSCRIBE = "SUBSCRIBE\nid:0\ndestination:/user/queue/echo\n\n\0";
+    static final String CONNECT = "CONNECT\naccept-version:1.2\nhost:localhost\nlogin:floor-%d\nheart-beat:0,0\n\n\0";
+    static final String SUBSCRIBE = "SUBSCRIBE\nid:0\ndestination:/user/queue/echo\n\n\0";
     private static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
             + "{\"id\":\"%d-%d\",\"seq\":1,\"user\":\"floor-%d\",\"text\":\"hello\"}\0";
 

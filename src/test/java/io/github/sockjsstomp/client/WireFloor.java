@@ -25,8 +25,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class WireFloor {
 
-    private static final String CONNECT = "CONNECT\naccept-version:1.2\nhost:localhost\nlogin:floor-%d\nheart-beat:0,0\n\n\0";
-    private static final String SUBSCRIBE = "SUBSCRIBE\nid:0\ndestination:/user/queue/echo\n\n\0";
     private static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
             + "{\"id\":\"%s\",\"seq\":1,\"user\":\"floor-%d\",\"text\":\"hello\"}\0";
 
@@ -68,9 +66,9 @@ public final class WireFloor {
             AtomicLong ids, List<String> rows) {
         try {
             RoundTripFloor.Connection connection = RoundTripFloor.blocking(port);
-            connection.send(String.format(CONNECT, number));
+            connection.send(String.format(RoundTripFloor.CONNECT, number));
             connection.receive();
-            connection.send(SUBSCRIBE);
+            connection.send(RoundTripFloor.SUBSCRIBE);
             long start = System.nanoTime() + offsetNanos;
             for (long n = 0; ; n++) {
                 long due = start + n * intervalNanos;

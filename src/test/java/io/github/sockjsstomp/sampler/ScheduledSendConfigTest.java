@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The scheduled sender's parameters as JMeter's panel lists them, and what it refuses. */
 class ScheduledSendConfigTest {
@@ -30,27 +32,16 @@ class ScheduledSendConfigTest {
         }
     }
 
-    @Test
-    void aBadTickIsAConfigError() throws Exception {
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({"tickMillis, 0", "sampleMillis, -5"})
+    void aBadTickOrSampleSpanIsAConfigErrorNamingIt(String parameter, String value) throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             StompSendSampler send = new StompSendSampler();
             int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "send",
-                    "timingLog", "none", "ratePerThread", "60", "tickMillis", "0")));
+                    "timingLog", "none", "ratePerThread", "60", parameter, value)));
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
-            assertThat(result.getResponseMessage()).contains("'tickMillis' has value '0'");
-        }
-    }
-
-    @Test
-    void aNegativeSampleSpanIsAConfigError() throws Exception {
-        try (SamplerHarness harness = new SamplerHarness(1)) {
-            StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "send",
-                    "timingLog", "none", "ratePerThread", "60", "sampleMillis", "-5")));
-            SampleResult result = harness.samples(sender, 1).get(0);
-            assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
-            assertThat(result.getResponseMessage()).contains("'sampleMillis' has value '-5'");
+            assertThat(result.getResponseMessage()).contains("'" + parameter + "' has value '" + value + "'");
         }
     }
 }
