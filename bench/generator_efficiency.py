@@ -200,11 +200,13 @@ def java_pid(marker, timeout=60):
     raise RuntimeError("no JMeter process for " + marker)
 
 
-def jmeter(home, plan, out, name, props, jvm_args=""):
+def jmeter(home, plan, out, name, props, jvm_args="", gc_algo=None):
     jtl = out / f"{name}.jtl"
     command = [str(home / "bin/jmeter"), "-n", "-t", str(plan), "-l", str(jtl), "-j", str(out / f"{name}.log")]
     command += [f"-J{k}={v}" for k, v in props.items()]
     env = dict(os.environ, HEAP=HEAP, JVM_ARGS=(jvm_args + " " + os.environ.get("JVM_EXTRA", "")).strip())
+    if gc_algo:
+        env["GC_ALGO"] = gc_algo  # bin/jmeter's collector flags: a second collector in JVM_ARGS would conflict
     console = open(out / f"{name}.console.txt", "w")
     process = subprocess.Popen(command, stdout=console, stderr=console, env=env, cwd=out, start_new_session=True)
     return process, jtl, java_pid(str(jtl))
@@ -329,7 +331,7 @@ def rate_run(side, server, out, round_no):
     common = {"host": "127.0.0.1", "port": server.port, "rampUp": os.environ.get("RATE_RAMP_S", "5"),
               "duration": duration,
               "throughput": users * per_min, "endpoint": server.endpoint}
-    jvm_args = ""
+    jvm_args, gc_algo = "", None
     if side.startswith("floor-"):
         process = floor_process(side, server, out, name, duration)
         pid, jtl = process.pid, None
@@ -349,10 +351,11 @@ def rate_run(side, server, out, round_no):
         if ":" in side:
             key = side.split(":", 1)[1]
             jvm_args += " " + os.environ.get("JVM_" + key, "")
+            gc_algo = os.environ.get("GC_" + key)
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
         plan = Path(os.environ.get("PLAN_" + side.split(":", 1)[1], ROOT / "jmx/send.jmx")) if ":" in side \
             else ROOT / "jmx/send.jmx"
-        process, jtl, pid = jmeter(OURS_HOME, plan, out, name, props, jvm_args)
+        process, jtl, pid = jmeter(OURS_HOME, plan, out, name, props, jvm_args, gc_algo)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server0 = proc_cpu_seconds(server.pid)
@@ -415,12 +418,13 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
                                         sessionsPerThread=sessions_per_thread,
                                         **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}))
     polls = poll_cpu(pid, server.pid, duration - 12)
-    for _ in range(2):
-        subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60)
-        time.sleep(1)
-    heap = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=60).stdout
-    used_kb = next(int(w[:-1]) for line in heap.splitlines() if "garbage-first heap" in line
-                   for i, w in enumerate(line.split()) if line.split()[i - 1] == "used")
+    # The live objects (the histogram's full GC counts only those), not G1's "used" just after GC.run, which also
+    # counts what the threads allocated since: 18 KB a session above the live objects for ours, whose threads wake
+    # every aliveMillis, 0.4 KB for the incumbent's, blocked in reads.
+    histogram = subprocess.run(["jcmd", str(pid), "GC.class_histogram"], capture_output=True, text=True,
+                               timeout=120).stdout
+    (out / f"{name}.histogram.txt").write_text(histogram)  # diff two sizes: where a held session's heap goes
+    used_kb = next(int(line.split()[2]) for line in histogram.splitlines() if line.startswith("Total")) // 1024
     figures = {"run": name, "sessions": threads * sessions_per_thread, "heap_kb": used_kb,
                "rss_kb": proc_status(pid, "VmRSS"), "threads": proc_status(pid, "Threads")}
     process.wait(300)

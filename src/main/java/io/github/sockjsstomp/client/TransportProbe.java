@@ -36,7 +36,11 @@ public final class TransportProbe {
 
     private final CloseableHttpClient client;
     private final RequestConfig requestConfig;
-    private final ObjectMapper mapper = new ObjectMapper();
+    /**
+     * One for the JVM: a probe lives per JMeter thread, and an ObjectMapper with the caches it builds on its first
+     * read weighs more than a held session (it was most of a one-user thread's heap over the incumbent's).
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper();
     private final Map<URI, Result> found = new ConcurrentHashMap<>();
 
     /** @param timeoutMillis connect, pool and read timeout of the one request */
@@ -144,7 +148,7 @@ public final class TransportProbe {
     /** SockJS's /info answer's {@code websocket} flag, or null if the body is not that answer. */
     private Boolean sockJsWebSocket(String body) {
         try {
-            JsonNode json = mapper.readTree(body);
+            JsonNode json = MAPPER.readTree(body);
             JsonNode webSocket = json == null ? null : json.get("websocket");
             return webSocket != null && webSocket.isBoolean() ? webSocket.booleanValue() : null;
         } catch (IOException e) {
