@@ -33,7 +33,9 @@ server's CPU per message beside ours (both on this machine's cores). bench/READM
 JVM_EXTRA adds JVM options to every JMeter run (both sides), e.g. -XX:+PrintCompilation (in <run>.console.txt).
 Environment: ROUNDS (3), THREADS (50), WARMUP_S (15), WINDOW_S (20), N_SMALL (10), N_BIG (1000),
              THREADS_MANY (15), SESSIONS_PER_THREAD (1000), JFR=1 to record the first ours echo runs (JFR=fire:
-             the first fire-and-forget run); bench/jfr_top.py prints a recording's top frames.
+             the first fire-and-forget run); bench/jfr_top.py prints a recording's top frames. FIRE_RATE (0:
+             unthrottled) paces fire-and-forget with the scheduled sender at that many messages/s in all, on
+             FIRE_SESSIONS (1) users a thread (THREADS / FIRE_SESSIONS threads).
 Needs target/jmeter (make jmeter). The incumbent's jar comes from Maven Central into target/jmeter-incumbent,
 a copy of target/jmeter without our jar; it is never bundled.
 """
@@ -67,6 +69,8 @@ TICK = os.sysconf("SC_CLK_TCK")
 def incumbent_home():
     jar = INCUMBENT_HOME / "lib/ext/jmeter-websocket-samplers-1.3.1.jar"
     if jar.exists():
+        # Both sides run on the same JVM settings: jmeter-config/setenv.sh as installed in ours now.
+        shutil.copy2(OURS_HOME / "bin/setenv.sh", INCUMBENT_HOME / "bin/setenv.sh")
         return
     shutil.rmtree(INCUMBENT_HOME, ignore_errors=True)
     shutil.copytree(OURS_HOME, INCUMBENT_HOME, symlinks=True)
@@ -246,6 +250,9 @@ def steady_window(process, pid):
     return cpu1 - cpu0, (sw1[0] - sw0[0], sw1[1] - sw0[1]), int(t0 * 1000), int(t1 * 1000)
 
 
+FIRE_RATE = int(os.environ.get("FIRE_RATE", "0"))
+
+
 def echo_run(side, server, out, round_no, fire=False):
     name = f"{side}-{'fire' if fire else 'echo'}-{round_no}"
     duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
@@ -267,7 +274,13 @@ def echo_run(side, server, out, round_no, fire=False):
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
         plan = "send.jmx" if fire else "echo.jmx"
-        if fire:
+        if fire and FIRE_RATE:
+            # At a rate the server holds, on FIRE_SESSIONS users per thread: what an answered message costs us
+            # when nothing is lost to the server's overload.
+            per_thread = int(os.environ.get("FIRE_SESSIONS", "1"))
+            props.update(throughput=FIRE_RATE * 60, pacing="schedule", threads=max(1, ENV["THREADS"] // per_thread),
+                         sessionsPerThread=per_thread)
+        elif fire:
             props.update(throughput=0)
         else:
             props.update(pauseMillis=0)
@@ -335,9 +348,12 @@ def rate_run(side, server, out, round_no):
     if side.startswith("floor-"):
         process = floor_process(side, server, out, name, duration)
         pid, jtl = process.pid, None
-    elif side == "incumbent":
+    elif side.split(":")[0] == "incumbent":
+        key = side.split(":", 1)[1] if ":" in side else None
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
-                                   dict(common, threads=users, **server.incumbent()))
+                                   dict(common, threads=users, **server.incumbent()),
+                                   os.environ.get("JVM_" + key, "") if key else "",
+                                   os.environ.get("GC_" + key) if key else None)
     else:
         threads = int(side.split("-")[1].split("x")[0])
         if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == os.environ.get("JFR_SIDE", "ours-2x1000"):
@@ -367,7 +383,7 @@ def rate_run(side, server, out, round_no):
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
     if side.startswith("floor-"):
         done, errors = floor_answered_between(out / f"{name}.console.txt", start_ms, end_ms)
-    elif side == "incumbent":
+    elif side.split(":")[0] == "incumbent":
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)
     else:
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
@@ -485,15 +501,17 @@ def main(argv):
     try:
         if "echo" in parts or "fire" in parts:
             sides = os.environ.get("SIDES", "ours-raw incumbent ours-websocket").split()
-            runs = {s: [] for s in sides + ["ours-raw-fire"]}
+            fire_side = "ours-raw-fire" + (f" at {FIRE_RATE:,}/s, {os.environ.get('FIRE_SESSIONS', '1')} users a thread"
+                                           if FIRE_RATE else "")
+            runs = {s: [] for s in sides + [fire_side]}
             for round_no in range(1, ENV["ROUNDS"] + 1):
                 if "echo" in parts:
                     for side in sides:
                         runs[side].append(echo_run(side, server, out, round_no))
                         print(runs[side][-1], flush=True)
                 if "fire" in parts:
-                    runs["ours-raw-fire"].append(echo_run("ours-raw", server, out, round_no, fire=True))
-                    print(runs["ours-raw-fire"][-1], flush=True)
+                    runs[fire_side].append(echo_run("ours-raw", server, out, round_no, fire=True))
+                    print(runs[fire_side][-1], flush=True)
             lines += [f"## Echo, {ENV['THREADS']} threads, unthrottled", "",
                       "| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
                       "trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | --- | ---: | ---: |"]

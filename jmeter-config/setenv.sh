@@ -14,7 +14,12 @@ HEAP="${HEAP:--Xms4g -Xmx4g}"
 
 # G1 with short pauses: a long pause stalls every sampler thread at once and shows up as a latency
 # spike in the results; the 20 % reserve keeps to-space free for the steady churn of small messages.
-GC_ALGO="${GC_ALGO:--XX:+UseG1GC -XX:MaxGCPauseMillis=100 -XX:G1ReservePercent=20}"
+# NewRatio=2, a young generation of a third of the heap (G1 otherwise keeps it near 5 %): a message
+# awaiting its reply lives up to replyTimeoutMillis, long enough to be promoted by young collections
+# every few seconds, and each promoted one dirties old regions for G1's refinement threads. Measured
+# at 2,000 users x 1 message/s (bench/README.md): 12 % less CPU per message, one young pause a minute
+# (30-34 ms) instead of ten (7-40 ms).
+GC_ALGO="${GC_ALGO:--XX:+UseG1GC -XX:MaxGCPauseMillis=100 -XX:G1ReservePercent=20 -XX:NewRatio=2}"
 
 # Added in front of any JVM_ARGS from the environment (for -XX flags the last one given wins, so
 # yours override these):
