@@ -171,6 +171,8 @@ def test_keyed_histograms_are_the_histograms_of_each_key(min_pending):
     for k, d in result.items():
         v, c = np.unique(values[keys == k], return_counts=True)
         assert np.array_equal(d.values, v) and np.array_equal(d.counts, c)
+    v, c = np.unique(values, return_counts=True)
+    assert np.array_equal(h.total().values, v) and np.array_equal(h.total().counts, c)
 
 
 def test_merge_two_is_a_merge():

@@ -361,7 +361,7 @@ class RunAccumulator:
             for attr in ("sent", "answered", "lost", "lost_test_ended", "failed", "replies", "unrecordable"):
                 setattr(total, attr, getattr(total, attr) + getattr(b, attr))
         total.latency = self._latencies.total()
-        total.receipt = Distribution.merge(b.receipt for b in destinations)
+        total.receipt = self._receipts.total()
         return destinations, total
 
     def _per_second(self, start_ms: int, end_us: int) -> pl.DataFrame:
