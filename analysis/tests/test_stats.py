@@ -155,9 +155,10 @@ def test_dense_and_sorted_paths_agree():
     assert np.array_equal(merged.values, np.unique(small)) and merged.n == small.size
 
 
-def test_keyed_histograms_are_the_histograms_of_each_key():
+@pytest.mark.parametrize("min_pending", [1 << 23, 1])  # merged once at the end, or at every slice
+def test_keyed_histograms_are_the_histograms_of_each_key(min_pending):
     rng = np.random.default_rng(6)
-    h = KeyedHistograms()
+    h = KeyedHistograms(min_pending=min_pending)
     keys_all, values_all = [], []
     for _ in range(3):  # three slices
         keys, values = rng.integers(0, 50, 10_000), rng.integers(0, 1 << 30, 10_000)
@@ -170,6 +171,8 @@ def test_keyed_histograms_are_the_histograms_of_each_key():
     for k, d in result.items():
         v, c = np.unique(values[keys == k], return_counts=True)
         assert np.array_equal(d.values, v) and np.array_equal(d.counts, c)
+    v, c = np.unique(values, return_counts=True)
+    assert np.array_equal(h.total().values, v) and np.array_equal(h.total().counts, c)
 
 
 def test_merge_two_is_a_merge():

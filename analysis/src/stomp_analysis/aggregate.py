@@ -288,6 +288,7 @@ class RunAccumulator:
         """The run's result; ``logs`` are its files (file key, description), in order, whether or not they had
         records in it."""
         self.flush_answers()
+        self._latencies.flush()
         self._background.wait()
         destinations, total = self._books()
         mode = treatment.run_mode(self.mode_records)
@@ -359,8 +360,8 @@ class RunAccumulator:
         for b in destinations:
             for attr in ("sent", "answered", "lost", "lost_test_ended", "failed", "replies", "unrecordable"):
                 setattr(total, attr, getattr(total, attr) + getattr(b, attr))
-        total.latency = Distribution.merge(b.latency for b in destinations)
-        total.receipt = Distribution.merge(b.receipt for b in destinations)
+        total.latency = self._latencies.total()
+        total.receipt = self._receipts.total()
         return destinations, total
 
     def _per_second(self, start_ms: int, end_us: int) -> pl.DataFrame:

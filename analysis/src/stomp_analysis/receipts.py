@@ -60,6 +60,10 @@ class ReceiptAccumulator:
         """The receipt latency distribution of each destination code."""
         return self._histograms.result() if self.seen else {}
 
+    def total(self) -> Distribution:
+        """The receipt latency distribution of all the destinations together."""
+        return self._histograms.total() if self.seen else Distribution.empty()
+
     def join_per_second(self, per_second: pl.DataFrame) -> pl.DataFrame:
         """The run's per-second series with the receipt columns added (unchanged when no receipt came)."""
         self.flush()

