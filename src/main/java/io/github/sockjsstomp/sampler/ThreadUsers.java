@@ -57,15 +57,10 @@ final class ThreadUsers {
     private boolean closed;
 
     ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity) {
-        this(users, subscribeTo, connectsPerSecond, capacity, ClientProperties.reconnectBackoff(null));
-    }
-
-    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity,
-            ReconnectBackoff backoff) {
         this.users = List.copyOf(users);
         this.capacity = capacity;
         this.subscribeTo = subscribeTo;
-        this.backoff = backoff;
+        this.backoff = ClientProperties.reconnectBackoff(null);
         this.schedules = this.users.stream().map(u -> backoff.schedule()).toList();
         this.server = this.users.isEmpty() ? null : Outages.join(this.users.get(0).settings().stompUri().toString(),
                 backoff.minMillis(), backoff.maxMillis());

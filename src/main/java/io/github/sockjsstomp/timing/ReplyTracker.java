@@ -110,7 +110,7 @@ public final class ReplyTracker {
             return;
         }
         if (receivedNanos - entry.deadlineNanos > 0) {
-            timeOut(entry);
+            timeOut(entry, "timeout");
             receipts.arriveLate();
             return;
         }
@@ -161,7 +161,7 @@ public final class ReplyTracker {
         }
         if (message.receivedNanos() - entry.deadlineNanos > 0) {
             // Past its deadline, whether or not the sweep has come round to the message yet.
-            timeOut(entry);
+            timeOut(entry, "timeout");
             unmatched(msgId, message, entry);
             return;
         }
@@ -217,7 +217,7 @@ public final class ReplyTracker {
             MessageTiming head;
             while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
                 queue.poll();
-                timeOut(head);
+                timeOut(head, "timeout");
             }
         }
     }
@@ -260,18 +260,16 @@ public final class ReplyTracker {
         for (Queue<MessageTiming> queue : expiryQueues.values()) {
             MessageTiming entry;
             while ((entry = queue.poll()) != null) {
-                known.remove(entry.msgId, entry);
-                noReceipt(entry);
-                lose(entry, reason);
+                timeOut(entry, reason);
             }
         }
     }
 
-    /** A message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
-    private void timeOut(MessageTiming entry) {
+    /** A message whose deadline passed (or whose test ended): LOST if unanswered, otherwise just forgotten. */
+    private void timeOut(MessageTiming entry, String reason) {
         known.remove(entry.msgId, entry);
         noReceipt(entry);
-        lose(entry, "timeout");
+        lose(entry, reason);
     }
 
     private void lose(MessageTiming entry, String reason) {
@@ -298,10 +296,7 @@ public final class ReplyTracker {
     }
 
     public Books books() {
-        long s = sent.sum();
-        long a = answered.sum();
-        long l = lost.sum();
-        long f = failed.sum();
+        long s = sent.sum(), a = answered.sum(), l = lost.sum(), f = failed.sum();
         return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), extraReplies.sum(),
                 lateReplies.sum(), lateMaxMicros.get(), untimed.sum(), receipts.asked(), receipts.received(),
                 receipts.missing(), receipts.late());

@@ -146,10 +146,7 @@ public final class WarmUp {
                         timing.send(DESTINATION, Map.of(), PAYLOAD);
                         sent++;
                     }
-                    // The tracker's count, not the user's: a reply is counted as received before it is matched.
-                    while ((answered = tracker.books().answered()) < sent && going(deadline)) {
-                        LockSupport.parkNanos(100_000);
-                    }
+                    answered = awaitAnswers(tracker, sent, deadline);
                     settle(deadline + TimeUnit.MILLISECONDS.toNanos(SETTLE_LIMIT_MILLIS));
                 }
             } finally {
@@ -169,6 +166,15 @@ public final class WarmUp {
         }
         return new Result(transport, sent, answered, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                 TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu), problem);
+    }
+
+    /** The tracker's count of answers, not the user's of replies: a reply is received before it is matched. */
+    private static long awaitAnswers(ReplyTracker tracker, long sent, long deadline) {
+        long answered;
+        while ((answered = tracker.books().answered()) < sent && going(deadline)) {
+            LockSupport.parkNanos(100_000);
+        }
+        return answered;
     }
 
     /**
