@@ -16,7 +16,7 @@ import org.springframework.web.socket.sockjs.client.SockJsClient;
  * Hands every session to its handler wrapped in a {@link SerializedSession} (one writer at a time, each
  * learning the fate of its own message) and, over SockJS, in a {@link TextOnlySession}.
  */
-final class SerializingWebSocketClient implements WebSocketClient {
+record SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis) implements WebSocketClient {
 
     /**
      * Who wants the transport session of the connect being started on this thread. STOMP's connect future only
@@ -37,14 +37,6 @@ final class SerializingWebSocketClient implements WebSocketClient {
 
         /** Before STOMP hears of it: Spring's STOMP session reports every close as "Connection closed". */
         void closed(CloseStatus status);
-    }
-
-    private final WebSocketClient delegate;
-    private final int sendTimeLimitMillis;
-
-    SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis) {
-        this.delegate = delegate;
-        this.sendTimeLimitMillis = sendTimeLimitMillis;
     }
 
     @Override
