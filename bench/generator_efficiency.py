@@ -344,33 +344,27 @@ def rate_run(side, server, out, round_no):
     common = {"host": "127.0.0.1", "port": server.port, "rampUp": os.environ.get("RATE_RAMP_S", "5"),
               "duration": duration,
               "throughput": users * per_min, "endpoint": server.endpoint}
-    jvm_args, gc_algo = "", None
+    key = side.split(":", 1)[1] if ":" in side else None  # a variant: its JVM_K, GC_K, PROPS_K and PLAN_K
+    jvm_args, gc_algo = (os.environ.get("JVM_" + key, ""), os.environ.get("GC_" + key)) if key else ("", None)
     if side.startswith("floor-"):
         process = floor_process(side, server, out, name, duration)
         pid, jtl = process.pid, None
     elif side.split(":")[0] == "incumbent":
-        key = side.split(":", 1)[1] if ":" in side else None
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
-                                   dict(common, threads=users, **server.incumbent()),
-                                   os.environ.get("JVM_" + key, "") if key else "",
-                                   os.environ.get("GC_" + key) if key else None)
+                                   dict(common, threads=users, **server.incumbent()), jvm_args, gc_algo)
     else:
         threads = int(side.split("-")[1].split("x")[0])
         if os.environ.get("JFR") == "many-rate" and round_no == 1 and side == os.environ.get("JFR_SIDE", "ours-2x1000"):
-            jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
-                        f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
-                        "-XX:FlightRecorderOptions=stackdepth=1024")
+            jvm_args += (f" -XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
+                         f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
+                         "-XX:FlightRecorderOptions=stackdepth=1024")
         props = dict(common, threads=threads, sessionsPerThread=users // threads, transport="raw", indexPath="none",
                      pullPath="none", heartbeatMillis=0, pacing="schedule",
                      tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv",
                      **server.ours())
-        if ":" in side:
-            key = side.split(":", 1)[1]
-            jvm_args += " " + os.environ.get("JVM_" + key, "")
-            gc_algo = os.environ.get("GC_" + key)
+        if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-        plan = Path(os.environ.get("PLAN_" + side.split(":", 1)[1], ROOT / "jmx/send.jmx")) if ":" in side \
-            else ROOT / "jmx/send.jmx"
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx")) if key else ROOT / "jmx/send.jmx"
         process, jtl, pid = jmeter(OURS_HOME, plan, out, name, props, jvm_args, gc_algo)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()

@@ -27,6 +27,7 @@ import org.HdrHistogram.Histogram;
 public final class ReplyTracker {
 
     private static final long SWEEP_MILLIS = 20;
+    private static final String DEADLINE_PASSED = "timeout"; // a LOST record's detail (or the test's end reason)
 
     private final MessageIds ids;
     private final ReplyFeed feed;
@@ -110,7 +111,7 @@ public final class ReplyTracker {
             return;
         }
         if (receivedNanos - entry.deadlineNanos > 0) {
-            timeOut(entry, "timeout");
+            timeOut(entry, DEADLINE_PASSED);
             receipts.arriveLate();
             return;
         }
@@ -161,7 +162,7 @@ public final class ReplyTracker {
         }
         if (message.receivedNanos() - entry.deadlineNanos > 0) {
             // Past its deadline, whether or not the sweep has come round to the message yet.
-            timeOut(entry, "timeout");
+            timeOut(entry, DEADLINE_PASSED);
             unmatched(msgId, message, entry);
             return;
         }
@@ -217,7 +218,7 @@ public final class ReplyTracker {
             MessageTiming head;
             while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
                 queue.poll();
-                timeOut(head, "timeout");
+                timeOut(head, DEADLINE_PASSED);
             }
         }
     }
