@@ -22,7 +22,8 @@ SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own gr
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
 design's floor, io.github.sockjsstomp.client.RateFloor (test code: Spring's STOMP client built as ours, no JMeter,
 no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs with the JVM options
-in $JVM_K, the JMeter properties in $PROPS_K ("name=value ...") and the plan in $PLAN_K (else jmx/send.jmx), to
+in $JVM_K, the JMeter properties in $PROPS_K ("name=value ..."), the plan in $PLAN_K (else jmx/send.jmx) and the
+JMeter home in $HOME_K (another build of ours, e.g. a copy of target/jmeter made before a change), to
 compare one setting side by side. JFR=many-rate records the first ours-2x1000 run (JFR_SIDE: another of ours;
 JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
@@ -254,12 +255,23 @@ FIRE_RATE = int(os.environ.get("FIRE_RATE", "0"))
 
 
 def echo_run(side, server, out, round_no, fire=False):
-    name = f"{side}-{'fire' if fire else 'echo'}-{round_no}"
+    name = f"{side.replace(':', '_')}-{'fire' if fire else 'echo'}-{round_no}"
+    key = side.split(":", 1)[1] if ":" in side else None  # a variant of ours: its JVM_K, PROPS_K and PLAN_K
+    side = side.split(":")[0]
     duration = ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
     common = {"host": "127.0.0.1", "port": server.port, "threads": ENV["THREADS"], "rampUp": 0,
               "duration": duration}
-    jvm_args = ""
-    if side == "incumbent":
+    jvm_args = os.environ.get("JVM_" + key, "") if key else ""
+    if side == "floor-tomcat":
+        return tomcat_floor_run(server, out, name)
+    if side == "floor-java":
+        # JavaRequestFloor (test code) from target/test-classes; the plugin's jar gives it Tomcat and the I/O threads.
+        test_classpath()
+        process, jtl, pid = jmeter(OURS_HOME, Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-java-echo.jmx"))
+                                   if key else ROOT / "bench/floor-java-echo.jmx", out, name,
+                                   dict(common, endpoint="/stomp-ws", **{"user.classpath": ROOT / "target/test-classes"}),
+                                   jvm_args)
+    elif side == "incumbent":
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-echo.jmx", out, name,
                                    dict(common, endpoint="/stomp-ws"))
     else:
@@ -270,7 +282,7 @@ def echo_run(side, server, out, round_no, fire=False):
                      timingLog=out / f"{name}-timing.csv")
         if side.endswith("-tomcatio"):
             props["sockjsstomp.ioThreads"] = 0
-        if os.environ.get("JFR") == ("fire" if fire else "1") and round_no == 1:
+        if os.environ.get("JFR") == ("fire" if fire else "1") and round_no == 1 and not key:
             jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
         plan = "send.jmx" if fire else "echo.jmx"
@@ -285,6 +297,9 @@ def echo_run(side, server, out, round_no, fire=False):
         else:
             props.update(pauseMillis=0)
         plan_path = ROOT / "jmx" / plan
+        if key:
+            props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
+            plan_path = Path(os.environ.get("PLAN_" + key, plan_path))
         process, jtl, pid = jmeter(OURS_HOME, plan_path, out, name, props, jvm_args)
     cpu, switches, start_ms, end_ms = steady_window(process, pid)
     if fire:
@@ -296,6 +311,23 @@ def echo_run(side, server, out, round_no, fire=False):
     seconds = (end_ms - start_ms) / 1000
     return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
+
+
+def tomcat_floor_run(server, out, name):
+    """RoundTripFloor tomcat (Tomcat's client on our I/O threads, no JMeter, no Spring) as an echo side: its own
+    figures for the window, the context switches from /proc over the same window."""
+    command = ["java", *HEAP.split(), "-XX:+UseG1GC", "-cp", test_classpath(), "io.github.sockjsstomp.client.RoundTripFloor",
+               "tomcat", str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])]
+    console = out / f"{name}.console.txt"
+    with open(console, "w") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+        _, switches, _, _ = steady_window(process, process.pid)
+    match = re.search(r"round_trips=(\d+) cpu_us_per_round_trip=([\d.]+) per_s=(\d+)", console.read_text())
+    if not match:
+        sys.exit(f"{name} failed: {console.read_text()[-3000:]}")
+    trips = int(match.group(1))
+    return {"run": name, "per_s": float(match.group(3)), "cpu_us": float(match.group(2)),
+            "vcs": switches[0] / max(trips, 1), "ivcs": switches[1] / max(trips, 1), "errors": 0}
 
 
 @functools.cache
@@ -365,7 +397,8 @@ def rate_run(side, server, out, round_no):
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
         plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx")) if key else ROOT / "jmx/send.jmx"
-        process, jtl, pid = jmeter(OURS_HOME, plan, out, name, props, jvm_args, gc_algo)
+        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+        process, jtl, pid = jmeter(home, plan, out, name, props, jvm_args, gc_algo)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server0 = proc_cpu_seconds(server.pid)
@@ -414,13 +447,24 @@ def load_average():
 
 
 def held_run(side, server, out, threads, sessions_per_thread=1):
-    name = f"{side}-held-{threads}x{sessions_per_thread}"
+    name = f"{side.replace(':', '_')}-held-{threads}x{sessions_per_thread}"
+    key = side.split(":", 1)[1] if ":" in side else None  # a variant: its PLAN_K
+    side = side.split(":")[0]
     duration = 60 if threads * sessions_per_thread > 1000 else 40
     common = {"host": "127.0.0.1", "port": server.port, "threads": threads, "rampUp": 0, "duration": duration,
               "aliveMillis": 5000}
     if side == "incumbent":
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-connect.jmx", out, name,
                                    dict(common, endpoint="/stomp-ws"))
+    elif side == "floor-held":
+        # HeldSessionFloor (test code) from target/test-classes: Spring's STOMP session as ours builds it, no plugin.
+        test_classpath()
+        floor = {k.replace("{{userNumber}}", "{n}"): v.replace("{{userNumber}}", "{n}") for k, v in server.ours().items()
+                 if k in ("login", "passcode", "subscribeTo")}
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-held.jmx")) if key else ROOT / "bench/floor-held.jmx"
+        process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
+                                   dict(common, endpoint=server.endpoint, **floor,
+                                        **{"user.classpath": ROOT / "target/test-classes"}))
     else:
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
                                    dict(common, transport="raw", endpoint=server.endpoint, indexPath="none",
@@ -507,25 +551,30 @@ def main(argv):
                     runs[fire_side].append(echo_run("ours-raw", server, out, round_no, fire=True))
                     print(runs[fire_side][-1], flush=True)
             lines += [f"## Echo, {ENV['THREADS']} threads, unthrottled", "",
-                      "| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
-                      "trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | --- | ---: | ---: |"]
-            base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
+                      ("| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
+                       "trip | errors | CPU ratio to incumbent | to the Tomcat floor |"),
+                      "| --- | ---: | ---: | --- | ---: | ---: | ---: |"]
+
+            def median_cpu(side):
+                return statistics.median(r["cpu_us"] for r in runs[side]) if runs.get(side) else None
+            base, floor = median_cpu("incumbent"), median_cpu("floor-tomcat")
             for side, results in runs.items():
                 if not results:
                     continue
-                cpu = statistics.median(r["cpu_us"] for r in results)
+                cpu = median_cpu(side)
                 ratio = f"{cpu / base:.2f}x" if base else ""
+                to_floor = f"{cpu / floor:.2f}x" if floor else ""
                 lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
                              f"{statistics.median(r['vcs'] for r in results):.2f} / "
                              f"{statistics.median(r['ivcs'] for r in results):.2f} | "
-                             f"{sum(r['errors'] for r in results)} | {ratio} |")
+                             f"{sum(r['errors'] for r in results)} | {ratio} | {to_floor} |")
             lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values()
                                                   for r in rs), ""]
         if "held" in parts:
             lines += ["## Held sessions, one per thread", "",
                       "| side | heap KB per session | RSS KB per session | JVM threads per session |",
                       "| --- | ---: | ---: | ---: |"]
-            for side in ["ours", "incumbent"]:
+            for side in os.environ.get("HELD_SIDES", "ours incumbent").split():
                 small = held_run(side, server, out, ENV["N_SMALL"])
                 big = held_run(side, server, out, ENV["N_BIG"])
                 print(small, big, flush=True)

@@ -72,12 +72,7 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
         if (value == null || value.isEmpty()) {
             return;
         }
-        boolean quote = false;
-        for (int i = 0; i < value.length() && !quote; i++) {
-            char c = value.charAt(i);
-            quote = c == ',' || c == '"' || c == '\n' || c == '\r';
-        }
-        if (!quote) {
+        if (!needsQuotes(value)) {
             out.append(value);
             return;
         }
@@ -90,6 +85,17 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
             out.append(c);
         }
         out.append('"');
+    }
+
+    /** The writer thread's hottest loop: one comparison per character, as every special character is {@code <= ','}. */
+    private static boolean needsQuotes(String value) {
+        for (int i = 0, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (c <= ',' && (c == ',' || c == '"' || c == '\n' || c == '\r')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String trailer(String engine, String version) {

@@ -74,7 +74,7 @@ public final class RateFloor {
         System.exit(0);
     }
 
-    private static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode,
+    static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode,
             String subscribeTo) throws Exception {
         StompHeaders connect = new StompHeaders();
         connect.setLogin(login);

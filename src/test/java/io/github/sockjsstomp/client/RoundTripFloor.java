@@ -46,7 +46,7 @@ public final class RoundTripFloor {
 
     static final String CONNECT = "CONNECT\naccept-version:1.2\nhost:localhost\nlogin:floor-%d\nheart-beat:0,0\n\n\0";
     static final String SUBSCRIBE = "SUBSCRIBE\nid:0\ndestination:/user/queue/echo\n\n\0";
-    private static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
+    static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
             + "{\"id\":\"%d-%d\",\"seq\":1,\"user\":\"floor-%d\",\"text\":\"hello\"}\0";
 
     private RoundTripFloor() {
@@ -122,13 +122,13 @@ public final class RoundTripFloor {
         System.exit(0);
     }
 
-    private static void expect(String frame, String command) {
+    static void expect(String frame, String command) {
         if (!frame.startsWith(command)) {
             throw new IllegalStateException("expected " + command + ", got " + frame);
         }
     }
 
-    private static Connection tomcat(WsWebSocketContainer container, URI uri) throws Exception {
+    static Connection tomcat(WsWebSocketContainer container, URI uri) throws Exception {
         SynchronousQueue<String> inbox = new SynchronousQueue<>();
         Endpoint endpoint = new Endpoint() {
             @Override
