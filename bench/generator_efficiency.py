@@ -267,8 +267,10 @@ def echo_run(side, server, out, round_no, fire=False):
     if side == "floor-java":
         # JavaRequestFloor (test code) from target/test-classes; the plugin's jar gives it Tomcat and the I/O threads.
         test_classpath()
-        process, jtl, pid = jmeter(OURS_HOME, Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-java-echo.jmx"))
-                                   if key else ROOT / "bench/floor-java-echo.jmx", out, name,
+        plan = (with_our_arguments("bench/floor-java-echo.jmx", "jmx/echo.jmx", "echo", out) if key == "args"
+                else Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-java-echo.jmx")) if key
+                else ROOT / "bench/floor-java-echo.jmx")
+        process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
                                    dict(common, endpoint="/stomp-ws", **{"user.classpath": ROOT / "target/test-classes"}),
                                    jvm_args)
     elif side == "incumbent":
@@ -311,6 +313,26 @@ def echo_run(side, server, out, round_no, fire=False):
     seconds = (end_ms - start_ms) / 1000
     return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
+
+
+ARGUMENT = re.compile(r'\s*<elementProp name="(\w+)" elementType="Argument">.*?</elementProp>', re.DOTALL)
+
+
+def with_our_arguments(floor_plan, our_plan, sampler, out):
+    """The floor plan with the arguments of our sampler `sampler` in `our_plan` that it lacks (unread by the floor):
+    what JMeter's per-thread copy and per-sample restore of our argument list cost, apart from what we do."""
+    ours = (ROOT / our_plan).read_text()
+    start = ours.index(f'testname="{sampler}"')
+    ours_args = ARGUMENT.findall(ours[start:ours.index("</JavaSampler>", start)])
+    plan = (ROOT / floor_plan).read_text()
+    have = set(ARGUMENT.findall(plan))
+    extra = "".join(m.group(0) for m in ARGUMENT.finditer(ours[start:ours.index("</JavaSampler>", start)])
+                    if m.group(1) not in have)
+    end = plan.index("</collectionProp>")
+    path = out / (Path(floor_plan).stem + "-with-our-arguments.jmx")
+    path.write_text(plan[:end] + extra + "\n" + plan[end:])
+    assert len(ARGUMENT.findall(path.read_text())) == len(set(ours_args) | have)
+    return path
 
 
 def tomcat_floor_run(server, out, name):
@@ -461,7 +483,9 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         test_classpath()
         floor = {k.replace("{{userNumber}}", "{n}"): v.replace("{{userNumber}}", "{n}") for k, v in server.ours().items()
                  if k in ("login", "passcode", "subscribeTo")}
-        plan = Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-held.jmx")) if key else ROOT / "bench/floor-held.jmx"
+        plan = (with_our_arguments("bench/floor-held.jmx", "jmx/connect.jmx", "session", out) if key == "args"
+                else Path(os.environ.get("PLAN_" + key, ROOT / "bench/floor-held.jmx")) if key
+                else ROOT / "bench/floor-held.jmx")
         process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
                                    dict(common, endpoint=server.endpoint, **floor,
                                         **{"user.classpath": ROOT / "target/test-classes"}))
