@@ -26,7 +26,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class ReplyTracker {
 
-    private static final long SWEEP_MILLIS = 20;
+    private static final long SWEEP_MILLIS = 100; // how late a LOST record may be written (never its verdict)
+    private static final long QUIET_POLL_MILLIS = 20; // how late awaitQuiet may see the test's last reply
     private static final String DEADLINE_PASSED = "timeout"; // a LOST record's detail (or the test's end reason)
 
     private final MessageIds ids;
@@ -247,7 +248,7 @@ public final class ReplyTracker {
             if (now - deadline >= 0) {
                 return false;
             }
-            Thread.sleep(SWEEP_MILLIS);
+            Thread.sleep(QUIET_POLL_MILLIS);
         }
     }
 
@@ -303,10 +304,7 @@ public final class ReplyTracker {
                 receipts.missing(), receipts.late());
     }
 
-    /**
-     * Starts the live summary lines of this run (one pair per interval to {@code out}); any earlier summary
-     * stops. Null or a non-positive interval stops it.
-     */
+    /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */
     public synchronized ReplySummary summarizeEvery(long intervalSeconds, java.util.function.Consumer<String> out) {
         ReplySummary previous = summary;
         summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, intervalSeconds, out) : null;
