@@ -338,7 +338,7 @@ def with_our_arguments(floor_plan, our_plan, sampler, out):
 def tomcat_floor_run(server, out, name):
     """RoundTripFloor tomcat (Tomcat's client on our I/O threads, no JMeter, no Spring) as an echo side: its own
     figures for the window, the context switches from /proc over the same window."""
-    command = ["java", *HEAP.split(), "-XX:+UseG1GC", "-cp", test_classpath(), "io.github.sockjsstomp.client.RoundTripFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.RoundTripFloor",
                "tomcat", str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])]
     console = out / f"{name}.console.txt"
     with open(console, "w") as sink:
@@ -360,13 +360,21 @@ def test_classpath():
     return f"target/test-classes:target/classes:{(ROOT / 'target/test-classpath.txt').read_text().strip()}"
 
 
+def setenv_gc_algo():
+    """The collector flags jmeter-config/setenv.sh gives JMeter: the floor runs on the same JVM settings as ours."""
+    match = re.search(r'GC_ALGO="\$\{GC_ALGO:-(.*?)\}"', (ROOT / "jmeter-config/setenv.sh").read_text())
+    if not match:
+        sys.exit("jmeter-config/setenv.sh: no GC_ALGO default found")
+    return match.group(1)
+
+
 def floor_process(side, server, out, name, duration):
     """The floor side: RateFloor (Spring's STOMP client as we build it, no JMeter, no timing) in a JVM of its own
     with JMeter's heap settings; its stdout says how many replies had come each second."""
     threads = int(side.split("-")[1].split("x")[0])
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     ours = server.ours()
-    command = ["java", *HEAP.split(), "-XX:+UseG1GC", "-cp", test_classpath(), "io.github.sockjsstomp.client.RateFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.RateFloor",
                f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
                ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
                ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(users), str(threads),
