@@ -12,7 +12,6 @@ on the sending thread, the incumbent plugin's model), ROUNDS times; prints the m
 """
 
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -23,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generator_efficiency as ge  # the demo server
 
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 50), ("ROUNDS", 3), ("WARMUP_S", 10), ("WINDOW_S", 15)]}
-LINE = re.compile(r"mode=([\w-]+) round_trips=(\d+) cpu_us_per_round_trip=([\d.]+) per_s=(\d+)")
 
 
 def classpath():
@@ -46,7 +44,7 @@ def main():
                     ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", *flags, "-cp", cp,
                      "io.github.sockjsstomp.client.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
                     cwd=ge.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
-                match = LINE.search(result.stdout)
+                match = ge.FLOOR_LINE.search(result.stdout)
                 if not match:
                     sys.exit(f"{mode} run failed:\n{result.stdout}\n{result.stderr[-3000:]}")
                 runs[mode].append((float(match.group(3)), int(match.group(4))))

@@ -1,11 +1,11 @@
 package io.github.sockjsstomp.client;
 
-import java.net.URI;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.TestElement;
 import org.springframework.messaging.simp.stomp.StompSession;
 
 /**
@@ -23,10 +23,7 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
 
     @Override
     public Arguments getDefaultParameters() {
-        Arguments args = new Arguments();
-        args.addArgument("host", "127.0.0.1");
-        args.addArgument("port", "8080");
-        args.addArgument("endpoint", "/stomp-ws");
+        Arguments args = JavaRequestFloor.serverArguments();
         args.addArgument("login", "floor-{n}");
         args.addArgument("passcode", "");
         args.addArgument("subscribeTo", "/user/queue/echo");
@@ -36,15 +33,14 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
     @Override
     public SampleResult runTest(JavaSamplerContext context) {
         SampleResult result = new SampleResult();
-        result.setSampleLabel(context.getParameter("TestElement.name", "session"));
+        result.setSampleLabel(context.getParameter(TestElement.NAME, "session"));
         result.sampleStart();
         try {
             if (session == null) {
                 String n = String.valueOf(USERS.incrementAndGet());
-                URI uri = URI.create("ws://" + context.getParameter("host") + ":" + context.getParameter("port")
-                        + context.getParameter("endpoint"));
                 session = RateFloor.connect(SharedStompClients.get(ClientSettings.defaults())
-                        .stompClient(Transport.RAW, false), uri, context.getParameter("login").replace("{n}", n),
+                        .stompClient(Transport.RAW, false), JavaRequestFloor.uri(context),
+                        context.getParameter("login").replace("{n}", n),
                         context.getParameter("passcode"), context.getParameter("subscribeTo").replace("{n}", n));
             }
             result.setSuccessful(session.isConnected());

@@ -2,13 +2,13 @@ package io.github.sockjsstomp.client;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.TestElement;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
 
 /**
@@ -20,8 +20,7 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  */
 public class JavaRequestFloor extends AbstractJavaSamplerClient {
 
-    /** As the plugin does: one container per I/O lane, connections spread over them. */
-    private static final List<WsWebSocketContainer> CONTAINERS = containers();
+    private static final List<WsWebSocketContainer> CONTAINERS = RoundTripFloor.containers(true);
     private static final AtomicInteger USERS = new AtomicInteger();
 
     private RoundTripFloor.Connection connection;
@@ -29,18 +28,13 @@ public class JavaRequestFloor extends AbstractJavaSamplerClient {
     private long sent;
     private String setupFailure;
 
-    private static List<WsWebSocketContainer> containers() {
-        List<WsWebSocketContainer> containers = new ArrayList<>();
-        for (var lane : IoThreads.lanes(ClientSettings.DEFAULT_IO_THREADS)) {
-            WsWebSocketContainer container = new WsWebSocketContainer();
-            IoThreads.install(container, lane);
-            containers.add(container);
-        }
-        return containers;
-    }
-
     @Override
     public Arguments getDefaultParameters() {
+        return serverArguments();
+    }
+
+    /** The arguments both Java Request floors take to reach the server: host, port and endpoint. */
+    static Arguments serverArguments() {
         Arguments args = new Arguments();
         args.addArgument("host", "127.0.0.1");
         args.addArgument("port", "8080");
@@ -48,13 +42,17 @@ public class JavaRequestFloor extends AbstractJavaSamplerClient {
         return args;
     }
 
+    /** The plain WebSocket URI those arguments name. */
+    static URI uri(JavaSamplerContext context) {
+        return URI.create("ws://" + context.getParameter("host") + ":" + context.getParameter("port")
+                + context.getParameter("endpoint"));
+    }
+
     @Override
     public void setupTest(JavaSamplerContext context) {
         number = USERS.getAndIncrement();
-        URI uri = URI.create("ws://" + context.getParameter("host") + ":" + context.getParameter("port")
-                + context.getParameter("endpoint"));
         try {
-            connection = RoundTripFloor.tomcat(CONTAINERS.get(number % CONTAINERS.size()), uri);
+            connection = RoundTripFloor.tomcat(CONTAINERS.get(number % CONTAINERS.size()), uri(context));
             connection.send(String.format(RoundTripFloor.CONNECT, number));
             RoundTripFloor.expect(connection.receive(), "CONNECTED");
             connection.send(RoundTripFloor.SUBSCRIBE);
@@ -66,7 +64,7 @@ public class JavaRequestFloor extends AbstractJavaSamplerClient {
     @Override
     public SampleResult runTest(JavaSamplerContext context) {
         SampleResult result = new SampleResult();
-        result.setSampleLabel(context.getParameter("TestElement.name", "echo"));
+        result.setSampleLabel(context.getParameter(TestElement.NAME, "echo"));
         if (setupFailure != null) {
             result.setResponseCode("SetupFailed");
             result.setResponseMessage(setupFailure);

@@ -67,17 +67,7 @@ public final class RoundTripFloor {
         long warmupNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[3]));
         long windowNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
         URI uri = URI.create("ws://127.0.0.1:" + port + "/stomp-ws");
-        // As the plugin does: one container per I/O lane, connections spread over them.
-        List<WsWebSocketContainer> containers = new ArrayList<>();
-        for (int i = 0; i < ClientSettings.DEFAULT_IO_THREADS; i++) {
-            containers.add(new WsWebSocketContainer());
-        }
-        if (mode.equals("tomcat")) {
-            List<AsynchronousChannelGroup> lanes = IoThreads.lanes(ClientSettings.DEFAULT_IO_THREADS);
-            for (int i = 0; i < lanes.size(); i++) {
-                IoThreads.install(containers.get(i), lanes.get(i));
-            }
-        }
+        List<WsWebSocketContainer> containers = containers(mode.equals("tomcat"));
         LongAdder roundTrips = new LongAdder();
         long start = System.nanoTime();
         long end = start + warmupNanos + windowNanos;
@@ -120,6 +110,24 @@ public final class RoundTripFloor {
                 (cpu1 - cpu0) / 1000.0 / Math.max(1, trips), trips / ((t1 - t0) / 1e9));
         done.await(30, TimeUnit.SECONDS);
         System.exit(0);
+    }
+
+    /**
+     * As the plugin does: one container per I/O lane, connections spread over them; on the plugin's I/O lanes, or
+     * with {@code onOurLanes} false on Tomcat's own I/O group.
+     */
+    static List<WsWebSocketContainer> containers(boolean onOurLanes) {
+        List<WsWebSocketContainer> containers = new ArrayList<>();
+        for (int i = 0; i < ClientSettings.DEFAULT_IO_THREADS; i++) {
+            containers.add(new WsWebSocketContainer());
+        }
+        if (onOurLanes) {
+            List<AsynchronousChannelGroup> lanes = IoThreads.lanes(ClientSettings.DEFAULT_IO_THREADS);
+            for (int i = 0; i < lanes.size(); i++) {
+                IoThreads.install(containers.get(i), lanes.get(i));
+            }
+        }
+        return containers;
     }
 
     static void expect(String frame, String command) {
