@@ -15,10 +15,10 @@ final class ChosenTransports {
 
     /** Routed to jmeter.log by jmeter-config/log4j2.xml, as the books line is. */
     private static final Logger log = LoggerFactory.getLogger("io.github.sockjsstomp.Transport");
+
     private static final Map<URI, Transport> SAID = new ConcurrentHashMap<>();
 
-    private ChosenTransports() {
-    }
+    private ChosenTransports() {}
 
     static void sayOnce(URI endpoint, TransportProbe.Result found) {
         if (SAID.put(endpoint, found.transport()) != found.transport()) {

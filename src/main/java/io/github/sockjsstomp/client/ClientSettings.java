@@ -17,18 +17,26 @@ package io.github.sockjsstomp.client;
  *     sessions spread over them and decoding what they receive; 0 leaves Tomcat's own shared group (see
  *     {@link IoThreads})
  */
-public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTextMessageChars, int maxMessageBytes,
-        int sendTimeLimitMillis, int ioBufferBytes, int ioThreads) {
+public record ClientSettings(
+        int connectThreads,
+        int heartbeatThreads,
+        int maxTextMessageChars,
+        int maxMessageBytes,
+        int sendTimeLimitMillis,
+        int ioBufferBytes,
+        int ioThreads) {
 
     public static final int DEFAULT_CONNECT_THREADS = 64;
     public static final int DEFAULT_HEARTBEAT_THREADS = 2;
     /** Enough for a 10 KB STOMP payload after SockJS's JSON escaping; 64 KiB of heap per session. */
     public static final int DEFAULT_MAX_TEXT_MESSAGE_CHARS = 32 * 1024;
+
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
     public static final int DEFAULT_SEND_TIME_LIMIT_MILLIS = 10_000;
     public static final int DEFAULT_IO_BUFFER_BYTES = 1024;
     /** One per core, as the JDK's own default group: the work on them is CPU-bound (decoding, reply tracking). */
-    public static final int DEFAULT_IO_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    public static final int DEFAULT_IO_THREADS =
+            Math.max(2, Runtime.getRuntime().availableProcessors());
 
     public ClientSettings {
         requirePositive("connectThreads", connectThreads);
@@ -43,8 +51,14 @@ public record ClientSettings(int connectThreads, int heartbeatThreads, int maxTe
     }
 
     public static ClientSettings defaults() {
-        return new ClientSettings(DEFAULT_CONNECT_THREADS, DEFAULT_HEARTBEAT_THREADS, DEFAULT_MAX_TEXT_MESSAGE_CHARS,
-                DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_SEND_TIME_LIMIT_MILLIS, DEFAULT_IO_BUFFER_BYTES, DEFAULT_IO_THREADS);
+        return new ClientSettings(
+                DEFAULT_CONNECT_THREADS,
+                DEFAULT_HEARTBEAT_THREADS,
+                DEFAULT_MAX_TEXT_MESSAGE_CHARS,
+                DEFAULT_MAX_MESSAGE_BYTES,
+                DEFAULT_SEND_TIME_LIMIT_MILLIS,
+                DEFAULT_IO_BUFFER_BYTES,
+                DEFAULT_IO_THREADS);
     }
 
     private static void requirePositive(String name, int value) {

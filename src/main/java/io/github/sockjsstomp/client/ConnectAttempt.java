@@ -19,6 +19,7 @@ final class ConnectAttempt implements SerializingWebSocketClient.TransportListen
     final CompletableFuture<String> error = new CompletableFuture<>();
     /** Null unless this connect's session is to go silent. */
     final Silence silence;
+
     private WebSocketSession transport;
     private boolean abandoned;
     volatile CloseStatus closedWith;

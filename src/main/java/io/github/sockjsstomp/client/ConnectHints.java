@@ -12,16 +12,19 @@ final class ConnectHints {
     /** What Spring answers when its message security refuses a CONNECT, e.g. for a missing CSRF token. */
     private static final String SPRING_INBOUND_REFUSAL = "Failed to send message to ExecutorSubscribableChannel";
 
-    private ConnectHints() {
-    }
+    private ConnectHints() {}
 
     /** "; <hint>" for a failed transport, or "". */
     static String forTransport(TransportProbe probe, UserSettings used, String code, String cookieHeader) {
         URI endpoint = used.endpointHttpUri();
         if (used.transport() == Transport.RAW && TransportProbe.isRefusedHandshake(code)) {
-            return probe.rawOnSockJsHint(endpoint, cookieHeader).map(hint -> "; " + hint).orElse("404".equals(code)
-                    ? "; nothing answers at " + used.endpoint() + " (no SockJS /info there either): check -Jendpoint"
-                    : "");
+            return probe.rawOnSockJsHint(endpoint, cookieHeader)
+                    .map(hint -> "; " + hint)
+                    .orElse(
+                            "404".equals(code)
+                                    ? "; nothing answers at " + used.endpoint()
+                                            + " (no SockJS /info there either): check -Jendpoint"
+                                    : "");
         }
         if (used.transport().isSockJs() && "404".equals(code)) {
             TransportProbe.Result found = probe.probe(endpoint, cookieHeader);

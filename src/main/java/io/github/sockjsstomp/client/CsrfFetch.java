@@ -47,8 +47,7 @@ public final class CsrfFetch {
     }
 
     /** A token and the header it goes in. */
-    record Found(String headerName, String token) {
-    }
+    record Found(String headerName, String token) {}
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -78,23 +77,43 @@ public final class CsrfFetch {
             answer = HttpExchange.execute(client, new HttpGet(uri), requestConfig, cookies);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return failed(StepResult.failure(LABEL, failure.code(), "GET " + uri + ": " + failure.message(),
-                    startMillis, startNanos));
+            return failed(StepResult.failure(
+                    LABEL, failure.code(), "GET " + uri + ": " + failure.message(), startMillis, startNanos));
         }
         String code = Integer.toString(answer.status());
         if (answer.status() / 100 != 2) {
             String where = answer.isRedirect() ? " redirecting to " + answer.location() + " (log in first?)" : "";
-            return failed(new StepResult(LABEL, false, code, "GET " + uri + " answered " + answer.statusLine()
-                    + where, startMillis, System.nanoTime() - startNanos, answer.bytes(), answer.stepBody()));
+            return failed(new StepResult(
+                    LABEL,
+                    false,
+                    code,
+                    "GET " + uri + " answered " + answer.statusLine() + where,
+                    startMillis,
+                    System.nanoTime() - startNanos,
+                    answer.bytes(),
+                    answer.stepBody()));
         }
         Found found = parse(answer.body());
         if (found == null) {
-            return failed(new StepResult(LABEL, false, "NoCsrfToken", "GET " + uri + " answered no CSRF token: "
-                    + "neither JSON with \"token\" nor <meta name=\"_csrf\"> nor an _csrf input", startMillis,
-                    System.nanoTime() - startNanos, answer.bytes(), answer.stepBody()));
+            return failed(new StepResult(
+                    LABEL,
+                    false,
+                    "NoCsrfToken",
+                    "GET " + uri + " answered no CSRF token: "
+                            + "neither JSON with \"token\" nor <meta name=\"_csrf\"> nor an _csrf input",
+                    startMillis,
+                    System.nanoTime() - startNanos,
+                    answer.bytes(),
+                    answer.stepBody()));
         }
-        StepResult step = StepResult.success(LABEL, code, "CSRF token for " + found.headerName() + " from " + uri,
-                startMillis, startNanos, answer.bytes(), answer.stepBody());
+        StepResult step = StepResult.success(
+                LABEL,
+                code,
+                "CSRF token for " + found.headerName() + " from " + uri,
+                startMillis,
+                startNanos,
+                answer.bytes(),
+                answer.stepBody());
         return new Result(step, found.headerName(), found.token());
     }
 
@@ -116,8 +135,9 @@ public final class CsrfFetch {
             token = HtmlTags.valueOfNamed(text, "input", "_csrf", "value");
         }
         String header = HtmlTags.valueOfNamed(text, "meta", "_csrf_header", "content");
-        return token == null || token.isEmpty() ? null : new Found(header == null || header.isBlank()
-                ? DEFAULT_HEADER_NAME : header, token);
+        return token == null || token.isEmpty()
+                ? null
+                : new Found(header == null || header.isBlank() ? DEFAULT_HEADER_NAME : header, token);
     }
 
     private static Result failed(StepResult step) {

@@ -26,6 +26,7 @@ public record Failure(String code, String message) {
     public static final String IO_ERROR = "IOError";
     /** A session that was up and is gone: closed by the server or the network, or its heart-beats stopped. */
     public static final String CONNECTION_LOST = "ConnectionLost";
+
     public static final String NOT_CONNECTED = "NotConnected";
 
     /** Tomcat reports a refused upgrade as "The HTTP response from the server [403] did not permit ...". */
@@ -35,7 +36,8 @@ public record Failure(String code, String message) {
         Throwable t = unwrap(thrown);
         for (Throwable cause = t; cause != null; cause = cause.getCause()) {
             if (cause instanceof RestClientResponseException rest) {
-                return new Failure(Integer.toString(rest.getStatusCode().value()),
+                return new Failure(
+                        Integer.toString(rest.getStatusCode().value()),
                         "HTTP " + rest.getStatusCode().value() + " " + rest.getStatusText());
             }
             Matcher matcher = TOMCAT_STATUS.matcher(String.valueOf(cause.getMessage()));
@@ -84,8 +86,8 @@ public record Failure(String code, String message) {
     }
 
     /** An ERROR frame as users read it: the message header, then the body; either may be missing. */
-    public static String describeStompError(org.springframework.messaging.simp.stomp.StompHeaders headers,
-            byte[] body) {
+    public static String describeStompError(
+            org.springframework.messaging.simp.stomp.StompHeaders headers, byte[] body) {
         String message = headers.getFirst("message");
         String text = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).strip();
         if (message == null || message.isBlank()) {

@@ -75,18 +75,34 @@ public final class FormLogin {
             page = HttpExchange.execute(client, new HttpGet(loginPage), follow, cookies);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            steps.add(StepResult.failure(LABEL, failure.code(), "GET login page " + loginPage + ": "
-                    + failure.message(), startMillis, startNanos));
+            steps.add(StepResult.failure(
+                    LABEL,
+                    failure.code(),
+                    "GET login page " + loginPage + ": " + failure.message(),
+                    startMillis,
+                    startNanos));
             return steps;
         }
         if (page.status() / 100 != 2) {
-            steps.add(new StepResult(LABEL, false, Integer.toString(page.status()), "GET login page " + loginPage
-                    + " answered " + page.statusLine(), startMillis, System.nanoTime() - startNanos, page.bytes(),
+            steps.add(new StepResult(
+                    LABEL,
+                    false,
+                    Integer.toString(page.status()),
+                    "GET login page " + loginPage + " answered " + page.statusLine(),
+                    startMillis,
+                    System.nanoTime() - startNanos,
+                    page.bytes(),
                     page.stepBody()));
             return steps;
         }
-        steps.add(StepResult.success(LABEL, Integer.toString(page.status()), "GET login page " + page.uri(),
-                startMillis, startNanos, page.bytes(), page.stepBody()));
+        steps.add(StepResult.success(
+                LABEL,
+                Integer.toString(page.status()),
+                "GET login page " + page.uri(),
+                startMillis,
+                startNanos,
+                page.bytes(),
+                page.stepBody()));
         steps.add(post(page, user, password, fields));
         return steps;
     }
@@ -97,7 +113,8 @@ public final class FormLogin {
         HtmlTags.Form form = HtmlTags.firstPostForm(page.body());
         URI action = action(page.uri(), form);
         List<NameValuePair> values = hiddenInputs(form == null ? page.body() : form.body());
-        boolean hasCsrf = fields.csrf().isEmpty() || values.stream().anyMatch(v -> v.getName().equals(fields.csrf()));
+        boolean hasCsrf = fields.csrf().isEmpty()
+                || values.stream().anyMatch(v -> v.getName().equals(fields.csrf()));
         values.add(new BasicNameValuePair(fields.username(), user));
         values.add(new BasicNameValuePair(fields.password(), password));
         HttpPost post = new HttpPost(action);
@@ -107,18 +124,30 @@ public final class FormLogin {
             HttpExchange.Response answer = HttpExchange.execute(client, post, noFollow, cookies);
             String refusal = refusal(answer, action, fields);
             if (refusal == null) {
-                String how = answer.isRedirect() ? "redirected to " + shown(action, answer.location())
-                        : answer.statusLine();
-                return StepResult.success(LABEL, Integer.toString(answer.status()), what + ": " + how, startMillis,
-                        startNanos, answer.bytes(), answer.stepBody());
+                String how =
+                        answer.isRedirect() ? "redirected to " + shown(action, answer.location()) : answer.statusLine();
+                return StepResult.success(
+                        LABEL,
+                        Integer.toString(answer.status()),
+                        what + ": " + how,
+                        startMillis,
+                        startNanos,
+                        answer.bytes(),
+                        answer.stepBody());
             }
             String csrfNote = hasCsrf ? "" : " (the login page had no " + fields.csrf() + " input)";
-            return new StepResult(LABEL, false, Integer.toString(answer.status()), what + " refused: " + refusal
-                    + csrfNote, startMillis, System.nanoTime() - startNanos, answer.bytes(), answer.stepBody());
+            return new StepResult(
+                    LABEL,
+                    false,
+                    Integer.toString(answer.status()),
+                    what + " refused: " + refusal + csrfNote,
+                    startMillis,
+                    System.nanoTime() - startNanos,
+                    answer.bytes(),
+                    answer.stepBody());
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return StepResult.failure(LABEL, failure.code(), what + ": " + failure.message(), startMillis,
-                    startNanos);
+            return StepResult.failure(LABEL, failure.code(), what + ": " + failure.message(), startMillis, startNanos);
         }
     }
 
@@ -127,9 +156,10 @@ public final class FormLogin {
         if (answer.isRedirect()) {
             String location = answer.location() == null ? "" : answer.location();
             URI target = action.resolve(location);
-            boolean error = target.getRawQuery() != null && target.getRawQuery().toLowerCase(Locale.ROOT)
-                    .contains("error");
-            return error || target.getPath().equals(action.getPath()) ? "redirected to " + shown(action, location)
+            boolean error = target.getRawQuery() != null
+                    && target.getRawQuery().toLowerCase(Locale.ROOT).contains("error");
+            return error || target.getPath().equals(action.getPath())
+                    ? "redirected to " + shown(action, location)
                     : null;
         }
         if (answer.status() / 100 == 2) {
@@ -146,8 +176,10 @@ public final class FormLogin {
             return "(no Location)";
         }
         URI target = action.resolve(location);
-        boolean sameServer = target.getHost() != null && target.getHost().equalsIgnoreCase(action.getHost())
-                && target.getPort() == action.getPort() && action.getScheme().equalsIgnoreCase(target.getScheme());
+        boolean sameServer = target.getHost() != null
+                && target.getHost().equalsIgnoreCase(action.getHost())
+                && target.getPort() == action.getPort()
+                && action.getScheme().equalsIgnoreCase(target.getScheme());
         if (!sameServer) {
             return location;
         }

@@ -10,12 +10,16 @@ import org.springframework.web.socket.WebSocketHttpHeaders;
 /** The start of a virtual user's connect: what goes on the handshake and into the CONNECT frame. */
 final class Handshake {
 
-    private Handshake() {
-    }
+    private Handshake() {}
 
     /** Starts the handshake with the user's cookies (and those SockJS's /info sets) and bearer token. */
-    static CompletableFuture<StompSession> open(SharedStompClients shared, HttpLogin http, UserSettings use, URI uri,
-            ConnectAttempt current, StompSessionHandler sessionHandler) {
+    static CompletableFuture<StompSession> open(
+            SharedStompClients shared,
+            HttpLogin http,
+            UserSettings use,
+            URI uri,
+            ConnectAttempt current,
+            StompSessionHandler sessionHandler) {
         WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
         String cookie = http.cookieHeader(uri);
         if (!cookie.isEmpty()) {
@@ -30,11 +34,14 @@ final class Handshake {
                 bearer.addTo(connectHeaders);
             }
         }
-        return SockJsCookies.during((responseUri, setCookies) -> {
-            http.addSetCookies(responseUri, setCookies);
-            handshakeHeaders.set("Cookie", http.cookieHeader(uri));
-        }, () -> SerializingWebSocketClient.withTransportListener(current,
-                () -> shared.stompClient(use.transport(), use.secure()).connectAsync(uri, handshakeHeaders,
-                        connectHeaders, sessionHandler)));
+        return SockJsCookies.during(
+                (responseUri, setCookies) -> {
+                    http.addSetCookies(responseUri, setCookies);
+                    handshakeHeaders.set("Cookie", http.cookieHeader(uri));
+                },
+                () -> SerializingWebSocketClient.withTransportListener(
+                        current,
+                        () -> shared.stompClient(use.transport(), use.secure())
+                                .connectAsync(uri, handshakeHeaders, connectHeaders, sessionHandler)));
     }
 }

@@ -8,12 +8,12 @@ import java.util.Set;
 /** Parses STOMP headers written on one line as JMeter parameters are: {@code name:value;name2:value2}. */
 public final class HeaderList {
 
-    private HeaderList() {
-    }
+    private HeaderList() {}
 
     /** Header names whose values are secrets: shown as {@value #HIDDEN} wherever headers are shown. */
-    private static final Set<String> SECRET_NAMES = Set.of("passcode", "authorization", "proxy-authorization",
-            "cookie", "set-cookie", "x-auth-token", "x-api-key");
+    private static final Set<String> SECRET_NAMES = Set.of(
+            "passcode", "authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-api-key");
+
     public static final String HIDDEN = "***";
 
     /**
@@ -60,7 +60,10 @@ public final class HeaderList {
         StringBuilder out = new StringBuilder();
         headers.forEach((name, values) -> {
             for (String value : values) {
-                out.append(name).append(':').append(isSecret(name) ? HIDDEN : value).append('\n');
+                out.append(name)
+                        .append(':')
+                        .append(isSecret(name) ? HIDDEN : value)
+                        .append('\n');
             }
         });
         return out.toString();

@@ -16,11 +16,10 @@ import java.util.regex.Pattern;
  */
 final class HtmlTags {
 
-    private static final Pattern ATTRIBUTE = Pattern.compile(
-            "([^\\s\"'>/=]+)(?:\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+)))?");
+    private static final Pattern ATTRIBUTE =
+            Pattern.compile("([^\\s\"'>/=]+)(?:\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+)))?");
 
-    private HtmlTags() {
-    }
+    private HtmlTags() {}
 
     /** The attributes (names lower-cased, values unescaped) of every {@code <tagName ...>} in the page. */
     static List<Map<String, String>> find(String html, String tagName) {
@@ -48,7 +47,8 @@ final class HtmlTags {
      * {@code </form>}, or null if there is none.
      */
     static Form firstPostForm(String html) {
-        Matcher matcher = Pattern.compile("<form(\\s[^>]*)?>", Pattern.CASE_INSENSITIVE).matcher(html);
+        Matcher matcher =
+                Pattern.compile("<form(\\s[^>]*)?>", Pattern.CASE_INSENSITIVE).matcher(html);
         while (matcher.find()) {
             Map<String, String> attributes = attributes(matcher.group(1) == null ? "" : matcher.group(1));
             if ("post".equalsIgnoreCase(attributes.getOrDefault("method", ""))) {
@@ -59,14 +59,14 @@ final class HtmlTags {
         return null;
     }
 
-    record Form(Map<String, String> attributes, String body) {
-    }
+    record Form(Map<String, String> attributes, String body) {}
 
     static Map<String, String> attributes(String text) {
         Map<String, String> attributes = new LinkedHashMap<>();
         Matcher matcher = ATTRIBUTE.matcher(text);
         while (matcher.find()) {
-            String value = matcher.group(2) != null ? matcher.group(2)
+            String value = matcher.group(2) != null
+                    ? matcher.group(2)
                     : matcher.group(3) != null ? matcher.group(3) : matcher.group(4) != null ? matcher.group(4) : "";
             attributes.putIfAbsent(matcher.group(1).toLowerCase(Locale.ROOT), unescape(value));
         }
@@ -78,8 +78,15 @@ final class HtmlTags {
         if (value.indexOf('&') < 0) {
             return value;
         }
-        return value.replace("&quot;", "\"").replace("&#39;", "'").replace("&#x27;", "'").replace("&#x2F;", "/")
-                .replace("&#43;", "+").replace("&#x3D;", "=").replace("&#61;", "=").replace("&lt;", "<")
-                .replace("&gt;", ">").replace("&amp;", "&");
+        return value.replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&#x27;", "'")
+                .replace("&#x2F;", "/")
+                .replace("&#43;", "+")
+                .replace("&#x3D;", "=")
+                .replace("&#61;", "=")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
     }
 }

@@ -30,8 +30,8 @@ final class HttpExchange {
     /** Bodies kept in a step for View Results Tree, as HttpLogin keeps them. */
     static final int STEP_BODY_CHARS = 4096;
 
-    record Response(URI uri, int status, String statusLine, String location, String contentType, String body,
-            long bytes) {
+    record Response(
+            URI uri, int status, String statusLine, String location, String contentType, String body, long bytes) {
 
         boolean isRedirect() {
             return status / 100 == 3;
@@ -43,8 +43,7 @@ final class HttpExchange {
         }
     }
 
-    private HttpExchange() {
-    }
+    private HttpExchange() {}
 
     /** The caller's settings, with the cookie spec HttpLogin uses and redirects followed or not. */
     static RequestConfig config(RequestConfig base, boolean followRedirects) {
@@ -56,13 +55,17 @@ final class HttpExchange {
     }
 
     static RequestConfig timeouts(int timeoutMillis) {
-        return RequestConfig.custom().setConnectTimeout(timeoutMillis).setConnectionRequestTimeout(timeoutMillis)
-                .setSocketTimeout(timeoutMillis).build();
+        return RequestConfig.custom()
+                .setConnectTimeout(timeoutMillis)
+                .setConnectionRequestTimeout(timeoutMillis)
+                .setSocketTimeout(timeoutMillis)
+                .build();
     }
 
     /** Executes the request; {@code cookies} null sends only the headers the request has. */
-    static Response execute(CloseableHttpClient client, HttpRequestBase request, RequestConfig config,
-            CookieStore cookies) throws IOException {
+    static Response execute(
+            CloseableHttpClient client, HttpRequestBase request, RequestConfig config, CookieStore cookies)
+            throws IOException {
         request.setConfig(config);
         HttpClientContext context = HttpClientContext.create();
         context.setCookieStore(cookies == null ? new BasicCookieStore() : cookies);
@@ -91,8 +94,14 @@ final class HttpExchange {
             String reason = response.getStatusLine().getReasonPhrase();
             // "404 Not Found", or "404": Tomcat sends no reason phrase.
             String statusLine = reason == null || reason.isBlank() ? Integer.toString(status) : status + " " + reason;
-            return new Response(uri, status, statusLine,
-                    location == null ? null : location.getValue(), contentType, new String(body, charset), bytes);
+            return new Response(
+                    uri,
+                    status,
+                    statusLine,
+                    location == null ? null : location.getValue(),
+                    contentType,
+                    new String(body, charset),
+                    bytes);
         }
     }
 }

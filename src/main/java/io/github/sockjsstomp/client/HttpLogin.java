@@ -43,8 +43,11 @@ final class HttpLogin {
 
     HttpLogin(CloseableHttpClient client, int timeoutMillis) {
         this.client = client;
-        this.requestConfig = RequestConfig.custom().setConnectTimeout(timeoutMillis)
-                .setConnectionRequestTimeout(timeoutMillis).setSocketTimeout(timeoutMillis).build();
+        this.requestConfig = RequestConfig.custom()
+                .setConnectTimeout(timeoutMillis)
+                .setConnectionRequestTimeout(timeoutMillis)
+                .setSocketTimeout(timeoutMillis)
+                .build();
     }
 
     /**
@@ -62,16 +65,16 @@ final class HttpLogin {
             return steps;
         }
         if (!web.formLoginPath().isEmpty()) {
-            for (StepResult step : new FormLogin(client, cookies, requestConfig).login(
-                    settings.httpUri(web.formLoginPath()), settings.login(), settings.passcode())) {
+            for (StepResult step : new FormLogin(client, cookies, requestConfig)
+                    .login(settings.httpUri(web.formLoginPath()), settings.login(), settings.passcode())) {
                 if (!add(steps, step)) {
                     return steps;
                 }
             }
         }
         if (!web.csrfPath().isEmpty()) {
-            CsrfFetch.Result fetched = new CsrfFetch(client, cookies, requestConfig).fetch(
-                    settings.httpUri(web.csrfPath()));
+            CsrfFetch.Result fetched =
+                    new CsrfFetch(client, cookies, requestConfig).fetch(settings.httpUri(web.csrfPath()));
             steps.add(fetched.step());
             csrf = fetched.ok() ? fetched : null;
         }
@@ -108,16 +111,28 @@ final class HttpLogin {
                 text = text.substring(0, MAX_BODY_CHARS);
             }
             if (status / 100 != 2) {
-                return new StepResult(label, false, Integer.toString(status),
-                        "GET " + uri + " answered " + response.getStatusLine(), startMillis,
-                        System.nanoTime() - startNanos, body.length, text);
+                return new StepResult(
+                        label,
+                        false,
+                        Integer.toString(status),
+                        "GET " + uri + " answered " + response.getStatusLine(),
+                        startMillis,
+                        System.nanoTime() - startNanos,
+                        body.length,
+                        text);
             }
-            return StepResult.success(label, Integer.toString(status), response.getStatusLine().toString(),
-                    startMillis, startNanos, body.length, text);
+            return StepResult.success(
+                    label,
+                    Integer.toString(status),
+                    response.getStatusLine().toString(),
+                    startMillis,
+                    startNanos,
+                    body.length,
+                    text);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return StepResult.failure(label, failure.code(), "GET " + uri + ": " + failure.message(), startMillis,
-                    startNanos);
+            return StepResult.failure(
+                    label, failure.code(), "GET " + uri + ": " + failure.message(), startMillis, startNanos);
         }
     }
 

@@ -10,8 +10,8 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
  * @param subscription the destination the user subscribed to
  * @param receivedNanos {@link System#nanoTime()} on arrival, before any listener ran
  */
-public record IncomingMessage(UserSettings receiver, String subscription, StompHeaders headers, byte[] payload,
-        long receivedNanos) {
+public record IncomingMessage(
+        UserSettings receiver, String subscription, StompHeaders headers, byte[] payload, long receivedNanos) {
 
     public String payloadText() {
         return new String(payload, StandardCharsets.UTF_8);

@@ -29,8 +29,7 @@ final class IoThreads {
 
     static final String TOMCAT_GROUP_FIELD = "asynchronousChannelGroup";
 
-    private IoThreads() {
-    }
+    private IoThreads() {}
 
     /** {@code lanes} one-thread groups of daemon threads named {@code stomp-io-N}. */
     static List<AsynchronousChannelGroup> lanes(int lanes) {
@@ -61,14 +60,18 @@ final class IoThreads {
         try {
             Field field = WsWebSocketContainer.class.getDeclaredField(TOMCAT_GROUP_FIELD);
             if (field.getType() != AsynchronousChannelGroup.class) {
-                throw new NoSuchFieldException(TOMCAT_GROUP_FIELD + " is a " + field.getType().getName());
+                throw new NoSuchFieldException(
+                        TOMCAT_GROUP_FIELD + " is a " + field.getType().getName());
             }
             field.setAccessible(true);
             field.set(container, group);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("This Tomcat WebSocket client (" + WsWebSocketContainer.class.getPackage()
-                    .getImplementationVersion() + ") takes no I/O thread group: set the JMeter property "
-                    + "sockjsstomp.ioThreads=0 to use its own (" + e + ")", e);
+            throw new IllegalStateException(
+                    "This Tomcat WebSocket client ("
+                            + WsWebSocketContainer.class.getPackage().getImplementationVersion()
+                            + ") takes no I/O thread group: set the JMeter property "
+                            + "sockjsstomp.ioThreads=0 to use its own (" + e + ")",
+                    e);
         }
     }
 }

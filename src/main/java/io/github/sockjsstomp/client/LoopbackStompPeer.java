@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LoopbackStompPeer implements AutoCloseable {
 
     private static final String WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-    private static final String SOCKJS_INFO = "{\"entropy\":1,\"origins\":[\"*:*\"],\"cookie_needed\":false,"
-            + "\"websocket\":true}";
+    private static final String SOCKJS_INFO =
+            "{\"entropy\":1,\"origins\":[\"*:*\"],\"cookie_needed\":false," + "\"websocket\":true}";
 
     private final ServerSocket server;
     private final ObjectMapper json = new ObjectMapper();
@@ -81,13 +81,14 @@ public final class LoopbackStompPeer implements AutoCloseable {
                 // SockJS's /info; a new connection per request is all the warm-up needs
                 byte[] body = SOCKJS_INFO.getBytes(StandardCharsets.UTF_8);
                 out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "
-                        + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                                + body.length + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
                 out.flush();
                 return;
             }
             out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Accept: " + accept(key) + "\r\n" + subprotocol(head) + "\r\n")
+                            + "Sec-WebSocket-Accept: " + accept(key) + "\r\n" + subprotocol(head) + "\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             new StompEcho(out, path.endsWith("/websocket")).run(in);
@@ -187,9 +188,14 @@ public final class LoopbackStompPeer implements AutoCloseable {
             if (subscriptionId == null) {
                 return;
             }
-            StringBuilder reply = new StringBuilder(128 + body.length()).append("MESSAGE\ndestination:")
-                    .append(subscribedTo).append("\nsubscription:").append(subscriptionId).append("\nmessage-id:")
-                    .append(++sends).append('\n');
+            StringBuilder reply = new StringBuilder(128 + body.length())
+                    .append("MESSAGE\ndestination:")
+                    .append(subscribedTo)
+                    .append("\nsubscription:")
+                    .append(subscriptionId)
+                    .append("\nmessage-id:")
+                    .append(++sends)
+                    .append('\n');
             if (sends % 4 != 0) {
                 for (String line : lines) {
                     if (line.startsWith("x-") || line.startsWith("content-type:")) {
@@ -197,8 +203,11 @@ public final class LoopbackStompPeer implements AutoCloseable {
                     }
                 }
             }
-            reply.append("content-length:").append(body.getBytes(StandardCharsets.UTF_8).length).append("\n\n")
-                    .append(body).append('\0');
+            reply.append("content-length:")
+                    .append(body.getBytes(StandardCharsets.UTF_8).length)
+                    .append("\n\n")
+                    .append(body)
+                    .append('\0');
             reply(reply.toString());
             echoed.incrementAndGet();
         }

@@ -20,8 +20,7 @@ public final class MessageInbox implements UserListener {
     private volatile Wake wake;
 
     /** Why a wait ended early: a response code for the sample, and the words for its message. */
-    public record Wake(String code, String reason) {
-    }
+    public record Wake(String code, String reason) {}
 
     public MessageInbox(int capacity) {
         this.queue = new LinkedBlockingQueue<>(capacity);

@@ -8,8 +8,14 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
  * @param seq the user's message sequence number, from 1
  * @param msgId the id stamped into the message, or null for an untimed one
  */
-public record OutgoingMessage(UserSettings sender, String destination, StompHeaders headers, long seq, String msgId,
-        byte[] payload, long sentAtMillis) {
+public record OutgoingMessage(
+        UserSettings sender,
+        String destination,
+        StompHeaders headers,
+        long seq,
+        String msgId,
+        byte[] payload,
+        long sentAtMillis) {
 
     @Override
     public String toString() {

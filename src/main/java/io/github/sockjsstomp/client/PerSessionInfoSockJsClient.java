@@ -27,7 +27,10 @@ final class PerSessionInfoSockJsClient extends SockJsClient {
         return new SockJsUrlInfo(url) {
             @Override
             public URI getInfoUrl() {
-                return UriComponentsBuilder.fromUri(super.getInfoUrl()).fragment(getSessionId()).build(true).toUri();
+                return UriComponentsBuilder.fromUri(super.getInfoUrl())
+                        .fragment(getSessionId())
+                        .build(true)
+                        .toUri();
             }
         };
     }

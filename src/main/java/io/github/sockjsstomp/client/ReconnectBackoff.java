@@ -30,8 +30,8 @@ public final class ReconnectBackoff {
      */
     public ReconnectBackoff(long minMillis, long maxMillis, RandomGenerator random) {
         if (minMillis < 1 || maxMillis < minMillis) {
-            throw new IllegalArgumentException("reconnect delays must be 1 <= min <= max, were min=" + minMillis
-                    + " max=" + maxMillis);
+            throw new IllegalArgumentException(
+                    "reconnect delays must be 1 <= min <= max, were min=" + minMillis + " max=" + maxMillis);
         }
         this.minMillis = minMillis;
         this.maxMillis = maxMillis;
@@ -83,8 +83,7 @@ public final class ReconnectBackoff {
         private boolean up;
         private long upSinceNanos;
 
-        private Schedule() {
-        }
+        private Schedule() {}
 
         /** Whether the user may connect at {@code nowNanos}. */
         public boolean isDue(long nowNanos) {

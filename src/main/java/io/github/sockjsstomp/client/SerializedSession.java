@@ -49,8 +49,7 @@ final class SerializedSession extends WebSocketSessionDecorator {
     private void lockForSend() throws IOException {
         try {
             if (!writing.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
-                throw new IOException("Session busy: another write on it did not finish within " + waitMillis
-                        + " ms");
+                throw new IOException("Session busy: another write on it did not finish within " + waitMillis + " ms");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -40,14 +40,14 @@ record SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMil
     }
 
     @Override
-    public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, String uriTemplate,
-            Object... uriVariables) {
+    public CompletableFuture<WebSocketSession> execute(
+            WebSocketHandler handler, String uriTemplate, Object... uriVariables) {
         throw new UnsupportedOperationException("Use execute(handler, headers, uri)");
     }
 
     @Override
-    public CompletableFuture<WebSocketSession> execute(WebSocketHandler handler, WebSocketHttpHeaders headers,
-            URI uri) {
+    public CompletableFuture<WebSocketSession> execute(
+            WebSocketHandler handler, WebSocketHttpHeaders headers, URI uri) {
         return delegate.execute(new SerializingHandler(handler, LISTENER.get()), headers, uri);
     }
 

@@ -69,6 +69,7 @@ public final class SharedStompClients {
             new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
     /** Spreads the sessions over the lanes, round-robin. */
     private final AtomicInteger nextLane = new AtomicInteger();
+
     private final SockJsMessageCodec codec;
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
@@ -81,14 +82,18 @@ public final class SharedStompClients {
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
-        this.ioLanes = settings.ioThreads() == 0 ? java.util.Collections.singletonList(null)
+        this.ioLanes = settings.ioThreads() == 0
+                ? java.util.Collections.singletonList(null)
                 : IoThreads.lanes(settings.ioThreads());
         this.codec = new Jackson2SockJsMessageCodec(objectMapper);
         this.restTemplate = xhrRestTemplate();
         // SockJS frames are JSON arrays that must arrive whole: that container's message buffers hold the
         // largest frame. Plain WebSocket STOMP is decoded incrementally, so its sessions take frames in pieces
         // and keep small buffers whatever the message size (Tomcat allocates them for every session).
-        buildStompClients(stompClients, settings.maxTextMessageChars(), settings.maxTextMessageChars(),
+        buildStompClients(
+                stompClients,
+                settings.maxTextMessageChars(),
+                settings.maxTextMessageChars(),
                 TomcatBuffers.HANDSHAKE_BUFFER_BYTES);
         this.httpClient = buildHttpClient();
     }
@@ -126,8 +131,11 @@ public final class SharedStompClients {
                 if (secureStompClients.isEmpty()) {
                     // Tomcat decrypts each TLS record straight into the session's input buffer (the handshake
                     // response too): it must hold a whole record, whatever the plain sessions' buffers are.
-                    int tlsBytes = defaultSslContext().createSSLEngine().getSession().getApplicationBufferSize();
-                    buildStompClients(secureStompClients, settings.maxTextMessageChars(),
+                    int tlsBytes =
+                            defaultSslContext().createSSLEngine().getSession().getApplicationBufferSize();
+                    buildStompClients(
+                            secureStompClients,
+                            settings.maxTextMessageChars(),
                             Math.max(settings.maxTextMessageChars(), tlsBytes),
                             Math.max(TomcatBuffers.HANDSHAKE_BUFFER_BYTES, tlsBytes));
                     log.info("Built shared STOMP clients for https/wss: {} byte session input buffers", tlsBytes);
@@ -143,25 +151,36 @@ public final class SharedStompClients {
      * a raw one (partial messages, {@code rawBinaryBytes}); XHR transports need no container and get one
      * client each.
      */
-    private void buildStompClients(Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
-            int sockJsChars, int sockJsBinaryBytes, int rawBinaryBytes) {
+    private void buildStompClients(
+            Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
+            int sockJsChars,
+            int sockJsBinaryBytes,
+            int rawBinaryBytes) {
         for (AsynchronousChannelGroup lane : ioLanes) {
             StandardWebSocketClient webSocketClient = webSocketClient(lane, sockJsChars, sockJsBinaryBytes);
-            StandardWebSocketClient rawClient = webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS,
-                    rawBinaryBytes);
-            add(clients, io.github.sockjsstomp.client.Transport.WEBSOCKET,
+            StandardWebSocketClient rawClient =
+                    webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS, rawBinaryBytes);
+            add(
+                    clients,
+                    io.github.sockjsstomp.client.Transport.WEBSOCKET,
                     sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec));
             add(clients, io.github.sockjsstomp.client.Transport.RAW, rawClient);
         }
-        add(clients, io.github.sockjsstomp.client.Transport.XHR_STREAMING,
+        add(
+                clients,
+                io.github.sockjsstomp.client.Transport.XHR_STREAMING,
                 sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec));
-        add(clients, io.github.sockjsstomp.client.Transport.XHR,
+        add(
+                clients,
+                io.github.sockjsstomp.client.Transport.XHR,
                 sockJs(pollingXhrTransport(restTemplate), restTemplate, codec));
         // auto connects with what its probe chose, never as itself
     }
 
-    private void add(Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
-            io.github.sockjsstomp.client.Transport kind, WebSocketClient client) {
+    private void add(
+            Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
+            io.github.sockjsstomp.client.Transport kind,
+            WebSocketClient client) {
         clients.computeIfAbsent(kind, k -> new java.util.ArrayList<>()).add(stompClient(client));
     }
 
@@ -185,8 +204,8 @@ public final class SharedStompClients {
         return settings;
     }
 
-    private StandardWebSocketClient webSocketClient(AsynchronousChannelGroup lane, int maxTextChars,
-            int maxBinaryBytes) {
+    private StandardWebSocketClient webSocketClient(
+            AsynchronousChannelGroup lane, int maxTextChars, int maxBinaryBytes) {
         WsWebSocketContainer container = new WsWebSocketContainer();
         if (lane != null) {
             IoThreads.install(container, lane);
@@ -216,7 +235,8 @@ public final class SharedStompClients {
         return stompClient;
     }
 
-    private PerSessionInfoSockJsClient sockJs(Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
+    private PerSessionInfoSockJsClient sockJs(
+            Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
         PerSessionInfoSockJsClient client = new PerSessionInfoSockJsClient(List.of(transport));
         sockJsClients.add(client);
         // The /info request goes through our RestTemplate, not a default one built with Jackson probing.
@@ -279,17 +299,23 @@ public final class SharedStompClients {
         // https with the JVM's key and trust stores, as for wss (HttpClient's default would send no certificate).
         Registry<ConnectionSocketFactory> schemes = RegistryBuilder.<ConnectionSocketFactory>create()
                 .register("http", PlainConnectionSocketFactory.getSocketFactory())
-                .register("https", SSLConnectionSocketFactory.getSystemSocketFactory()).build();
-        PoolingHttpClientConnectionManager connections = new PoolingHttpClientConnectionManager(schemes, null, null,
-                null, 60, TimeUnit.SECONDS);
+                .register("https", SSLConnectionSocketFactory.getSystemSocketFactory())
+                .build();
+        PoolingHttpClientConnectionManager connections =
+                new PoolingHttpClientConnectionManager(schemes, null, null, null, 60, TimeUnit.SECONDS);
         connections.setMaxTotal(2000);
         connections.setDefaultMaxPerRoute(2000);
-        RequestConfig requestConfig = RequestConfig.custom().setCookieSpec(CookieSpecs.STANDARD).build();
+        RequestConfig requestConfig =
+                RequestConfig.custom().setCookieSpec(CookieSpecs.STANDARD).build();
         // Cookies live in each user's own store, passed per request; the client's default store stays unused.
         // Idle connections are closed after a while: a server or load balancer that drops them silently would
         // otherwise fail the next user's login step on a dead connection.
-        return HttpClients.custom().setConnectionManager(connections).setDefaultRequestConfig(requestConfig)
-                .disableAutomaticRetries().evictExpiredConnections().evictIdleConnections(30, TimeUnit.SECONDS)
+        return HttpClients.custom()
+                .setConnectionManager(connections)
+                .setDefaultRequestConfig(requestConfig)
+                .disableAutomaticRetries()
+                .evictExpiredConnections()
+                .evictIdleConnections(30, TimeUnit.SECONDS)
                 .build();
     }
 

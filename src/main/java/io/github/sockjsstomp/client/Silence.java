@@ -162,12 +162,14 @@ public final class Silence {
 
     @Override
     public String toString() {
-        return "Silence[" + user + ", " + switch (state.get()) {
-            case ARMED -> "armed";
-            case SILENT -> "silent";
-            case EXPIRED -> "expired after " + TimeUnit.NANOSECONDS.toMillis(detectionNanos()) + " ms";
-            case LOST -> "lost before going silent";
-            default -> "given up";
-        } + "]";
+        return "Silence[" + user + ", "
+                + switch (state.get()) {
+                    case ARMED -> "armed";
+                    case SILENT -> "silent";
+                    case EXPIRED -> "expired after " + TimeUnit.NANOSECONDS.toMillis(detectionNanos()) + " ms";
+                    case LOST -> "lost before going silent";
+                    default -> "given up";
+                }
+                + "]";
     }
 }

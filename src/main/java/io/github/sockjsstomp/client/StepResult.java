@@ -8,17 +8,30 @@ package io.github.sockjsstomp.client;
  * @param startEpochMillis wall-clock start
  * @param elapsedNanos monotonic duration
  */
-public record StepResult(String label, boolean ok, String code, String message, long startEpochMillis,
-        long elapsedNanos, long bytes, String body) {
+public record StepResult(
+        String label,
+        boolean ok,
+        String code,
+        String message,
+        long startEpochMillis,
+        long elapsedNanos,
+        long bytes,
+        String body) {
 
-    public static StepResult success(String label, String code, String message, long startEpochMillis,
-            long startNanos, long bytes, String body) {
-        return new StepResult(label, true, code, message, startEpochMillis, System.nanoTime() - startNanos, bytes,
-                body);
+    public static StepResult success(
+            String label,
+            String code,
+            String message,
+            long startEpochMillis,
+            long startNanos,
+            long bytes,
+            String body) {
+        return new StepResult(
+                label, true, code, message, startEpochMillis, System.nanoTime() - startNanos, bytes, body);
     }
 
-    public static StepResult failure(String label, String code, String message, long startEpochMillis,
-            long startNanos) {
+    public static StepResult failure(
+            String label, String code, String message, long startEpochMillis, long startNanos) {
         return new StepResult(label, false, code, message, startEpochMillis, System.nanoTime() - startNanos, 0, "");
     }
 

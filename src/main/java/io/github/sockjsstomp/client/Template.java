@@ -22,8 +22,8 @@ public final class Template {
     /** Placeholders a destination may use. */
     public static final Set<String> DESTINATION = Set.of("userNumber", "thread", "user", "login");
     /** Placeholders a message body may use. */
-    public static final Set<String> PAYLOAD = Set.of("msgId", "seq", "thread", "userNumber", "user", "login",
-            "sentAt");
+    public static final Set<String> PAYLOAD = Set.of("msgId", "seq", "thread", "userNumber", "user", "login", "sentAt");
+
     private static final Map<String, String> RENAMED = Map.of("session", "userNumber");
     private static final String LITERAL = "\\{{";
 

@@ -18,8 +18,7 @@ final class TomcatBuffers {
      */
     static final int HANDSHAKE_BUFFER_BYTES = 1024;
 
-    private TomcatBuffers() {
-    }
+    private TomcatBuffers() {}
 
     /**
      * Sets Tomcat's output buffer size unless the user set it (-D): it only takes effect if no Tomcat

@@ -41,6 +41,7 @@ public final class TransportProbe {
      * read weighs more than a held session (it was most of a one-user thread's heap over the incumbent's).
      */
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
     private final Map<URI, Result> found = new ConcurrentHashMap<>();
 
     /** @param timeoutMillis connect, pool and read timeout of the one request */
@@ -80,13 +81,22 @@ public final class TransportProbe {
         }
         try {
             HttpExchange.Response response = HttpExchange.execute(client, get, requestConfig, null);
-            return classify(endpoint, response.status(), response.statusLine(), response.location(),
-                    response.contentType(), response.body());
+            return classify(
+                    endpoint,
+                    response.status(),
+                    response.statusLine(),
+                    response.location(),
+                    response.contentType(),
+                    response.body());
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return new Result(null, info.toString(), failure.code(), "GET " + info + " failed: " + failure.message()
-                    + ". Is the server up at " + info.getHost() + ":" + info.getPort()
-                    + "? Check host, port and scheme; -Jtransport=raw or websocket skips this probe.");
+            return new Result(
+                    null,
+                    info.toString(),
+                    failure.code(),
+                    "GET " + info + " failed: " + failure.message()
+                            + ". Is the server up at " + info.getHost() + ":" + info.getPort()
+                            + "? Check host, port and scheme; -Jtransport=raw or websocket skips this probe.");
         }
     }
 
@@ -119,30 +129,57 @@ public final class TransportProbe {
         if (status == 200) {
             Boolean webSocket = sockJsWebSocket(body);
             if (webSocket == null) {
-                return new Result(null, info, code, asked + " with " + describe(contentType)
-                        + ", not SockJS's JSON ({\"websocket\":true,...}). If the endpoint is a plain WebSocket, "
-                        + "set -Jtransport=raw; otherwise check -Jendpoint.");
+                return new Result(
+                        null,
+                        info,
+                        code,
+                        asked + " with " + describe(contentType)
+                                + ", not SockJS's JSON ({\"websocket\":true,...}). If the endpoint is a plain WebSocket, "
+                                + "set -Jtransport=raw; otherwise check -Jendpoint.");
             }
-            return webSocket ? new Result(Transport.WEBSOCKET, info, code, asked + ": SockJS, transport websocket")
-                    : new Result(Transport.XHR_STREAMING, info, code, asked + ": SockJS without WebSocket "
-                            + "({\"websocket\":false}), transport xhr-streaming");
+            return webSocket
+                    ? new Result(Transport.WEBSOCKET, info, code, asked + ": SockJS, transport websocket")
+                    : new Result(
+                            Transport.XHR_STREAMING,
+                            info,
+                            code,
+                            asked + ": SockJS without WebSocket " + "({\"websocket\":false}), transport xhr-streaming");
         }
         if (status == 404) {
-            return new Result(Transport.RAW, info, code, asked + ": no SockJS there, transport raw (a plain "
-                    + "WebSocket on " + webSocketUri(endpoint) + ")");
+            return new Result(
+                    Transport.RAW,
+                    info,
+                    code,
+                    asked + ": no SockJS there, transport raw (a plain " + "WebSocket on " + webSocketUri(endpoint)
+                            + ")");
         }
-        if (status == 401 || status == 403 || (status / 100 == 3 && location != null
-                && location.toLowerCase(java.util.Locale.ROOT).contains("login"))) {
-            return new Result(null, info, code, asked + (location == null ? "" : " redirecting to " + location)
-                    + ": the endpoint needs a logged-in user. Add login steps before the connect (a form login, "
-                    + "a bearer token), or set -Jtransport=raw or websocket to skip this probe.");
+        if (status == 401
+                || status == 403
+                || (status / 100 == 3
+                        && location != null
+                        && location.toLowerCase(java.util.Locale.ROOT).contains("login"))) {
+            return new Result(
+                    null,
+                    info,
+                    code,
+                    asked + (location == null ? "" : " redirecting to " + location)
+                            + ": the endpoint needs a logged-in user. Add login steps before the connect (a form login, "
+                            + "a bearer token), or set -Jtransport=raw or websocket to skip this probe.");
         }
         if (status / 100 == 3) {
-            return new Result(null, info, code, asked + " redirecting to " + location + ": set -Jendpoint to where "
-                    + "the endpoint really is, or -Jtransport=raw or websocket to skip this probe.");
+            return new Result(
+                    null,
+                    info,
+                    code,
+                    asked + " redirecting to " + location + ": set -Jendpoint to where "
+                            + "the endpoint really is, or -Jtransport=raw or websocket to skip this probe.");
         }
-        return new Result(null, info, code, asked + ": set -Jtransport=raw (a plain WebSocket endpoint) or "
-                + "websocket (SockJS) to skip this probe.");
+        return new Result(
+                null,
+                info,
+                code,
+                asked + ": set -Jtransport=raw (a plain WebSocket endpoint) or "
+                        + "websocket (SockJS) to skip this probe.");
     }
 
     /** SockJS's /info answer's {@code websocket} flag, or null if the body is not that answer. */
@@ -167,14 +204,15 @@ public final class TransportProbe {
 
     /** The endpoint over http(s), without query: how SockJS addresses it. */
     static URI httpUri(URI endpoint) {
-        return withScheme(endpoint, "https".equals(endpoint.getScheme()) || "wss".equals(endpoint.getScheme())
-                ? "https" : "http");
+        return withScheme(
+                endpoint,
+                "https".equals(endpoint.getScheme()) || "wss".equals(endpoint.getScheme()) ? "https" : "http");
     }
 
     /** The endpoint over ws(s): how a plain WebSocket addresses it. */
     static URI webSocketUri(URI endpoint) {
-        return withScheme(endpoint, "https".equals(endpoint.getScheme()) || "wss".equals(endpoint.getScheme())
-                ? "wss" : "ws");
+        return withScheme(
+                endpoint, "https".equals(endpoint.getScheme()) || "wss".equals(endpoint.getScheme()) ? "wss" : "ws");
     }
 
     private static URI withScheme(URI endpoint, String scheme) {

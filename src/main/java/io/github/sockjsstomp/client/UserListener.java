@@ -7,32 +7,27 @@ package io.github.sockjsstomp.client;
 public interface UserListener {
 
     /** A MESSAGE on any subscription of the user. */
-    default void onMessage(IncomingMessage message) {
-    }
+    default void onMessage(IncomingMessage message) {}
 
     /**
      * A RECEIPT frame, as soon as it was read.
      *
      * @param receivedNanos {@link System#nanoTime()} on arrival, before any listener ran
      */
-    default void onReceipt(String receiptId, long receivedNanos) {
-    }
+    default void onReceipt(String receiptId, long receivedNanos) {}
 
     /**
      * An ERROR frame that names a receipt (its {@code receipt-id}): the server refused that frame. Heard before
      * {@link #onStompError} for the same frame.
      */
-    default void onReceiptError(String receiptId, String error) {
-    }
+    default void onReceiptError(String receiptId, String error) {}
 
     /** An ERROR frame (not the one answering our own DISCONNECT). */
-    default void onStompError(String error) {
-    }
+    default void onStompError(String error) {}
 
     /**
      * The session is lost (closed by the server or the network, heart-beats that stopped, a frame that
      * cannot be decoded), not when we close it.
      */
-    default void onConnectionLost(String reason) {
-    }
+    default void onConnectionLost(String reason) {}
 }

@@ -59,8 +59,12 @@ final class UserSessionHandler extends StompSessionHandlerAdapter implements Rec
     }
 
     @Override
-    public void handleException(StompSession stompSession, StompCommand command, StompHeaders headers,
-            byte[] payload, Throwable exception) {
+    public void handleException(
+            StompSession stompSession,
+            StompCommand command,
+            StompHeaders headers,
+            byte[] payload,
+            Throwable exception) {
         log.warn("{} failed to handle {}: {}", user, command, exception.toString());
     }
 

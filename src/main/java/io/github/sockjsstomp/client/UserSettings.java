@@ -16,9 +16,21 @@ import java.util.Objects;
  * @param connectHeaders extra STOMP CONNECT headers, in order
  * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
  */
-public record UserSettings(String name, int threadNumber, int number, String scheme, String host, int port,
-        String endpoint, Transport transport, WebLogin web, String login, String passcode,
-        Map<String, String> connectHeaders, long heartbeatMillis, long connectTimeoutMillis) {
+public record UserSettings(
+        String name,
+        int threadNumber,
+        int number,
+        String scheme,
+        String host,
+        int port,
+        String endpoint,
+        Transport transport,
+        WebLogin web,
+        String login,
+        String passcode,
+        Map<String, String> connectHeaders,
+        long heartbeatMillis,
+        long connectTimeoutMillis) {
 
     public UserSettings {
         Objects.requireNonNull(name, "name is required");
@@ -43,17 +55,42 @@ public record UserSettings(String name, int threadNumber, int number, String sch
     }
 
     /** The same server and options for another virtual user of the same thread. */
-    public UserSettings forUser(String userName, int userNumber, String userLogin, String userPasscode,
-            String bearerToken) {
-        return new UserSettings(userName, threadNumber, userNumber, scheme, host, port, endpoint, transport,
-                web.withBearerToken(bearerToken), userLogin, userPasscode, connectHeaders, heartbeatMillis,
+    public UserSettings forUser(
+            String userName, int userNumber, String userLogin, String userPasscode, String bearerToken) {
+        return new UserSettings(
+                userName,
+                threadNumber,
+                userNumber,
+                scheme,
+                host,
+                port,
+                endpoint,
+                transport,
+                web.withBearerToken(bearerToken),
+                userLogin,
+                userPasscode,
+                connectHeaders,
+                heartbeatMillis,
                 connectTimeoutMillis);
     }
 
     /** The same user over another transport: what {@code auto} found. */
     public UserSettings withTransport(Transport chosen) {
-        return new UserSettings(name, threadNumber, number, scheme, host, port, endpoint, chosen, web, login,
-                passcode, connectHeaders, heartbeatMillis, connectTimeoutMillis);
+        return new UserSettings(
+                name,
+                threadNumber,
+                number,
+                scheme,
+                host,
+                port,
+                endpoint,
+                chosen,
+                web,
+                login,
+                passcode,
+                connectHeaders,
+                heartbeatMillis,
+                connectTimeoutMillis);
     }
 
     /** The endpoint as an http(s) URL, whatever the transport: where SockJS's /info is asked. */

@@ -1,7 +1,6 @@
 package io.github.sockjsstomp.client;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -13,7 +12,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.web.socket.CloseStatus;
-import org.springframework.web.socket.WebSocketHttpHeaders;
 
 /**
  * A virtual user: one login (its cookie store and HTTP login steps) and its STOMP session over SockJS or a
@@ -27,6 +25,7 @@ public final class VirtualUser implements AutoCloseable {
     private final UserSettings settings;
     /** The settings of the last connect: with transport auto, what the probe chose. */
     private volatile UserSettings used;
+
     private final TransportProbe probe;
     private final SharedStompClients shared;
     private final HttpLogin http;
@@ -37,9 +36,11 @@ public final class VirtualUser implements AutoCloseable {
     private volatile String lastError;
     /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
     private volatile String stompError;
+
     private volatile ConnectAttempt attempt;
     /** The connect whose transport is the current session's (how it closed, if it did). */
     private volatile ConnectAttempt live;
+
     private volatile boolean everConnected;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
@@ -47,6 +48,7 @@ public final class VirtualUser implements AutoCloseable {
     private volatile boolean receiptsWanted;
     /** How long after each connect the session goes silent; -1: never. */
     private volatile long silentAfterMillis = -1;
+
     private volatile Silence.Listener silenceListener;
 
     /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
@@ -55,8 +57,8 @@ public final class VirtualUser implements AutoCloseable {
         this.settings = settings;
         this.used = settings;
         this.probe = probe;
-        this.http = new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE,
-                settings.connectTimeoutMillis()));
+        this.http =
+                new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE, settings.connectTimeoutMillis()));
         this.sessionHandler = new UserSessionHandler(this, listeners);
     }
 
@@ -106,11 +108,11 @@ public final class VirtualUser implements AutoCloseable {
         closing = false;
         UserSettings use = settings;
         if (settings.transport() == Transport.AUTO) {
-            TransportProbe.Result found = probe.transportFor(settings.endpointHttpUri(),
-                    http.cookieHeader(settings.endpointHttpUri()));
+            TransportProbe.Result found =
+                    probe.transportFor(settings.endpointHttpUri(), http.cookieHeader(settings.endpointHttpUri()));
             if (!found.ok()) {
-                return StepResult.failure("connect", found.code(), "transport auto: " + found.message(),
-                        startMillis, startNanos);
+                return StepResult.failure(
+                        "connect", found.code(), "transport auto: " + found.message(), startMillis, startNanos);
             }
             use = settings.withTransport(found.transport());
             ChosenTransports.sayOnce(settings.endpointHttpUri(), found);
@@ -118,8 +120,8 @@ public final class VirtualUser implements AutoCloseable {
         used = use;
         URI uri = use.stompUri();
         long silentAfter = silentAfterMillis;
-        ConnectAttempt current = new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener,
-                settings.name()));
+        ConnectAttempt current =
+                new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener, settings.name()));
         attempt = current;
         live = current;
         CompletableFuture<StompSession> future;
@@ -138,21 +140,29 @@ public final class VirtualUser implements AutoCloseable {
 
     private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
         String hint = ConnectHints.forTransport(probe, use, failure.code(), http.cookieHeader(use.endpointHttpUri()));
-        return StepResult.failure("connect", failure.code(), "Connect to " + uri + " over " + use.transport()
-                + " failed: " + failure.message() + hint, startMillis, startNanos);
+        return StepResult.failure(
+                "connect",
+                failure.code(),
+                "Connect to " + uri + " over " + use.transport() + " failed: " + failure.message() + hint,
+                startMillis,
+                startNanos);
     }
 
     /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
-    private StepResult awaitConnected(ConnectAttempt current, CompletableFuture<StompSession> future, URI uri,
-            long startMillis, long startNanos) throws InterruptedException {
+    private StepResult awaitConnected(
+            ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
+            throws InterruptedException {
         try {
-            CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(),
-                    TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(), TimeUnit.MILLISECONDS);
             String error = current.error.getNow(null);
             if (error != null) {
                 current.abandon(future);
-                return StepResult.failure("connect", Failure.STOMP_ERROR, error
-                        + ConnectHints.forStompError(used, error), startMillis, startNanos);
+                return StepResult.failure(
+                        "connect",
+                        Failure.STOMP_ERROR,
+                        error + ConnectHints.forStompError(used, error),
+                        startMillis,
+                        startNanos);
             }
             session = future.getNow(null);
             attempt = null;
@@ -160,13 +170,23 @@ public final class VirtualUser implements AutoCloseable {
             if (current.silence != null) {
                 current.silence.arm(shared.scheduler(), silentAfterMillis);
             }
-            return StepResult.success("connect", "200", "CONNECTED over " + used.transport()
-                    + (settings.transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri, startMillis,
-                    startNanos, 0, "");
+            return StepResult.success(
+                    "connect",
+                    "200",
+                    "CONNECTED over " + used.transport() + (settings.transport() == Transport.AUTO ? " (auto)" : "")
+                            + " to " + uri,
+                    startMillis,
+                    startNanos,
+                    0,
+                    "");
         } catch (TimeoutException e) {
             current.abandon(future);
-            return StepResult.failure("connect", Failure.CONNECT_TIMEOUT, "No CONNECTED from " + uri + " within "
-                    + settings.connectTimeoutMillis() + " ms", startMillis, startNanos);
+            return StepResult.failure(
+                    "connect",
+                    Failure.CONNECT_TIMEOUT,
+                    "No CONNECTED from " + uri + " within " + settings.connectTimeoutMillis() + " ms",
+                    startMillis,
+                    startNanos);
         } catch (InterruptedException e) {
             current.abandon(future);
             throw e;
@@ -174,8 +194,12 @@ public final class VirtualUser implements AutoCloseable {
             current.abandon(future);
             String error = stompError;
             if (error != null) {
-                return StepResult.failure("connect", Failure.STOMP_ERROR, error
-                        + ConnectHints.forStompError(used, error), startMillis, startNanos);
+                return StepResult.failure(
+                        "connect",
+                        Failure.STOMP_ERROR,
+                        error + ConnectHints.forStompError(used, error),
+                        startMillis,
+                        startNanos);
             }
             return failed(used, uri, Failure.of(e), startMillis, startNanos);
         }
@@ -190,16 +214,23 @@ public final class VirtualUser implements AutoCloseable {
         long startNanos = System.nanoTime();
         StompSession current = session;
         if (current == null || !current.isConnected()) {
-            return StepResult.failure("subscribe", "NotConnected", "SUBSCRIBE " + destination + ": "
-                    + notConnectedReason(), startMillis, startNanos);
+            return StepResult.failure(
+                    "subscribe",
+                    "NotConnected",
+                    "SUBSCRIBE " + destination + ": " + notConnectedReason(),
+                    startMillis,
+                    startNanos);
         }
         try {
             current.subscribe(destination, listeners.subscription(settings, destination));
-            return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0,
-                    "");
+            return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0, "");
         } catch (RuntimeException e) {
-            return StepResult.failure("subscribe", Failure.IO_ERROR, "SUBSCRIBE " + destination + ": "
-                    + Failure.describe(e), startMillis, startNanos);
+            return StepResult.failure(
+                    "subscribe",
+                    Failure.IO_ERROR,
+                    "SUBSCRIBE " + destination + ": " + Failure.describe(e),
+                    startMillis,
+                    startNanos);
         }
     }
 
@@ -225,8 +256,7 @@ public final class VirtualUser implements AutoCloseable {
         try {
             current.send(headers, payload);
         } catch (RuntimeException e) {
-            throw new SendFailedException("SEND to " + headers.getDestination() + " failed: " + Failure.describe(e),
-                    e);
+            throw new SendFailedException("SEND to " + headers.getDestination() + " failed: " + Failure.describe(e), e);
         }
     }
 
@@ -256,7 +286,9 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     public List<String> cookieNames() {
-        return http.cookies().stream().map(c -> c.getName() + "=" + c.getValue()).toList();
+        return http.cookies().stream()
+                .map(c -> c.getName() + "=" + c.getValue())
+                .toList();
     }
 
     /** Sends DISCONNECT and closes the session, or gives up a connect under way; the cookies stay. */
@@ -296,8 +328,10 @@ public final class VirtualUser implements AutoCloseable {
         StompSession current = session;
         return "VirtualUser[" + settings.name() + (settings.login().isEmpty() ? "" : " (" + settings.login() + ")")
                 + ", " + used.transport() + ", "
-                + (current == null ? "no session" : "session " + current.getSessionId()
-                        + (current.isConnected() ? "" : " (closed)")) + "]";
+                + (current == null
+                        ? "no session"
+                        : "session " + current.getSessionId() + (current.isConnected() ? "" : " (closed)"))
+                + "]";
     }
 
     // What the session handler (UserSessionHandler) reports, on the I/O thread that read it.

@@ -14,7 +14,12 @@ package io.github.sockjsstomp.client;
  * @param bearerToken a token for {@code Authorization: Bearer} on the handshake
  * @param bearerOnConnect whether the token also goes into the CONNECT frame's {@code Authorization} header
  */
-public record WebLogin(String indexPath, String pullPath, String formLoginPath, String csrfPath, String bearerToken,
+public record WebLogin(
+        String indexPath,
+        String pullPath,
+        String formLoginPath,
+        String csrfPath,
+        String bearerToken,
         boolean bearerOnConnect) {
 
     public static final WebLogin NONE = new WebLogin("", "", "", "", "", false);
@@ -39,7 +44,7 @@ public record WebLogin(String indexPath, String pullPath, String formLoginPath, 
     @Override
     public String toString() {
         // Never the token: settings end up in log lines.
-        return "WebLogin[index=" + indexPath + ", pull=" + pullPath + ", form=" + formLoginPath + ", csrf="
-                + csrfPath + (bearerToken.isEmpty() ? "" : ", bearer token") + "]";
+        return "WebLogin[index=" + indexPath + ", pull=" + pullPath + ", form=" + formLoginPath + ", csrf=" + csrfPath
+                + (bearerToken.isEmpty() ? "" : ", bearer token") + "]";
     }
 }

@@ -14,8 +14,7 @@ final class ClientProperties {
     static final String RECONNECT_MAX_MILLIS = "reconnectMaxMillis";
     static final String WARM_UP = "warmUp";
 
-    private ClientProperties() {
-    }
+    private ClientProperties() {}
 
     /** The shared clients' settings; the reconnect delays are checked here too, so a bad one is a ConfigError. */
     static ClientSettings read(ParameterReader params) {
@@ -31,8 +30,8 @@ final class ClientProperties {
         if (params.hasErrors()) {
             return defaults;
         }
-        return new ClientSettings(connectThreads, heartbeatThreads, maxTextChars, maxMessageBytes, sendTimeLimit,
-                ioBuffer, ioThreads);
+        return new ClientSettings(
+                connectThreads, heartbeatThreads, maxTextChars, maxMessageBytes, sendTimeLimit, ioBuffer, ioThreads);
     }
 
     /**
@@ -61,7 +60,8 @@ final class ClientProperties {
      */
     static boolean warmUp(ParameterReader params) {
         String property = PROPERTY_PREFIX + WARM_UP;
-        String value = JMeterUtils.getJMeterProperties() == null ? null
+        String value = JMeterUtils.getJMeterProperties() == null
+                ? null
                 : JMeterUtils.getJMeterProperties().getProperty(property);
         if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("true")) {
             return true;
@@ -75,7 +75,8 @@ final class ClientProperties {
 
     private static int property(ParameterReader params, String name, int defaultValue, int least) {
         String property = PROPERTY_PREFIX + name;
-        String value = JMeterUtils.getJMeterProperties() == null ? null
+        String value = JMeterUtils.getJMeterProperties() == null
+                ? null
                 : JMeterUtils.getJMeterProperties().getProperty(property);
         if (value == null || value.isBlank()) {
             return defaultValue;

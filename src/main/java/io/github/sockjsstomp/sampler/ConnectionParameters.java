@@ -6,10 +6,10 @@ import io.github.sockjsstomp.client.SharedStompClients;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.TransportProbe;
-import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.UsersFile;
 import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.WarmUp;
 import java.nio.file.Path;
@@ -29,13 +29,30 @@ final class ConnectionParameters {
 
     /** The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own. */
     static List<Parameter<?>> list(Parameter<List<Template>> subscribe) {
-        return List.of(SCHEME, HOST, PORT, ENDPOINT, TRANSPORT, INDEX_PATH, PULL_PATH, FORM_LOGIN_PATH, CSRF_PATH,
-                BEARER_TOKEN, BEARER_ON_CONNECT, LOGIN, PASSCODE, USERS, CONNECT_HEADERS, HEARTBEAT_MILLIS,
-                CONNECT_TIMEOUT_MILLIS, SESSIONS_PER_THREAD, CONNECTS_PER_SECOND, subscribe);
+        return List.of(
+                SCHEME,
+                HOST,
+                PORT,
+                ENDPOINT,
+                TRANSPORT,
+                INDEX_PATH,
+                PULL_PATH,
+                FORM_LOGIN_PATH,
+                CSRF_PATH,
+                BEARER_TOKEN,
+                BEARER_ON_CONNECT,
+                LOGIN,
+                PASSCODE,
+                USERS,
+                CONNECT_HEADERS,
+                HEARTBEAT_MILLIS,
+                CONNECT_TIMEOUT_MILLIS,
+                SESSIONS_PER_THREAD,
+                CONNECTS_PER_SECOND,
+                subscribe);
     }
 
-    private ConnectionParameters() {
-    }
+    private ConnectionParameters() {}
 
     /** The thread's users, none connected yet; null when a parameter is bad (the reader has the problems). */
     static ThreadUsers read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
@@ -56,7 +73,11 @@ final class ConnectionParameters {
         if (warmUp) {
             // Before this thread's first connect; the other threads' setups wait on it, so no message is timed
             // through cold code.
-            WarmUp.once(shared, base.transport(), base.heartbeatMillis(), WarmUp.DEFAULT_MESSAGES,
+            WarmUp.once(
+                    shared,
+                    base.transport(),
+                    base.heartbeatMillis(),
+                    WarmUp.DEFAULT_MESSAGES,
                     WarmUp.DEFAULT_LIMIT_MILLIS);
         }
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
@@ -65,18 +86,22 @@ final class ConnectionParameters {
         List<VirtualUser> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
             int number = (base.threadNumber() - 1) * perThread + k;
-            String userLogin = usersFile != null ? usersFile.user(number).login()
+            String userLogin = usersFile != null
+                    ? usersFile.user(number).login()
                     : login.render((name, out) -> out.append(name.equals("thread") ? base.threadNumber() : number));
-            String userPasscode = usersFile != null && !usersFile.user(number).passcode().isEmpty()
-                    ? usersFile.user(number).passcode() : passcode;
-            String token = bearer.render((name, out) -> out.append(switch (name) {
-                case "login" -> userLogin;
-                case "passcode" -> userPasscode;
-                case "thread" -> Integer.toString(base.threadNumber());
-                default -> Integer.toString(number);
-            }));
-            users.add(new VirtualUser(shared, base.forUser(group + " #" + number, number, userLogin, userPasscode,
-                    token), probe));
+            String userPasscode =
+                    usersFile != null && !usersFile.user(number).passcode().isEmpty()
+                            ? usersFile.user(number).passcode()
+                            : passcode;
+            String token = bearer.render((name, out) -> out.append(
+                    switch (name) {
+                        case "login" -> userLogin;
+                        case "passcode" -> userPasscode;
+                        case "thread" -> Integer.toString(base.threadNumber());
+                        default -> Integer.toString(number);
+                    }));
+            users.add(new VirtualUser(
+                    shared, base.forUser(group + " #" + number, number, userLogin, userPasscode, token), probe));
         }
         return new ThreadUsers(users, subscribeTo, connectsPerSecond, run.capacity());
     }
@@ -93,24 +118,49 @@ final class ConnectionParameters {
         Map<String, String> connectHeaders = params.read(CONNECT_HEADERS);
         long heartbeat = params.read(HEARTBEAT_MILLIS);
         long connectTimeout = params.read(CONNECT_TIMEOUT_MILLIS);
-        WebLogin web = new WebLogin(params.read(INDEX_PATH), params.read(PULL_PATH), params.read(FORM_LOGIN_PATH),
-                params.read(CSRF_PATH), "", params.read(BEARER_ON_CONNECT));
+        WebLogin web = new WebLogin(
+                params.read(INDEX_PATH),
+                params.read(PULL_PATH),
+                params.read(FORM_LOGIN_PATH),
+                params.read(CSRF_PATH),
+                "",
+                params.read(BEARER_ON_CONNECT));
         if (params.hasErrors()) {
             return null;
         }
         int thread = JMeterContextService.getContext().getThreadNum() + 1;
-        UserSettings base = new UserSettings(threadName(), thread, thread, scheme, host, port, endpoint, transport,
-                web, "", "", connectHeaders, heartbeat, connectTimeout);
+        UserSettings base = new UserSettings(
+                threadName(),
+                thread,
+                thread,
+                scheme,
+                host,
+                port,
+                endpoint,
+                transport,
+                web,
+                "",
+                "",
+                connectHeaders,
+                heartbeat,
+                connectTimeout);
         // A host or path that makes no URL fails here, once, not as an exception in every connect.
         try {
             base.stompUri();
         } catch (IllegalArgumentException e) {
-            params.error(HOST.name + "/" + ENDPOINT.name, host + " " + endpoint, "do not make a URL: "
-                    + e.getMessage());
+            params.error(
+                    HOST.name + "/" + ENDPOINT.name, host + " " + endpoint, "do not make a URL: " + e.getMessage());
             return null;
         }
-        Map<Parameter<String>, String> paths = Map.of(INDEX_PATH, web.indexPath(), PULL_PATH, web.pullPath(),
-                FORM_LOGIN_PATH, web.formLoginPath(), CSRF_PATH, web.csrfPath());
+        Map<Parameter<String>, String> paths = Map.of(
+                INDEX_PATH,
+                web.indexPath(),
+                PULL_PATH,
+                web.pullPath(),
+                FORM_LOGIN_PATH,
+                web.formLoginPath(),
+                CSRF_PATH,
+                web.csrfPath());
         paths.forEach((parameter, path) -> {
             try {
                 base.httpUri(path.isEmpty() ? "/" : path);
@@ -136,13 +186,14 @@ final class ConnectionParameters {
 
     private static String threadName() {
         JMeterContext jmeter = JMeterContextService.getContext();
-        return jmeter.getThread() != null ? jmeter.getThread().getThreadName() : Thread.currentThread().getName();
+        return jmeter.getThread() != null
+                ? jmeter.getThread().getThreadName()
+                : Thread.currentThread().getName();
     }
 
     /** Users are named after their thread group and number: unique in a run, whatever their logins. */
     private static String groupName() {
         AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
-        return group != null && group.getName() != null && !group.getName().isBlank() ? group.getName()
-                : threadName();
+        return group != null && group.getName() != null && !group.getName().isBlank() ? group.getName() : threadName();
     }
 }

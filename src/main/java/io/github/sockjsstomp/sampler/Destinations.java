@@ -7,12 +7,14 @@ import java.util.List;
 /** Destination values: one, or a comma-separated list, each of which may name its virtual user. */
 final class Destinations {
 
-    private Destinations() {
-    }
+    private Destinations() {}
 
     static List<Template> parse(String text) {
-        return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(d -> Template.parse(d, Template.DESTINATION)).toList();
+        return Arrays.stream(text.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .map(d -> Template.parse(d, Template.DESTINATION))
+                .toList();
     }
 
     static Template parseOne(String text) {

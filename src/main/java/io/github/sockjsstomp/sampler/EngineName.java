@@ -14,8 +14,7 @@ final class EngineName {
 
     static final String LOCAL = "local";
 
-    private EngineName() {
-    }
+    private EngineName() {}
 
     /** This thread's engine: a remote engine's name as the controller knows it, or {@value #LOCAL}. */
     static String current() {

@@ -22,12 +22,19 @@ import org.slf4j.LoggerFactory;
 final class Outages {
 
     private static final Logger log = LoggerFactory.getLogger(Outages.class);
-    private static final Set<String> UNREACHABLE = Set.of(Failure.CONNECTION_REFUSED, Failure.CONNECT_TIMEOUT,
-            Failure.CONNECT_FAILED, Failure.UNKNOWN_HOST, Failure.READ_TIMEOUT, Failure.IO_ERROR, "502", "503", "504");
+    private static final Set<String> UNREACHABLE = Set.of(
+            Failure.CONNECTION_REFUSED,
+            Failure.CONNECT_TIMEOUT,
+            Failure.CONNECT_FAILED,
+            Failure.UNKNOWN_HOST,
+            Failure.READ_TIMEOUT,
+            Failure.IO_ERROR,
+            "502",
+            "503",
+            "504");
     private static final ConcurrentHashMap<String, Server> SERVERS = new ConcurrentHashMap<>();
 
-    private Outages() {
-    }
+    private Outages() {}
 
     /** The server at {@code url}, for one more thread's users; {@link Server#release} when they close. */
     static Server join(String url, long minMillis, long maxMillis) {
@@ -126,8 +133,8 @@ final class Outages {
         /** One thread's users closed, {@code stillWaiting} of them waiting; the last to close forgets the server. */
         void release(int stillWaiting) {
             waiting.addAndGet(-stillWaiting);
-            SERVERS.computeIfPresent(url, (key, server) -> server != this || users.decrementAndGet() > 0 ? server
-                    : null);
+            SERVERS.computeIfPresent(
+                    url, (key, server) -> server != this || users.decrementAndGet() > 0 ? server : null);
         }
 
         @Override

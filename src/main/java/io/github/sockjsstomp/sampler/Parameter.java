@@ -23,9 +23,15 @@ final class Parameter<T> {
     final String description;
     /** Whether a blank value means the default (numbers); otherwise a blank is parsed like any value. */
     final boolean blankIsDefault;
+
     final Parser<T> parser;
 
-    private Parameter(String name, T defaultValue, String defaultText, String description, boolean blankIsDefault,
+    private Parameter(
+            String name,
+            T defaultValue,
+            String defaultText,
+            String description,
+            boolean blankIsDefault,
             Parser<T> parser) {
         this.name = name;
         this.defaultValue = defaultValue;
@@ -52,7 +58,8 @@ final class Parameter<T> {
 
     /** A decimal number from {@code min} to {@code max}; blank means the default. */
     static Parameter<Double> decimal(String name, double defaultValue, double min, double max, String description) {
-        String text = defaultValue == Math.rint(defaultValue) ? Long.toString((long) defaultValue)
+        String text = defaultValue == Math.rint(defaultValue)
+                ? Long.toString((long) defaultValue)
                 : Double.toString(defaultValue);
         return new Parameter<>(name, defaultValue, text, description, true, value -> {
             try {

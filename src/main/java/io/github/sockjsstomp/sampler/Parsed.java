@@ -33,8 +33,8 @@ final class Parsed<T> {
             try {
                 value = parameter.parser.parse(ParameterReader.orEmpty(current));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(ParameterReader.describe(parameter.name, current, e.getMessage()),
-                        e);
+                throw new IllegalArgumentException(
+                        ParameterReader.describe(parameter.name, current, e.getMessage()), e);
             }
             source = current;
         }

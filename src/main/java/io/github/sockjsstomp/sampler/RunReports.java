@@ -21,8 +21,7 @@ final class RunReports {
     private static final Logger log = LoggerFactory.getLogger(RunReports.class);
     static final String ON_TIMING_LOG_FAILURE = StompParameters.PROPERTY_PREFIX + "onTimingLogFailure";
 
-    private RunReports() {
-    }
+    private RunReports() {}
 
     /** Joins the run of the current test; the first sampler to join starts its reports. */
     static Run join(long drainMillis) {
@@ -31,8 +30,8 @@ final class RunReports {
 
     /** Whether a line printed now is seen: a headless run's console, as JMeter's own summariser decides. */
     static boolean consoleSeen() {
-        return JMeter.isNonGUI() && (JMeterUtils.getJMeterProperties() == null
-                || JMeterUtils.getPropDefault("summariser.out", true));
+        return JMeter.isNonGUI()
+                && (JMeterUtils.getJMeterProperties() == null || JMeterUtils.getPropDefault("summariser.out", true));
     }
 
     private static void start(Run run) {
@@ -66,11 +65,15 @@ final class RunReports {
     private static void reportProblems(Run run, boolean console) {
         StandardJMeterEngine engine = JMeterContextService.getContext().getEngine();
         boolean keepRunning = JMeterUtils.getJMeterProperties() != null
-                && "continue".equalsIgnoreCase(JMeterUtils.getPropDefault(ON_TIMING_LOG_FAILURE, "stop").trim());
+                && "continue"
+                        .equalsIgnoreCase(JMeterUtils.getPropDefault(ON_TIMING_LOG_FAILURE, "stop")
+                                .trim());
         run.onProblem(problem -> {
-            String said = "stomp: " + problem + (keepRunning ? " (the test goes on: " + ON_TIMING_LOG_FAILURE
-                    + "=continue)" : "; the test stops, since its figures are gone (-J" + ON_TIMING_LOG_FAILURE
-                    + "=continue keeps it running)");
+            String said = "stomp: " + problem
+                    + (keepRunning
+                            ? " (the test goes on: " + ON_TIMING_LOG_FAILURE + "=continue)"
+                            : "; the test stops, since its figures are gone (-J" + ON_TIMING_LOG_FAILURE
+                                    + "=continue keeps it running)");
             log.error(said);
             if (console) {
                 System.out.println(said);

@@ -25,8 +25,7 @@ final class Sample {
     static final String REPLY_TIMEOUT = "ReplyTimeout";
     static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
 
-    private Sample() {
-    }
+    private Sample() {}
 
     /** What a timed sample does between its start and its end. */
     @FunctionalInterface

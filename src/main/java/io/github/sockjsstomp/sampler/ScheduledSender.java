@@ -98,8 +98,8 @@ final class ScheduledSender {
      * then each next one that falls within the sample, until a send fails, a user must reconnect (its message goes
      * on a sample of its own), the thread's end time comes or JMeter's Stop.
      */
-    private void sendWhileInSample(SampleResult result, String label, int first, int due, MessageParts message,
-            Tally tally) {
+    private void sendWhileInSample(
+            SampleResult result, String label, int first, int due, MessageParts message, Tally tally) {
         int sender = first;
         int count = due;
         while (sendDue(result, label, sender, count, message, tally)) {
@@ -136,8 +136,7 @@ final class ScheduledSender {
      * Sends up to {@code due} scheduled messages, the first on user {@code first}, into the sample; false when the
      * sample must end here (a send failed, or the next message's user must reconnect first).
      */
-    private boolean sendDue(SampleResult result, String label, int first, int due, MessageParts message,
-            Tally tally) {
+    private boolean sendDue(SampleResult result, String label, int first, int due, MessageParts message, Tally tally) {
         tally.woke(schedule.lagNanos(schedule.next(), System.nanoTime()));
         int index = first;
         for (int i = 0; i < due; i++) {
@@ -148,7 +147,8 @@ final class ScheduledSender {
                 }
             }
             UserTiming timing = sampler.timings().get(index);
-            String destination = message.destination().render(Template.of(timing.user().settings()));
+            String destination =
+                    message.destination().render(Template.of(timing.user().settings()));
             OutgoingMessage sentMessage;
             try {
                 sentMessage = timing.send(destination, message.headers(), message.payload());
@@ -174,11 +174,14 @@ final class ScheduledSender {
         result.setSampleCount(tally.sent);
         result.setSentBytes(tally.bytes);
         long last = tally.firstMessage + tally.sent - 1;
-        Sample.ok(result, "SENT " + tally.sent + (tally.sent == 1 ? " message" : " messages") + " (#"
-                + tally.firstMessage + (tally.sent == 1 ? "" : "-" + last) + ")"
-                + (tally.wakeUps == 1 ? "" : " in " + tally.wakeUps + " wake-ups") + ", the first "
-                + lagText(tally.firstLagNanos / 1e6)
-                + (tally.wakeUps == 1 ? "" : ", at most " + millis(tally.worstLagNanos / 1e6) + " ms") + skipped());
+        Sample.ok(
+                result,
+                "SENT " + tally.sent + (tally.sent == 1 ? " message" : " messages") + " (#"
+                        + tally.firstMessage + (tally.sent == 1 ? "" : "-" + last) + ")"
+                        + (tally.wakeUps == 1 ? "" : " in " + tally.wakeUps + " wake-ups") + ", the first "
+                        + lagText(tally.firstLagNanos / 1e6)
+                        + (tally.wakeUps == 1 ? "" : ", at most " + millis(tally.worstLagNanos / 1e6) + " ms")
+                        + skipped());
         var variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
             variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));

@@ -23,6 +23,7 @@ final class SendSchedule {
     private long startNanos;
     /** The number of the next message to send (0-based). */
     private long next;
+
     private long lastWakeNanos;
 
     /**

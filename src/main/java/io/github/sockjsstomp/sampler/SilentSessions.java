@@ -14,8 +14,7 @@ final class SilentSessions {
     static final String LABEL = "expired";
     static final String NOT_EXPIRED = "NotExpired";
 
-    private SilentSessions() {
-    }
+    private SilentSessions() {}
 
     /**
      * Whether user {@code number} (from 1) goes silent: when {@code floor(number * share)} steps up, so that
@@ -32,8 +31,10 @@ final class SilentSessions {
         long millis = TimeUnit.NANOSECONDS.toMillis(silence.detectionNanos());
         StompReplySampler.times(result, silence.silentEpochMillis(), millis);
         String status = silence.closeStatus();
-        Sample.ok(result, "Closed by the server " + millis + " ms after " + silence.user() + " went silent"
-                + (status.isEmpty() ? "" : " (close status " + status + ")"));
+        Sample.ok(
+                result,
+                "Closed by the server " + millis + " ms after " + silence.user() + " went silent"
+                        + (status.isEmpty() ? "" : " (close status " + status + ")"));
         return result;
     }
 
@@ -42,8 +43,11 @@ final class SilentSessions {
         SampleResult result = Sample.newResult(LABEL);
         long millis = Math.max(0, nowMillis - silence.silentEpochMillis());
         StompReplySampler.times(result, silence.silentEpochMillis(), millis);
-        Sample.fail(result, NOT_EXPIRED, silence.user() + " was silent for " + millis
-                + " ms and the server had not closed its session when the test ended");
+        Sample.fail(
+                result,
+                NOT_EXPIRED,
+                silence.user() + " was silent for " + millis
+                        + " ms and the server had not closed its session when the test ended");
         return result;
     }
 }

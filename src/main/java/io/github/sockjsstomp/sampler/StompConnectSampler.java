@@ -65,9 +65,11 @@ public class StompConnectSampler extends StompSampler {
             if (silentShare > 0) {
                 users.goSilent(silentShare, Math.round(silentAfterSeconds * 1000));
                 if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
-                    run.noticeOnce("silent-without-heart-beats", "silentShare=" + silentShare
-                            + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
-                            + "miss; silent sessions will likely end NotExpired");
+                    run.noticeOnce(
+                            "silent-without-heart-beats",
+                            "silentShare=" + silentShare
+                                    + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
+                                    + "miss; silent sessions will likely end NotExpired");
                 }
             }
             users.publish();
@@ -79,8 +81,9 @@ public class StompConnectSampler extends StompSampler {
         SampleResult result = sampleNext(label);
         JMeterVariables variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
-            variables.put(StompParameters.ALL_CONNECTED_VARIABLE, Boolean.toString(result.getSampleLabel()
-                    .equals(label + ALIVE)));
+            variables.put(
+                    StompParameters.ALL_CONNECTED_VARIABLE,
+                    Boolean.toString(result.getSampleLabel().equals(label + ALIVE)));
         }
         return result;
     }
@@ -118,8 +121,10 @@ public class StompConnectSampler extends StompSampler {
             }
             if (round == 1) {
                 // not expected: the wait ends when a user is due; said, not looped on
-                return Sample.failedAtOnce(label, Failure.NOT_CONNECTED, down + " of " + count
-                        + " sessions down, none due to reconnect yet");
+                return Sample.failedAtOnce(
+                        label,
+                        Failure.NOT_CONNECTED,
+                        down + " of " + count + " sessions down, none due to reconnect yet");
             }
             int due = users.awaitNextRetry();
             if (due >= 0) {
@@ -137,9 +142,13 @@ public class StompConnectSampler extends StompSampler {
             }
             int silent = users.silentCount();
             int count = users.size() - silent;
-            Sample.ok(result, (count == 1 && silent == 0 ? "Session alive: " + users.users().get(0)
-                    : count + " sessions alive") + (silent == 0 ? "" : ", " + silent + " gone silent") + ", "
-                    + received + " messages received");
+            Sample.ok(
+                    result,
+                    (count == 1 && silent == 0
+                                    ? "Session alive: " + users.users().get(0)
+                                    : count + " sessions alive") + (silent == 0 ? "" : ", " + silent + " gone silent")
+                            + ", "
+                            + received + " messages received");
         });
     }
 }

@@ -44,7 +44,8 @@ public class StompExpirySampler extends StompSampler {
             if (silence.takeReport()) {
                 // From here on a close by the server no longer counts: the test ended first.
                 silence.giveUp();
-                return silence.expired() ? SilentSessions.expired(silence)
+                return silence.expired()
+                        ? SilentSessions.expired(silence)
                         : SilentSessions.notExpired(silence, System.currentTimeMillis());
             }
         }

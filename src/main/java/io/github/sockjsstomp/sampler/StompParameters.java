@@ -23,96 +23,138 @@ final class StompParameters {
     static final Parameter<String> SCHEME = required("scheme", "http", "http or https");
     static final Parameter<String> HOST = required("host", "localhost", null);
     static final Parameter<Long> PORT = whole("port", 8080, 1, 65535, null);
-    static final Parameter<String> ENDPOINT = required("endpoint", "/ws",
-            "SockJS endpoint path, or WebSocket path for raw");
-    static final Parameter<Transport> TRANSPORT = parsed("transport", "auto", Transport.allowedValues()
-            + " (auto: SockJS where the endpoint's /info answers, else a plain WebSocket)", Transport::fromParameter);
-    static final Parameter<String> INDEX_PATH = optional("indexPath", "",
-            "a page to GET before connecting (cookies kept); empty or none skips it");
-    static final Parameter<String> PULL_PATH = optional("pullPath", "",
-            "a request to GET after the index; empty or none skips it");
-    static final Parameter<String> FORM_LOGIN_PATH = optional("formLoginPath", "",
+    static final Parameter<String> ENDPOINT =
+            required("endpoint", "/ws", "SockJS endpoint path, or WebSocket path for raw");
+    static final Parameter<Transport> TRANSPORT = parsed(
+            "transport",
+            "auto",
+            Transport.allowedValues() + " (auto: SockJS where the endpoint's /info answers, else a plain WebSocket)",
+            Transport::fromParameter);
+    static final Parameter<String> INDEX_PATH =
+            optional("indexPath", "", "a page to GET before connecting (cookies kept); empty or none skips it");
+    static final Parameter<String> PULL_PATH =
+            optional("pullPath", "", "a request to GET after the index; empty or none skips it");
+    static final Parameter<String> FORM_LOGIN_PATH = optional(
+            "formLoginPath",
+            "",
             "a login page (e.g. /login): its form is posted with the user's login, passcode and CSRF token");
-    static final Parameter<String> CSRF_PATH = optional("csrfPath", "",
+    static final Parameter<String> CSRF_PATH = optional(
+            "csrfPath",
+            "",
             "a page with <meta name=\"_csrf\"> or a JSON CsrfToken endpoint (e.g. /csrf): its token goes into CONNECT");
-    static final Parameter<Template> BEARER_TOKEN = parsed("bearerToken", "",
+    static final Parameter<Template> BEARER_TOKEN = parsed(
+            "bearerToken",
+            "",
             "Authorization: Bearer token on the handshake; may use {{login}} {{passcode}} {{userNumber}}",
             text -> Template.parse(text.trim(), Template.TOKEN));
-    static final Parameter<Boolean> BEARER_ON_CONNECT = parsed("bearerOnConnect", "true",
-            "true: the token also goes into CONNECT's Authorization header", StompParameters::bool);
-    static final Parameter<Template> LOGIN = parsed("login", "",
+    static final Parameter<Boolean> BEARER_ON_CONNECT = parsed(
+            "bearerOnConnect",
+            "true",
+            "true: the token also goes into CONNECT's Authorization header",
+            StompParameters::bool);
+    static final Parameter<Template> LOGIN = parsed(
+            "login",
+            "",
             "STOMP login, e.g. guest (every user) or user-{{userNumber}} (unique)",
             text -> Template.parse(text.trim(), Template.LOGIN));
     static final Parameter<String> PASSCODE = optional("passcode", "", null);
-    static final Parameter<String> USERS = optional("users", "",
-            "CSV file of login,passcode lines, one per user; overrides login");
-    static final Parameter<Map<String, String>> CONNECT_HEADERS = parsed("connectHeaders", "",
-            "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
-    static final Parameter<Long> HEARTBEAT_MILLIS = whole("heartbeatMillis", 10_000, 0, Integer.MAX_VALUE,
-            "STOMP heart-beat both ways; 0 = off");
-    static final Parameter<Long> CONNECT_TIMEOUT_MILLIS = whole("connectTimeoutMillis", 10_000, 1,
-            Integer.MAX_VALUE, null);
-    static final Parameter<Long> SESSIONS_PER_THREAD = whole("sessionsPerThread", 1, 1, MAX_USERS_PER_THREAD,
+    static final Parameter<String> USERS =
+            optional("users", "", "CSV file of login,passcode lines, one per user; overrides login");
+    static final Parameter<Map<String, String>> CONNECT_HEADERS =
+            parsed("connectHeaders", "", "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
+    static final Parameter<Long> HEARTBEAT_MILLIS =
+            whole("heartbeatMillis", 10_000, 0, Integer.MAX_VALUE, "STOMP heart-beat both ways; 0 = off");
+    static final Parameter<Long> CONNECT_TIMEOUT_MILLIS =
+            whole("connectTimeoutMillis", 10_000, 1, Integer.MAX_VALUE, null);
+    static final Parameter<Long> SESSIONS_PER_THREAD = whole(
+            "sessionsPerThread",
+            1,
+            1,
+            MAX_USERS_PER_THREAD,
             "virtual users this thread owns, each with its STOMP session");
-    static final Parameter<Double> CONNECTS_PER_SECOND = decimal("connectsPerSecond", 0, 0, 1_000_000,
-            "this thread's connect rate; 0 = as fast as they complete");
+    static final Parameter<Double> CONNECTS_PER_SECOND =
+            decimal("connectsPerSecond", 0, 0, 1_000_000, "this thread's connect rate; 0 = as fast as they complete");
     // Dead clients: the session sampler's own.
-    static final Parameter<Double> SILENT_AFTER = decimal("silentAfter", 10, 0, 31_536_000,
+    static final Parameter<Double> SILENT_AFTER = decimal(
+            "silentAfter",
+            10,
+            0,
+            31_536_000,
             "seconds (decimals allowed) from its connect until a silent session stops sending, heart-beats too");
-    static final Parameter<Double> SILENT_SHARE = decimal("silentShare", 0, 0, 1,
+    static final Parameter<Double> SILENT_SHARE = decimal(
+            "silentShare",
+            0,
+            0,
+            1,
             "share of the users whose sessions go silent (dead clients that keep their connection), evenly "
-            + "spread; 0 = none");
-    static final Parameter<List<Template>> SUBSCRIBE_TO = parsed("subscribeTo", "",
-            "destinations, comma-separated", text -> Destinations.parse(text));
-    static final Parameter<List<Template>> RECEIVE_FROM = parsed("subscribeTo", "/user/queue/chat",
-            "destinations, comma-separated", text -> Destinations.parse(text));
+                    + "spread; 0 = none");
+    static final Parameter<List<Template>> SUBSCRIBE_TO =
+            parsed("subscribeTo", "", "destinations, comma-separated", text -> Destinations.parse(text));
+    static final Parameter<List<Template>> RECEIVE_FROM = parsed(
+            "subscribeTo", "/user/queue/chat", "destinations, comma-separated", text -> Destinations.parse(text));
 
     // What a message needs: the send sampler's.
-    static final Parameter<Template> DESTINATION = parsed("destination", "/app/echo",
-            "may use {{userNumber}} {{thread}} {{user}} {{login}}", text -> Destinations.parseOne(text));
-    static final Parameter<Template> PAYLOAD = parsed("payload",
+    static final Parameter<Template> DESTINATION = parsed(
+            "destination",
+            "/app/echo",
+            "may use {{userNumber}} {{thread}} {{user}} {{login}}",
+            text -> Destinations.parseOne(text));
+    static final Parameter<Template> PAYLOAD = parsed(
+            "payload",
             "{\"id\":\"{{msgId}}\",\"seq\":{{seq}},\"user\":\"{{user}}\",\"text\":\"hello\"}",
             "placeholders: {{msgId}} {{seq}} {{thread}} {{userNumber}} {{user}} {{login}} {{sentAt}}",
             text -> Template.parse(text, Template.PAYLOAD));
-    static final Parameter<Map<String, String>> SEND_HEADERS = parsed("sendHeaders", "",
-            "SEND headers: name:value;name2:value2", HeaderList::parse);
-    static final Parameter<SendMode> MODE = parsed("mode", SendMode.FIRE_AND_FORGET.text, SendMode.allowedValues()
-            + " (await-receipt: the sample waits for the server's RECEIPT, for apps that answer nothing)",
+    static final Parameter<Map<String, String>> SEND_HEADERS =
+            parsed("sendHeaders", "", "SEND headers: name:value;name2:value2", HeaderList::parse);
+    static final Parameter<SendMode> MODE = parsed(
+            "mode",
+            SendMode.FIRE_AND_FORGET.text,
+            SendMode.allowedValues()
+                    + " (await-receipt: the sample waits for the server's RECEIPT, for apps that answer nothing)",
             SendMode::of);
-    static final Parameter<Boolean> RECEIPTS = parsed("receipts", "false", "true: every SEND asks for a RECEIPT; "
-            + "its time goes to the timing log's receipt_us (always on with mode=await-receipt)",
+    static final Parameter<Boolean> RECEIPTS = parsed(
+            "receipts",
+            "false",
+            "true: every SEND asks for a RECEIPT; "
+                    + "its time goes to the timing log's receipt_us (always on with mode=await-receipt)",
             StompParameters::bool);
     static final String REPLY_FROM_AUTO = "auto";
     static final String REPLY_FROM_SENDER = "sender";
     static final String REPLY_FROM_ANY = "any";
-    static final Parameter<String> REPLY_FROM = parsed("replyFrom", REPLY_FROM_AUTO, "whose reply answers a message: "
-            + "sender (its own session), any (chat: any user's), auto (sender for await-reply, else any)",
+    static final Parameter<String> REPLY_FROM = parsed(
+            "replyFrom",
+            REPLY_FROM_AUTO,
+            "whose reply answers a message: "
+                    + "sender (its own session), any (chat: any user's), auto (sender for await-reply, else any)",
             StompParameters::replyFrom);
-    static final Parameter<Long> REPLY_TIMEOUT_MILLIS = whole("replyTimeoutMillis", 5000, 1, Integer.MAX_VALUE,
-            "after this a message is LOST");
-    static final Parameter<Long> REPLIES_PER_MESSAGE = whole("repliesPerMessage", 1, 0, 1_000_000,
-            "0 = broadcast: every reply until the timeout");
-    static final Parameter<String> ID_HEADER = optional("idHeader", TimingOptions.DEFAULT_ID_HEADER,
-            "header stamped with the message id; empty = none");
-    static final Parameter<java.util.regex.Pattern> REPLY_ID_PATTERN = parsed("replyIdPattern", "",
-            "regex with one group finding the id in a reply body", io.github.sockjsstomp.timing.ReplyIdFinder::pattern);
-    static final Parameter<String> TIMING_LOG = optional("timingLog", "stomp-timing.csv",
-            "CSV file of per-message outcomes; empty = none");
+    static final Parameter<Long> REPLY_TIMEOUT_MILLIS =
+            whole("replyTimeoutMillis", 5000, 1, Integer.MAX_VALUE, "after this a message is LOST");
+    static final Parameter<Long> REPLIES_PER_MESSAGE =
+            whole("repliesPerMessage", 1, 0, 1_000_000, "0 = broadcast: every reply until the timeout");
+    static final Parameter<String> ID_HEADER =
+            optional("idHeader", TimingOptions.DEFAULT_ID_HEADER, "header stamped with the message id; empty = none");
+    static final Parameter<java.util.regex.Pattern> REPLY_ID_PATTERN = parsed(
+            "replyIdPattern",
+            "",
+            "regex with one group finding the id in a reply body",
+            io.github.sockjsstomp.timing.ReplyIdFinder::pattern);
+    static final Parameter<String> TIMING_LOG =
+            optional("timingLog", "stomp-timing.csv", "CSV file of per-message outcomes; empty = none");
 
     // A listener's: the receive sampler's.
-    static final Parameter<Long> EXPECT_MESSAGES = whole("expectMessages", 1, 1, StompReceiveSampler.INBOX_CAPACITY,
-            "messages each sample waits for");
-    static final Parameter<Long> RECEIVE_TIMEOUT_MILLIS = whole("receiveTimeoutMillis", 10_000, 1,
-            Integer.MAX_VALUE, "longest wait per sample");
-    static final Parameter<Long> WINDOW_MILLIS = whole("windowMillis", 0, 0, Integer.MAX_VALUE,
-            "> 0: collect for exactly this long instead");
-    static final Parameter<String> TRIGGER_DESTINATION = optional("triggerDestination", "",
-            "sent at the start of each sample; empty = none");
+    static final Parameter<Long> EXPECT_MESSAGES =
+            whole("expectMessages", 1, 1, StompReceiveSampler.INBOX_CAPACITY, "messages each sample waits for");
+    static final Parameter<Long> RECEIVE_TIMEOUT_MILLIS =
+            whole("receiveTimeoutMillis", 10_000, 1, Integer.MAX_VALUE, "longest wait per sample");
+    static final Parameter<Long> WINDOW_MILLIS =
+            whole("windowMillis", 0, 0, Integer.MAX_VALUE, "> 0: collect for exactly this long instead");
+    static final Parameter<String> TRIGGER_DESTINATION =
+            optional("triggerDestination", "", "sent at the start of each sample; empty = none");
     static final Parameter<String> TRIGGER_PAYLOAD = optional("triggerPayload", "", null);
 
     // The replies sampler's.
-    static final Parameter<Long> WAIT_MILLIS = whole("waitMillis", 1000, 1, Integer.MAX_VALUE,
-            "longest wait for the next finished message");
+    static final Parameter<Long> WAIT_MILLIS =
+            whole("waitMillis", 1000, 1, Integer.MAX_VALUE, "longest wait for the next finished message");
 
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";
@@ -120,14 +162,13 @@ final class StompParameters {
     /** Set by the session sampler after each sample: true once all of the thread's users are connected. */
     static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 
-    private StompParameters() {
-    }
+    private StompParameters() {}
 
     private static String replyFrom(String value) {
         String trimmed = value.trim().toLowerCase(java.util.Locale.ROOT);
         if (!List.of(REPLY_FROM_AUTO, REPLY_FROM_SENDER, REPLY_FROM_ANY).contains(trimmed)) {
-            throw new IllegalArgumentException("expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or "
-                    + REPLY_FROM_ANY);
+            throw new IllegalArgumentException(
+                    "expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or " + REPLY_FROM_ANY);
         }
         return trimmed;
     }
@@ -139,5 +180,4 @@ final class StompParameters {
         }
         return trimmed.equals("true");
     }
-
 }

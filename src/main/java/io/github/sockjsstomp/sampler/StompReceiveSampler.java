@@ -47,8 +47,14 @@ public class StompReceiveSampler extends StompSampler {
 
     private static List<Parameter<?>> parameters() {
         List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(RECEIVE_FROM));
-        all.addAll(List.of(EXPECT_MESSAGES, RECEIVE_TIMEOUT_MILLIS, WINDOW_MILLIS, TRIGGER_DESTINATION,
-                TRIGGER_PAYLOAD, ID_HEADER, REPLY_ID_PATTERN));
+        all.addAll(List.of(
+                EXPECT_MESSAGES,
+                RECEIVE_TIMEOUT_MILLIS,
+                WINDOW_MILLIS,
+                TRIGGER_DESTINATION,
+                TRIGGER_PAYLOAD,
+                ID_HEADER,
+                REPLY_ID_PATTERN));
         return all;
     }
 
@@ -69,8 +75,9 @@ public class StompReceiveSampler extends StompSampler {
         if (params.hasErrors() || users == null) {
             return;
         }
-        ReplyMatcher replies = new ReplyMatcher(run.tracker(), new ReplyIdFinder(idHeader, pattern,
-                run.tracker().ids()));
+        ReplyMatcher replies = new ReplyMatcher(
+                run.tracker(),
+                new ReplyIdFinder(idHeader, pattern, run.tracker().ids()));
         for (VirtualUser user : users.users()) {
             user.addListener(replies);
             user.addListener(inbox);
@@ -149,16 +156,16 @@ public class StompReceiveSampler extends StompSampler {
                 headers.setDestination(triggerDestination);
                 user.send(headers, triggerPayload);
                 result.setSentBytes(triggerPayload.length);
-                result.setSamplerData("SEND " + triggerDestination + "\n\n"
-                        + new String(triggerPayload, StandardCharsets.UTF_8));
+                result.setSamplerData(
+                        "SEND " + triggerDestination + "\n\n" + new String(triggerPayload, StandardCharsets.UTF_8));
             } catch (SendFailedException e) {
                 Sample.fail(result, Sample.SEND_FAILED, "Trigger " + e.getMessage());
                 return;
             }
         }
         // An ERROR that came since the last sample (a refused SUBSCRIBE, say) ends this wait at once.
-        List<IncomingMessage> messages = windowMillis > 0 ? inbox.collect(windowMillis)
-                : inbox.awaitCount(expectMessages, receiveTimeoutMillis);
+        List<IncomingMessage> messages =
+                windowMillis > 0 ? inbox.collect(windowMillis) : inbox.awaitCount(expectMessages, receiveTimeoutMillis);
         if (!messages.isEmpty()) {
             result.setLatency(Math.max(0, (messages.get(0).receivedNanos() - startNanos) / 1_000_000));
         }
@@ -175,8 +182,10 @@ public class StompReceiveSampler extends StompSampler {
         } else if (messages.size() >= expectMessages) {
             Sample.ok(result, summary);
         } else {
-            Sample.fail(result, Sample.RECEIVE_TIMEOUT, summary + " within "
-                    + (windowMillis > 0 ? windowMillis : receiveTimeoutMillis) + " ms");
+            Sample.fail(
+                    result,
+                    Sample.RECEIVE_TIMEOUT,
+                    summary + " within " + (windowMillis > 0 ? windowMillis : receiveTimeoutMillis) + " ms");
         }
     }
 

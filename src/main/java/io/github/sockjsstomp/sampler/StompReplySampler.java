@@ -77,19 +77,23 @@ public class StompReplySampler extends StompSampler {
                 long elapsed = record.latencyMicros() / 1000;
                 times(result, sentMillis, elapsed);
                 result.setLatency(elapsed);
-                Sample.ok(result, "Reply to " + record.msgId() + " from " + record.sender() + " received by "
-                        + record.receiver());
+                Sample.ok(
+                        result,
+                        "Reply to " + record.msgId() + " from " + record.sender() + " received by "
+                                + record.receiver());
             }
             case LOST -> {
                 // The time it waited in vain, up to when it was declared lost.
                 times(result, sentMillis, Math.max(0, nowMillis - sentMillis));
-                Sample.fail(result, LOST, "No reply to " + record.msgId() + " from " + record.sender() + ": "
-                        + record.detail());
+                Sample.fail(
+                        result,
+                        LOST,
+                        "No reply to " + record.msgId() + " from " + record.sender() + ": " + record.detail());
             }
             default -> {
                 times(result, sentMillis, 0);
-                Sample.fail(result, FAILED, record.msgId() + " from " + record.sender() + " failed: "
-                        + record.detail());
+                Sample.fail(
+                        result, FAILED, record.msgId() + " from " + record.sender() + " failed: " + record.detail());
             }
         }
         result.setResponseData(record.msgId(), StandardCharsets.UTF_8.name());
@@ -107,11 +111,14 @@ public class StompReplySampler extends StompSampler {
             ReplyFeed.Unsampled unsampled = feed.close();
             feed = null;
             if (unsampled.dropped() > 0) {
-                log.warn("{} finished messages did not become reply samples: the replies thread fell behind and the "
-                        + "hand-off was full; the timing log has them all", unsampled.dropped());
+                log.warn(
+                        "{} finished messages did not become reply samples: the replies thread fell behind and the "
+                                + "hand-off was full; the timing log has them all",
+                        unsampled.dropped());
             }
             if (unsampled.left() > 0) {
-                log.info("{} finished messages were still waiting to become reply samples when the test ended",
+                log.info(
+                        "{} finished messages were still waiting to become reply samples when the test ended",
                         unsampled.left());
             }
         }

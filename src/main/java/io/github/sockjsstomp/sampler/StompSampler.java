@@ -37,6 +37,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     private ThreadUsers owned;
     /** The users this sampler sends on but another made: disconnected on Stop, closed by their owner. */
     private ThreadUsers used;
+
     private final Object interruptLock = new Object();
     private Thread samplingThread;
     private boolean interruptRequested;
@@ -53,8 +54,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     protected abstract SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException;
 
     /** Closes what else this sampler holds; on the engine thread, after every thread stopped. */
-    protected void tearDown() {
-    }
+    protected void tearDown() {}
 
     /** Makes {@code users} this sampler's: JMeter's Stop disconnects them, teardownTest closes them. */
     protected final ThreadUsers own(ThreadUsers users) {

@@ -56,12 +56,25 @@ import org.apache.jmeter.samplers.SampleResult;
 public class StompSendSampler extends StompSampler {
 
     /** Messages per minute this thread sends; 0: one per sample. A constant of this sampler's own. */
-    static final Parameter<Double> RATE_PER_THREAD = Parameter.decimal("ratePerThread", 0, 0, 60_000_000,
+    static final Parameter<Double> RATE_PER_THREAD = Parameter.decimal(
+            "ratePerThread",
+            0,
+            0,
+            60_000_000,
             "messages per MINUTE this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
                     + "0 = one message per sample, paced by JMeter timers");
-    static final Parameter<Long> TICK_MILLIS = Parameter.whole("tickMillis", 10, 1, 60_000,
+
+    static final Parameter<Long> TICK_MILLIS = Parameter.whole(
+            "tickMillis",
+            10,
+            1,
+            60_000,
             "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up");
-    static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole("sampleMillis", 100, 0, 60_000,
+    static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
+            "sampleMillis",
+            100,
+            0,
+            60_000,
             "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
                     + "its time is the time spent sending, the sleeps between wake-ups are its idle time");
 
@@ -73,13 +86,26 @@ public class StompSendSampler extends StompSampler {
     private final MessageParts.Reader parts = new MessageParts.Reader();
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
     private boolean describeRequests;
+
     private boolean describeReplyHeaders;
     /** The scheduled sender; null: one message per sample. */
     private ScheduledSender scheduled;
 
     public StompSendSampler() {
-        super(List.of(DESTINATION, PAYLOAD, SEND_HEADERS, MODE, RECEIPTS, REPLY_FROM, REPLY_TIMEOUT_MILLIS,
-                REPLIES_PER_MESSAGE, ID_HEADER, REPLY_ID_PATTERN, TIMING_LOG, RATE_PER_THREAD, TICK_MILLIS,
+        super(List.of(
+                DESTINATION,
+                PAYLOAD,
+                SEND_HEADERS,
+                MODE,
+                RECEIPTS,
+                REPLY_FROM,
+                REPLY_TIMEOUT_MILLIS,
+                REPLIES_PER_MESSAGE,
+                ID_HEADER,
+                REPLY_ID_PATTERN,
+                TIMING_LOG,
+                RATE_PER_THREAD,
+                TICK_MILLIS,
                 SAMPLE_MILLIS));
     }
 
@@ -92,16 +118,19 @@ public class StompSendSampler extends StompSampler {
         long tickMillis = params.read(TICK_MILLIS);
         long sampleMillis = params.read(SAMPLE_MILLIS);
         if (ratePerThread > 0 && mode.awaits()) {
-            params.error(RATE_PER_THREAD.name, String.valueOf(ratePerThread), "the scheduled sender is fire-and-forget "
-                    + "only; with mode=" + mode + " use ratePerThread=0 (one message per sample, paced by a timer)");
+            params.error(
+                    RATE_PER_THREAD.name,
+                    String.valueOf(ratePerThread),
+                    "the scheduled sender is fire-and-forget " + "only; with mode=" + mode
+                            + " use ratePerThread=0 (one message per sample, paced by a timer)");
         }
-        scheduled = ratePerThread > 0 && !mode.awaits() ? new ScheduledSender(this,
-                new SendSchedule(ratePerThread, tickMillis), sampleMillis) : null;
+        scheduled = ratePerThread > 0 && !mode.awaits()
+                ? new ScheduledSender(this, new SendSchedule(ratePerThread, tickMillis), sampleMillis)
+                : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);
-        boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER)
-                || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
+        boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER) || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
         String idHeader = params.read(ID_HEADER);
         var pattern = params.read(REPLY_ID_PATTERN);
         parts.check(params);
@@ -115,8 +144,8 @@ public class StompSendSampler extends StompSampler {
         if (params.hasErrors()) {
             return;
         }
-        TimingOptions options = new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern,
-                fromSenderOnly, receipts);
+        TimingOptions options =
+                new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern, fromSenderOnly, receipts);
         try {
             timings = users.timing(label, options, sink, run.tracker());
         } catch (IllegalStateException e) {
@@ -157,7 +186,8 @@ public class StompSendSampler extends StompSampler {
         Map<String, String> sendHeaders = message.headers();
         int index = sender(next);
         UserTiming timing = timings.get(index);
-        String destination = message.destination().render(Template.of(timing.user().settings()));
+        String destination =
+                message.destination().render(Template.of(timing.user().settings()));
         SampleResult connectFailure = users.ensureConnected(index, label);
         if (connectFailure != null) {
             try {
@@ -178,12 +208,18 @@ public class StompSendSampler extends StompSampler {
     /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */
     void noticeNoReply(String label, UserTiming timing, String destination) {
         long received = timing.user().messagesReceived();
-        run.noticeOnce("no reply", "'" + label + "': " + timing.user().settings().name() + " sent messages to '"
-                + destination + "' and none was answered within replyTimeoutMillis; its subscriptions (subscribeTo "
-                + users.subscribeTo() + ") received " + (received == 0 ? "nothing at all" : received
-                + " messages, none carrying the id of a message sent (untimed)") + ". Check destination, subscribeTo "
-                + "and payload: a server that cannot read the payload often answers nothing, or answers without the "
-                + "{{msgId}} the payload should carry");
+        run.noticeOnce(
+                "no reply",
+                "'" + label + "': " + timing.user().settings().name() + " sent messages to '"
+                        + destination
+                        + "' and none was answered within replyTimeoutMillis; its subscriptions (subscribeTo "
+                        + users.subscribeTo() + ") received "
+                        + (received == 0
+                                ? "nothing at all"
+                                : received + " messages, none carrying the id of a message sent (untimed)")
+                        + ". Check destination, subscribeTo "
+                        + "and payload: a server that cannot read the payload often answers nothing, or answers without the "
+                        + "{{msgId}} the payload should carry");
     }
 
     /**
@@ -207,8 +243,13 @@ public class StompSendSampler extends StompSampler {
         return due >= 0 ? due : next;
     }
 
-    private void send(UserTiming timing, String destination, Map<String, String> sendHeaders, Template payload,
-            SampleResult result) throws InterruptedException {
+    private void send(
+            UserTiming timing,
+            String destination,
+            Map<String, String> sendHeaders,
+            Template payload,
+            SampleResult result)
+            throws InterruptedException {
         OutgoingMessage sent;
         try {
             sent = timing.send(destination, sendHeaders, payload);
@@ -231,7 +272,9 @@ public class StompSendSampler extends StompSampler {
             Sample.ok(result, "Receipt for " + sent.msgId());
             return;
         }
-        Sample.ok(result, "Reply to " + sent.msgId() + " received by " + reply.receiver().name());
+        Sample.ok(
+                result,
+                "Reply to " + sent.msgId() + " received by " + reply.receiver().name());
         result.setResponseData(reply.payload());
         if (describeReplyHeaders) {
             result.setResponseHeaders(HeaderList.describe(reply.headers()));
@@ -245,8 +288,10 @@ public class StompSendSampler extends StompSampler {
         if (error != null) {
             Sample.fail(result, Failure.STOMP_ERROR, error);
         } else if (!timing.user().isConnected()) {
-            Sample.fail(result, Sample.CONNECTION_LOST, what + sent.msgId() + ": "
-                    + timing.user().notConnectedReason());
+            Sample.fail(
+                    result,
+                    Sample.CONNECTION_LOST,
+                    what + sent.msgId() + ": " + timing.user().notConnectedReason());
         } else {
             Sample.fail(result, Sample.REPLY_TIMEOUT, what + sent.msgId() + " within " + replyTimeoutMillis + " ms");
         }

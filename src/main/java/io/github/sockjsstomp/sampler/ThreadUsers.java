@@ -42,13 +42,16 @@ final class ThreadUsers {
     private final ReconnectBackoff backoff;
     /** When each user may connect next; by index, as {@link #users}. */
     private final List<ReconnectBackoff.Schedule> schedules;
+
     private final Outages.Server server;
     /** The run's sessions held, connects and silent sessions. */
     private final CapacityBook capacity;
+
     private final long connectIntervalNanos;
     private long nextConnectNanos = System.nanoTime();
     /** Users whose lost session was reported as a sample already; a successful connect clears the bit. */
     private final BitSet lossReported = new BitSet();
+
     private int next;
     private String timedBy;
     private TimingOptions timedWith;
@@ -62,10 +65,12 @@ final class ThreadUsers {
         this.subscribeTo = subscribeTo;
         this.backoff = ClientProperties.reconnectBackoff(null);
         this.schedules = this.users.stream().map(u -> backoff.schedule()).toList();
-        this.server = this.users.isEmpty() ? null : Outages.join(this.users.get(0).settings().stompUri().toString(),
-                backoff.minMillis(), backoff.maxMillis());
-        this.connectIntervalNanos = connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond)
-                : 0;
+        this.server = this.users.isEmpty()
+                ? null
+                : Outages.join(
+                        this.users.get(0).settings().stompUri().toString(), backoff.minMillis(), backoff.maxMillis());
+        this.connectIntervalNanos =
+                connectsPerSecond > 0 ? (long) (TimeUnit.SECONDS.toNanos(1) / connectsPerSecond) : 0;
     }
 
     /** Makes these the users of the current thread; a later session sampler's replace them. */
@@ -118,7 +123,9 @@ final class ThreadUsers {
             timedBy = sampler;
             timedWith = options;
             timedInto = sink;
-            timings = users.stream().map(u -> UserTiming.attach(u, tracker, options, sink)).toList();
+            timings = users.stream()
+                    .map(u -> UserTiming.attach(u, tracker, options, sink))
+                    .toList();
         } else if (!options.sameAs(timedWith) || sink != timedInto) {
             throw new IllegalStateException("'" + sampler + "' and '" + timedBy + "' send on the same thread's "
                     + "users with different mode, replyTimeoutMillis, repliesPerMessage, idHeader, replyIdPattern "
@@ -296,7 +303,9 @@ final class ThreadUsers {
             Sample.fail(result, connect.code(), connect.message());
             return;
         }
-        List<String> destinations = subscribeTo.stream().map(d -> d.render(Template.of(user.settings()))).toList();
+        List<String> destinations = subscribeTo.stream()
+                .map(d -> d.render(Template.of(user.settings())))
+                .toList();
         for (String destination : destinations) {
             StepResult subscribe = user.subscribe(destination);
             Sample.addStep(result, subscribe);
@@ -328,7 +337,9 @@ final class ThreadUsers {
     /** Closes every user. Must not throw: JMeter tears every sampler down in one loop. */
     void close() {
         if (server != null && !closed) {
-            server.release((int) schedules.stream().filter(ReconnectBackoff.Schedule::isWaiting).count());
+            server.release((int) schedules.stream()
+                    .filter(ReconnectBackoff.Schedule::isWaiting)
+                    .count());
         }
         closed = true;
         for (VirtualUser user : users) {

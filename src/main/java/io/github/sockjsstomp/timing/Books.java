@@ -18,15 +18,49 @@ package io.github.sockjsstomp.timing;
  *     (an ERROR naming it), or the test ended first
  * @param lateReceipts RECEIPTs that came after their message's deadline or failure (among {@code noReceipts})
  */
-public record Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
-        long extraReplies, long lateReplies, long lateMaxMicros, long untimed, long receiptsAsked, long receipts,
-        long noReceipts, long lateReceipts) {
+public record Books(
+        long sent,
+        long answered,
+        long lost,
+        long failed,
+        long pending,
+        long answerRecords,
+        long extraReplies,
+        long lateReplies,
+        long lateMaxMicros,
+        long untimed,
+        long receiptsAsked,
+        long receipts,
+        long noReceipts,
+        long lateReceipts) {
 
     /** The books of a run that asked for no receipt. */
-    public Books(long sent, long answered, long lost, long failed, long pending, long answerRecords,
-            long extraReplies, long lateReplies, long lateMaxMicros, long untimed) {
-        this(sent, answered, lost, failed, pending, answerRecords, extraReplies, lateReplies, lateMaxMicros, untimed,
-                0, 0, 0, 0);
+    public Books(
+            long sent,
+            long answered,
+            long lost,
+            long failed,
+            long pending,
+            long answerRecords,
+            long extraReplies,
+            long lateReplies,
+            long lateMaxMicros,
+            long untimed) {
+        this(
+                sent,
+                answered,
+                lost,
+                failed,
+                pending,
+                answerRecords,
+                extraReplies,
+                lateReplies,
+                lateMaxMicros,
+                untimed,
+                0,
+                0,
+                0,
+                0);
     }
 
     public boolean balanced() {
@@ -47,8 +81,8 @@ public record Books(long sent, long answered, long lost, long failed, long pendi
             return "";
         }
         long pendingReceipts = receiptsAsked - receipts - noReceipts;
-        return " receipts=" + receipts + " no-receipt=" + noReceipts + (pendingReceipts == 0 ? ""
-                : " receipts-pending=" + pendingReceipts) + (lateReceipts == 0 ? "" : " (late receipts="
-                + lateReceipts + ")");
+        return " receipts=" + receipts + " no-receipt=" + noReceipts
+                + (pendingReceipts == 0 ? "" : " receipts-pending=" + pendingReceipts)
+                + (lateReceipts == 0 ? "" : " (late receipts=" + lateReceipts + ")");
     }
 }

@@ -18,6 +18,7 @@ public final class CapacityBook implements Silence.Listener {
     private final ConcurrentLinkedQueue<Silence> silent = new ConcurrentLinkedQueue<>();
     /** From silent to closed by the server, in microseconds. */
     private final Histogram detection = new Histogram(3);
+
     private long connects;
     private long firstConnectNanos;
     private long lastConnectNanos;
@@ -66,18 +67,33 @@ public final class CapacityBook implements Silence.Listener {
         if (connects == 0) {
             return null;
         }
-        String line = String.format(Locale.ROOT, "stomp sessions: %d held at peak; %d connects, %s", peak, connects,
+        String line = String.format(
+                Locale.ROOT,
+                "stomp sessions: %d held at peak; %d connects, %s",
+                peak,
+                connects,
                 rate(connects, lastConnectNanos - firstConnectNanos, "connects/s"));
         if (silent.isEmpty()) {
             return line;
         }
         long expired = detection.getTotalCount();
-        String removal = expired == 0 ? "" : String.format(Locale.ROOT, ", %s; detection ms p50 %.1f p99 %.1f "
-                + "max %.1f", rate(expired, lastExpiryNanos - firstExpiryNanos, "removed/s"),
-                Percentiles.higher(detection, 0.5) / 1000.0, Percentiles.higher(detection, 0.99) / 1000.0,
-                detection.getMaxValue() / 1000.0);
-        return line + String.format(Locale.ROOT, "; %d went silent: %d expired%s; %d not expired", silent.size(),
-                expired, removal, silent.size() - expired);
+        String removal = expired == 0
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        ", %s; detection ms p50 %.1f p99 %.1f " + "max %.1f",
+                        rate(expired, lastExpiryNanos - firstExpiryNanos, "removed/s"),
+                        Percentiles.higher(detection, 0.5) / 1000.0,
+                        Percentiles.higher(detection, 0.99) / 1000.0,
+                        detection.getMaxValue() / 1000.0);
+        return line
+                + String.format(
+                        Locale.ROOT,
+                        "; %d went silent: %d expired%s; %d not expired",
+                        silent.size(),
+                        expired,
+                        removal,
+                        silent.size() - expired);
     }
 
     /** Events per second over the span from the first to the last; none for a single event or no span. */

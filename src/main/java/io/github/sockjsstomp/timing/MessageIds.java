@@ -19,8 +19,7 @@ public final class MessageIds {
 
     public MessageIds(String prefix) {
         if (!prefix.matches("[a-z][a-z0-9]*-")) {
-            throw new IllegalArgumentException("id prefix must be letters and digits then '-', was '" + prefix
-                    + "'");
+            throw new IllegalArgumentException("id prefix must be letters and digits then '-', was '" + prefix + "'");
         }
         this.prefix = prefix;
         this.prefixBytes = prefix.getBytes(StandardCharsets.US_ASCII);

@@ -17,6 +17,7 @@ final class MessageReceipt {
 
     /** The subscription of a receipt that answers a message (await-receipt). */
     static final String SUBSCRIPTION = "(receipt)";
+
     private static final StompHeaders NO_HEADERS = StompHeaders.readOnlyStompHeaders(Map.of());
     private static final byte[] NO_BODY = new byte[0];
     private static final long PENDING = -1;

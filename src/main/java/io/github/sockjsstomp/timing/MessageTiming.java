@@ -23,9 +23,11 @@ public final class MessageTiming {
     final String msgId;
     /** The login (else the virtual user's name) and the virtual user that sent it. */
     final String sender;
+
     final String senderUser;
     /** Only a reply this virtual user receives answers the message; null: a reply to anyone does. */
     final String onlyFrom;
+
     final String destination;
     final long bytes;
     final long sentEpochMicros;
@@ -33,18 +35,26 @@ public final class MessageTiming {
     final long deadlineNanos;
     /** 0: a broadcast, every reply until the deadline counts. */
     final int repliesExpected;
+
     final TimingSink sink;
     /** Its sender's count of answered messages: a sender none of whose messages is answered gets a hint. */
     private final java.util.concurrent.atomic.LongAdder senderAnswered;
+
     private final AtomicInteger repliesOrOutcome = new AtomicInteger();
     /** Only for senders that wait (await-reply, await-receipt): fire-and-forget allocates nothing here. */
     private final CompletableFuture<IncomingMessage> firstReply;
+
     final SendMode mode;
     /** Only for messages sent with a receipt header: null (nothing allocated) otherwise. */
     final MessageReceipt receipt;
 
-    MessageTiming(OutgoingMessage message, long sentEpochMicros, long sentNanos, TimingOptions options,
-            TimingSink sink, java.util.concurrent.atomic.LongAdder senderAnswered) {
+    MessageTiming(
+            OutgoingMessage message,
+            long sentEpochMicros,
+            long sentNanos,
+            TimingOptions options,
+            TimingSink sink,
+            java.util.concurrent.atomic.LongAdder senderAnswered) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();
@@ -124,11 +134,22 @@ public final class MessageTiming {
     }
 
     /** Its record in the timing log; {@code receiver} is null unless ANSWERED. */
-    TimingRecord record(TimingRecord.Outcome outcome, long latencyMicros, UserSettings receiver, long recordBytes,
-            String detail) {
-        return new TimingRecord(sentEpochMicros, outcome, msgId, latencyMicros, sender,
-                receiver == null ? "" : receiver.loginOrName(), destination, recordBytes, detail, mode, senderUser,
-                receiver == null ? "" : receiver.name(), -1);
+    TimingRecord record(
+            TimingRecord.Outcome outcome, long latencyMicros, UserSettings receiver, long recordBytes, String detail) {
+        return new TimingRecord(
+                sentEpochMicros,
+                outcome,
+                msgId,
+                latencyMicros,
+                sender,
+                receiver == null ? "" : receiver.loginOrName(),
+                destination,
+                recordBytes,
+                detail,
+                mode,
+                senderUser,
+                receiver == null ? "" : receiver.name(),
+                -1);
     }
 
     @Override

@@ -12,8 +12,7 @@ import org.HdrHistogram.HistogramIterationValue;
  */
 public final class Percentiles {
 
-    private Percentiles() {
-    }
+    private Percentiles() {}
 
     /** The q-quantile (0 to 1) of the recorded values; 0 when nothing was recorded. */
     public static long higher(Histogram histogram, double q) {

@@ -37,8 +37,7 @@ public final class ReplyFeed {
      * Records that never became samples, counted once: {@code dropped} found the feed full (the replies
      * thread fell behind), {@code left} were still in it when the last taker stopped.
      */
-    public record Unsampled(long dropped, long left) {
-    }
+    public record Unsampled(long dropped, long left) {}
 
     /** A replies sampler stops taking; after the last, nothing more is kept. */
     public synchronized Unsampled close() {

@@ -56,23 +56,52 @@ public final class ReplySummary implements AutoCloseable {
     }
 
     private static Books delta(Books now, Books before) {
-        return new Books(now.sent() - before.sent(), now.answered() - before.answered(), now.lost() - before.lost(),
-                now.failed() - before.failed(), now.pending(), 0, 0, now.lateReplies() - before.lateReplies(),
-                now.lateMaxMicros(), 0);
+        return new Books(
+                now.sent() - before.sent(),
+                now.answered() - before.answered(),
+                now.lost() - before.lost(),
+                now.failed() - before.failed(),
+                now.pending(),
+                0,
+                0,
+                now.lateReplies() - before.lateReplies(),
+                now.lateMaxMicros(),
+                0);
     }
 
     static String line(String kind, Books books, Histogram latency, long elapsedNanos) {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
-        String latencyText = latency.getTotalCount() == 0 ? "no replies" : String.format(Locale.ROOT,
-                "reply ms p50 %.2f p99 %.2f max %.2f", Percentiles.higher(latency, 0.5) / 1000.0,
-                Percentiles.higher(latency, 0.99) / 1000.0, latency.getMaxValue() / 1000.0);
+        String latencyText = latency.getTotalCount() == 0
+                ? "no replies"
+                : String.format(
+                        Locale.ROOT,
+                        "reply ms p50 %.2f p99 %.2f max %.2f",
+                        Percentiles.higher(latency, 0.5) / 1000.0,
+                        Percentiles.higher(latency, 0.99) / 1000.0,
+                        latency.getMaxValue() / 1000.0);
         // A LOST message whose reply came after all was late, not lost: the server fell behind.
-        String late = books.lateReplies() == 0 ? "" : String.format(Locale.ROOT, " (%d replies came after their "
-                + "message was LOST, up to %.1f s after the send: the server fell behind)", books.lateReplies(),
-                books.lateMaxMicros() / 1e6);
-        return String.format(Locale.ROOT, "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, "
-                + "failed %d, pending %d; %s", kind, books.sent(), seconds / 3600, seconds / 60 % 60, seconds % 60,
-                books.answered(), books.lost(), late, books.failed(), books.pending(), latencyText);
+        String late = books.lateReplies() == 0
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        " (%d replies came after their "
+                                + "message was LOST, up to %.1f s after the send: the server fell behind)",
+                        books.lateReplies(),
+                        books.lateMaxMicros() / 1e6);
+        return String.format(
+                Locale.ROOT,
+                "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, " + "failed %d, pending %d; %s",
+                kind,
+                books.sent(),
+                seconds / 3600,
+                seconds / 60 % 60,
+                seconds % 60,
+                books.answered(),
+                books.lost(),
+                late,
+                books.failed(),
+                books.pending(),
+                latencyText);
     }
 
     @Override

@@ -43,9 +43,11 @@ public final class ReplyTracker {
     private final LongAdder lateReplies = new LongAdder();
     /** The longest send-to-reply time of a late reply whose message was still known. */
     private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
+
     private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
+
     private final ReceiptBooks receipts = new ReceiptBooks();
     private final ScheduledExecutorService sweeper;
     private volatile ReplySummary summary;
@@ -59,8 +61,8 @@ public final class ReplyTracker {
                 thread.setDaemon(true);
                 return thread;
             });
-            sweeper.scheduleWithFixedDelay(() -> expire(System.nanoTime()), SWEEP_MILLIS, SWEEP_MILLIS,
-                    TimeUnit.MILLISECONDS);
+            sweeper.scheduleWithFixedDelay(
+                    () -> expire(System.nanoTime()), SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         } else {
             sweeper = null;
         }
@@ -78,14 +80,16 @@ public final class ReplyTracker {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink,
-                senderAnswered);
+        MessageTiming entry =
+                new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, senderAnswered);
         sent.increment();
         if (entry.receipt != null) {
             receipts.ask();
         }
         known.put(entry.msgId, entry);
-        expiryQueues.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>()).add(entry);
+        expiryQueues
+                .computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>())
+                .add(entry);
         return entry;
     }
 
@@ -194,8 +198,14 @@ public final class ReplyTracker {
         if (live != null) {
             live.record(latencyMicros);
         }
-        emit(entry, entry.record(TimingRecord.Outcome.ANSWERED, latencyMicros, message.receiver(),
-                message.payload().length, ""));
+        emit(
+                entry,
+                entry.record(
+                        TimingRecord.Outcome.ANSWERED,
+                        latencyMicros,
+                        message.receiver(),
+                        message.payload().length,
+                        ""));
     }
 
     /** A reply that answers nothing: a copy of an answered message, a late reply, or another's id. */
@@ -299,9 +309,21 @@ public final class ReplyTracker {
 
     public Books books() {
         long s = sent.sum(), a = answered.sum(), l = lost.sum(), f = failed.sum();
-        return new Books(s, a, l, f, Math.max(0, s - a - l - f), answerRecords.sum(), extraReplies.sum(),
-                lateReplies.sum(), lateMaxMicros.get(), untimed.sum(), receipts.asked(), receipts.received(),
-                receipts.missing(), receipts.late());
+        return new Books(
+                s,
+                a,
+                l,
+                f,
+                Math.max(0, s - a - l - f),
+                answerRecords.sum(),
+                extraReplies.sum(),
+                lateReplies.sum(),
+                lateMaxMicros.get(),
+                untimed.sum(),
+                receipts.asked(),
+                receipts.received(),
+                receipts.missing(),
+                receipts.late());
     }
 
     /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */

@@ -27,6 +27,7 @@ public final class Run {
     private static final Object LOCK = new Object();
     /** The run samplers join now; null between runs. The one place a run is found from. */
     private static Run current;
+
     private static boolean hookInstalled;
     private static long lastId;
 
@@ -42,6 +43,7 @@ public final class Run {
     private boolean finished;
     /** Stop was pressed (a sampler was interrupted): the run ends without waiting for replies in flight. */
     private volatile boolean stopped;
+
     private long longestDrainMillis;
     /** Told, in words, of what breaks the run's figures (a timing log that cannot be written). */
     private volatile Consumer<String> problems = message -> log.error("{}", message);
@@ -49,6 +51,7 @@ public final class Run {
     private volatile Consumer<String> notices = message -> log.warn("{}", message);
     /** Told the run's closing figures (sessions held, connects and expiries); by default only jmeter.log. */
     private volatile Consumer<String> summaries = message -> log.info("{}", message);
+
     private final java.util.Set<String> noticed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Run(long testStartMillis, boolean sweep) {
@@ -73,10 +76,16 @@ public final class Run {
         boolean started = false;
         synchronized (LOCK) {
             run = current;
-            if (run != null && testStartMillis != 0 && run.testStartMillis != 0
+            if (run != null
+                    && testStartMillis != 0
+                    && run.testStartMillis != 0
                     && testStartMillis != run.testStartMillis) {
-                log.warn("The test started at {} left its STOMP run open ({} samplers never tore down); ending it "
-                        + "now, before the test started at {}", run.testStartMillis, run.members, testStartMillis);
+                log.warn(
+                        "The test started at {} left its STOMP run open ({} samplers never tore down); ending it "
+                                + "now, before the test started at {}",
+                        run.testStartMillis,
+                        run.members,
+                        testStartMillis);
                 run.finish();
                 run = null;
             }
@@ -219,8 +228,10 @@ public final class Run {
     private void drain(long drainMillis) {
         try {
             if (!tracker.awaitQuiet(drainMillis, 250)) {
-                log.info("Replies or receipts still outstanding after {} ms: a message without its reply will be "
-                        + "LOST (test-ended), one without its receipt counted as no-receipt", drainMillis);
+                log.info(
+                        "Replies or receipts still outstanding after {} ms: a message without its reply will be "
+                                + "LOST (test-ended), one without its receipt counted as no-receipt",
+                        drainMillis);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -255,11 +266,17 @@ public final class Run {
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {
             Histogram latency = tracker.latencySnapshot();
-            log.info("STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers){}",
-                    books, unwritten == 0 ? "" : ", timing log unwritten=" + unwritten,
-                    Percentiles.higher(latency, 0.5), Percentiles.higher(latency, 0.9),
-                    Percentiles.higher(latency, 0.99), Percentiles.higher(latency, 0.999), latency.getMaxValue(),
-                    latency.getTotalCount(), receiptLatency(books));
+            log.info(
+                    "STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers){}",
+                    books,
+                    unwritten == 0 ? "" : ", timing log unwritten=" + unwritten,
+                    Percentiles.higher(latency, 0.5),
+                    Percentiles.higher(latency, 0.9),
+                    Percentiles.higher(latency, 0.99),
+                    Percentiles.higher(latency, 0.999),
+                    latency.getMaxValue(),
+                    latency.getTotalCount(),
+                    receiptLatency(books));
         }
     }
 

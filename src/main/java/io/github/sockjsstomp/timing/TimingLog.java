@@ -47,12 +47,14 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private final AtomicLong afterClose = new AtomicLong();
     /** Records that could not be written because the file failed (a full disk): counted, never silent. */
     private final AtomicLong unwritten = new AtomicLong();
+
     private final Consumer<String> onFailure;
     private volatile IOException failure;
     /** Written with the first batch, so a disk that is full from the start fails like one that fills up. */
     private boolean headerPending;
     /** Records between their check of {@link #closing} and their enqueue: close waits for them. */
     private final AtomicInteger entering = new AtomicInteger();
+
     private volatile boolean closing;
 
     /**
@@ -210,7 +212,10 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         } catch (IOException e) {
             log.error("Closing timing log {} failed", path, e);
         }
-        log.info("Timing log {} closed: {} records written{}{}", path, written.get(),
+        log.info(
+                "Timing log {} closed: {} records written{}{}",
+                path,
+                written.get(),
                 unwritten.get() == 0 ? "" : ", " + unwritten.get() + " NOT written (the file failed)",
                 afterClose.get() == 0 ? "" : ", " + afterClose.get() + " arrived after close and were not written");
     }
@@ -218,10 +223,11 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     private static void checkHeader(Path path) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             String header = reader.readLine();
-            if (TimingRecord.HEADER_V1.equals(header) || TimingRecord.HEADER_V2.equals(header)
+            if (TimingRecord.HEADER_V1.equals(header)
+                    || TimingRecord.HEADER_V2.equals(header)
                     || TimingRecord.HEADER_V3.equals(header)) {
-                throw new IOException("timing log " + path + " was written by an older version (" + (header.split(
-                        ",").length) + " columns); move it away or choose another file");
+                throw new IOException("timing log " + path + " was written by an older version ("
+                        + (header.split(",").length) + " columns); move it away or choose another file");
             }
             if (!TimingRecord.HEADER.equals(header)) {
                 throw new IOException("timing log " + path + " exists with another header ('" + header

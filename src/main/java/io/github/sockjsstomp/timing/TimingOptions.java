@@ -15,8 +15,14 @@ import java.util.regex.Pattern;
  *     that every user sees: the round trip is the sender's); otherwise a reply to any user does (chat)
  * @param receipts whether every SEND asks for a RECEIPT (its id is the message id); always with await-receipt
  */
-public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, SendMode mode, String idHeader,
-        Pattern replyIdPattern, boolean fromSenderOnly, boolean receipts) {
+public record TimingOptions(
+        long replyTimeoutMillis,
+        int repliesPerMessage,
+        SendMode mode,
+        String idHeader,
+        Pattern replyIdPattern,
+        boolean fromSenderOnly,
+        boolean receipts) {
 
     public static final String DEFAULT_ID_HEADER = "x-msg-id";
 
@@ -38,9 +44,12 @@ public record TimingOptions(long replyTimeoutMillis, int repliesPerMessage, Send
 
     /** Whether messages are timed alike (a Pattern has no equals of its own). */
     public boolean sameAs(TimingOptions other) {
-        return replyTimeoutMillis == other.replyTimeoutMillis && repliesPerMessage == other.repliesPerMessage
-                && mode == other.mode && idHeader.equals(other.idHeader)
-                && fromSenderOnly == other.fromSenderOnly && receipts == other.receipts
+        return replyTimeoutMillis == other.replyTimeoutMillis
+                && repliesPerMessage == other.repliesPerMessage
+                && mode == other.mode
+                && idHeader.equals(other.idHeader)
+                && fromSenderOnly == other.fromSenderOnly
+                && receipts == other.receipts
                 && java.util.Objects.equals(source(replyIdPattern), source(other.replyIdPattern));
     }
 

@@ -15,9 +15,20 @@ package io.github.sockjsstomp.timing;
  * @param receiverUser the virtual user that received the reply; empty unless ANSWERED
  * @param receiptMicros send to the server's RECEIPT, monotonic clock; -1 when no receipt came (or none was asked)
  */
-public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, long latencyMicros, String sender,
-        String receiver, String destination, long bytes, String detail, SendMode mode, String senderUser,
-        String receiverUser, long receiptMicros) {
+public record TimingRecord(
+        long sentEpochMicros,
+        Outcome outcome,
+        String msgId,
+        long latencyMicros,
+        String sender,
+        String receiver,
+        String destination,
+        long bytes,
+        String detail,
+        SendMode mode,
+        String senderUser,
+        String receiverUser,
+        long receiptMicros) {
 
     /** The first nine columns, as written by versions before mode, run, engine and version were added. */
     public static final String HEADER_V1 =
@@ -26,14 +37,31 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
     public static final String HEADER_V2 = HEADER_V1 + ",mode,run,sent_epoch_us,engine,version";
     /** The sixteen columns of versions before receipts. */
     public static final String HEADER_V3 = HEADER_V2 + ",sender_user,receiver_user";
+
     public static final String HEADER = HEADER_V3 + ",receipt_us";
 
-    public enum Outcome { ANSWERED, LOST, FAILED }
+    public enum Outcome {
+        ANSWERED,
+        LOST,
+        FAILED
+    }
 
     /** This record with the receipt's latency. */
     TimingRecord withReceipt(long micros) {
-        return new TimingRecord(sentEpochMicros, outcome, msgId, latencyMicros, sender, receiver, destination, bytes,
-                detail, mode, senderUser, receiverUser, micros);
+        return new TimingRecord(
+                sentEpochMicros,
+                outcome,
+                msgId,
+                latencyMicros,
+                sender,
+                receiver,
+                destination,
+                bytes,
+                detail,
+                mode,
+                senderUser,
+                receiverUser,
+                micros);
     }
 
     /**
@@ -55,8 +83,15 @@ public record TimingRecord(long sentEpochMicros, Outcome outcome, String msgId, 
         appendField(out, destination);
         out.append(',').append(bytes).append(',');
         appendField(out, detail);
-        out.append(',').append(mode.text).append(',').append(run).append(',')
-                .append(sentEpochMicros).append(',').append(engineAndVersion).append(',');
+        out.append(',')
+                .append(mode.text)
+                .append(',')
+                .append(run)
+                .append(',')
+                .append(sentEpochMicros)
+                .append(',')
+                .append(engineAndVersion)
+                .append(',');
         appendField(out, senderUser);
         out.append(',');
         appendField(out, receiverUser);

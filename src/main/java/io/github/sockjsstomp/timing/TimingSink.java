@@ -4,7 +4,7 @@ package io.github.sockjsstomp.timing;
 @FunctionalInterface
 public interface TimingSink {
 
-    TimingSink NONE = record -> { };
+    TimingSink NONE = record -> {};
 
     void record(TimingRecord record);
 }

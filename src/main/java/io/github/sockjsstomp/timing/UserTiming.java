@@ -26,6 +26,7 @@ public final class UserTiming implements UserListener {
     private final ReplyMatcher replies;
     /** Written by the owning JMeter thread; read by it and, on an ERROR frame, by an I/O thread. */
     private volatile MessageTiming lastSent;
+
     private long sends;
     private long firstSendNanos;
     private final java.util.concurrent.atomic.LongAdder answered = new java.util.concurrent.atomic.LongAdder();
@@ -35,8 +36,8 @@ public final class UserTiming implements UserListener {
         this.tracker = tracker;
         this.options = options;
         this.sink = sink;
-        this.replies = new ReplyMatcher(tracker, new ReplyIdFinder(options.idHeader(), options.replyIdPattern(),
-                tracker.ids()));
+        this.replies = new ReplyMatcher(
+                tracker, new ReplyIdFinder(options.idHeader(), options.replyIdPattern(), tracker.ids()));
     }
 
     /** Times what {@code user} sends from now on, its outcomes going to {@code sink}. */
@@ -73,8 +74,8 @@ public final class UserTiming implements UserListener {
         }
         byte[] body = payload.render(Template.of(user.settings(), msgId, seq, sentAtMillis))
                 .getBytes(StandardCharsets.UTF_8);
-        OutgoingMessage message = new OutgoingMessage(user.settings(), destination, stompHeaders, seq, msgId, body,
-                sentAtMillis);
+        OutgoingMessage message =
+                new OutgoingMessage(user.settings(), destination, stompHeaders, seq, msgId, body, sentAtMillis);
         MessageTiming timing = tracker.register(message, options, sink, answered);
         lastSent = timing;
         if (sends++ == 0) {
@@ -95,9 +96,10 @@ public final class UserTiming implements UserListener {
      * often answers nothing, or answers without the id).
      */
     public boolean noneAnswered() {
-        return sends >= 3 && answered.sum() == 0
-                && System.nanoTime() - firstSendNanos > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
-                        options.replyTimeoutMillis());
+        return sends >= 3
+                && answered.sum() == 0
+                && System.nanoTime() - firstSendNanos
+                        > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
     }
 
     /** The message this user sent last, for await-reply and await-receipt. */

@@ -47,18 +47,19 @@ public final class WarmUp {
     public static final int DEFAULT_MESSAGES = 10_000;
     /** For the messages; then up to {@link #SETTLE_LIMIT_MILLIS} for the JIT to finish compiling. */
     public static final long DEFAULT_LIMIT_MILLIS = 1_500;
+
     private static final long SETTLE_LIMIT_MILLIS = 500;
     private static final long SETTLE_QUIET_MILLIS = 30;
     /** Messages in flight: the sender, the I/O lane and the peer then overlap, as under load. */
     private static final int WINDOW = 32;
+
     private static final String DESTINATION = "/app/warm-up";
     private static final Template PAYLOAD = Template.parse(
             "{\"id\":\"{{msgId}}\",\"seq\":{{seq}},\"user\":\"{{user}}\",\"text\":\"hello\"}", Template.PAYLOAD);
     private static final Set<Transport> WARMED = EnumSet.noneOf(Transport.class);
 
     /** What one warm-up did. */
-    public record Result(Transport transport, long sent, long answered, long millis, long cpuMillis,
-            String problem) {
+    public record Result(Transport transport, long sent, long answered, long millis, long cpuMillis, String problem) {
         @Override
         public String toString() {
             return "Warm-up over " + transport + ": " + sent + " messages sent, " + answered + " answered, in "
@@ -67,8 +68,7 @@ public final class WarmUp {
         }
     }
 
-    private WarmUp() {
-    }
+    private WarmUp() {}
 
     /**
      * Warms the paths {@code transport} uses with the run's {@code heartbeatMillis}, unless this JVM did already;
@@ -78,8 +78,8 @@ public final class WarmUp {
      *
      * @return what was done, one per transport warmed now; empty when there was nothing to do
      */
-    public static synchronized List<Result> once(SharedStompClients shared, Transport transport,
-            long heartbeatMillis, int messages, long limitMillis) {
+    public static synchronized List<Result> once(
+            SharedStompClients shared, Transport transport, long heartbeatMillis, int messages, long limitMillis) {
         List<Transport> kinds = switch (transport) {
             case RAW -> List.of(Transport.RAW);
             case WEBSOCKET -> List.of(Transport.WEBSOCKET);
@@ -117,8 +117,8 @@ public final class WarmUp {
     }
 
     /** One warm-up over {@code transport}, whatever ran before. */
-    static Result run(SharedStompClients shared, Transport transport, long heartbeatMillis, int messages,
-            long limitMillis) {
+    static Result run(
+            SharedStompClients shared, Transport transport, long heartbeatMillis, int messages, long limitMillis) {
         long startNanos = System.nanoTime();
         long startCpu = processCpuNanos();
         long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(limitMillis);
@@ -129,9 +129,11 @@ public final class WarmUp {
         ReplyTracker tracker = new ReplyTracker(MessageIds.random(), new ReplyFeed(1), true);
         try (LoopbackStompPeer peer = new LoopbackStompPeer()) {
             file = Files.createTempFile("stomp-warm-up-", ".csv");
-            VirtualUser user = new VirtualUser(shared, settings(peer.port(), transport, heartbeatMillis),
+            VirtualUser user = new VirtualUser(
+                    shared,
+                    settings(peer.port(), transport, heartbeatMillis),
                     new TransportProbe(shared.httpClient(), (int) limitMillis));
-            TimingLog sink = new TimingLog(file, "warm-up", "warm-up", reason -> { });
+            TimingLog sink = new TimingLog(file, "warm-up", "warm-up", reason -> {});
             try {
                 StepResult connected = user.connect();
                 StepResult subscribed = connected.ok() ? user.subscribe("/queue/warm-up") : connected;
@@ -164,8 +166,13 @@ public final class WarmUp {
             tracker.close();
             deleteQuietly(file);
         }
-        return new Result(transport, sent, answered, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
-                TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu), problem);
+        return new Result(
+                transport,
+                sent,
+                answered,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                TimeUnit.NANOSECONDS.toMillis(processCpuNanos() - startCpu),
+                problem);
     }
 
     /** The tracker's count of answers, not the user's of replies: a reply is received before it is matched. */
@@ -204,13 +211,27 @@ public final class WarmUp {
 
     /** Like send.jmx's: the id in a header and in the body, one reply per message. */
     private static TimingOptions options() {
-        return new TimingOptions(5_000, 1, SendMode.FIRE_AND_FORGET, TimingOptions.DEFAULT_ID_HEADER, null, true, false);
+        return new TimingOptions(
+                5_000, 1, SendMode.FIRE_AND_FORGET, TimingOptions.DEFAULT_ID_HEADER, null, true, false);
     }
 
     /** The run's heart-beat: with it on, the session's send and receive paths take other branches. */
     private static UserSettings settings(int port, Transport transport, long heartbeatMillis) {
-        return new UserSettings("warm-up", 1, 1, "http", "127.0.0.1", port, "/warm-up", transport, WebLogin.NONE,
-                "", "", Map.of(), heartbeatMillis, 5_000);
+        return new UserSettings(
+                "warm-up",
+                1,
+                1,
+                "http",
+                "127.0.0.1",
+                port,
+                "/warm-up",
+                transport,
+                WebLogin.NONE,
+                "",
+                "",
+                Map.of(),
+                heartbeatMillis,
+                5_000);
     }
 
     /** All threads' CPU: the warm-up's cost is on the sender, the I/O lane, the peer and the JIT's compilers. */

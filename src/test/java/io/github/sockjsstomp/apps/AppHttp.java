@@ -19,8 +19,11 @@ final class AppHttp {
     private static final Pattern CSRF_INPUT = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
 
     final CookieManager cookies = new CookieManager();
-    private final HttpClient client = HttpClient.newBuilder().cookieHandler(cookies)
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(TIMEOUT).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .cookieHandler(cookies)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(TIMEOUT)
+            .build();
     private final String baseUrl;
 
     AppHttp(String baseUrl) {
@@ -28,7 +31,8 @@ final class AppHttp {
     }
 
     HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT);
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT);
         if (headers.length > 0) {
             request.headers(headers);
         }
@@ -43,16 +47,21 @@ final class AppHttp {
             throw new AssertionError("No _csrf input on the login page: " + page.body());
         }
         String form = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(csrf.group(1));
-        HttpRequest post = HttpRequest.newBuilder(URI.create(baseUrl + "/login")).timeout(TIMEOUT)
+        HttpRequest post = HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
+                .timeout(TIMEOUT)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build();
         return client.send(post, HttpResponse.BodyHandlers.ofString());
     }
 
     /** The Cookie header the client holds for the app. */
     String cookieHeader() {
-        return String.join("; ", cookies.getCookieStore().get(URI.create(baseUrl)).stream()
-                .map(c -> c.getName() + "=" + c.getValue()).toList());
+        return String.join(
+                "; ",
+                cookies.getCookieStore().get(URI.create(baseUrl)).stream()
+                        .map(c -> c.getName() + "=" + c.getValue())
+                        .toList());
     }
 
     private static String encode(String value) {

@@ -68,8 +68,8 @@ public final class AppStompClient implements AutoCloseable {
     public Connection connect(String url, boolean overSockJs, WebSocketHttpHeaders handshake, StompHeaders connect) {
         CompletableFuture<String> error = new CompletableFuture<>();
         WebSocketStompClient client = overSockJs ? sockJs : raw;
-        CompletableFuture<StompSession> session = client.connectAsync(URI.create(url), handshake, connect,
-                new StompSessionHandlerAdapter() {
+        CompletableFuture<StompSession> session =
+                client.connectAsync(URI.create(url), handshake, connect, new StompSessionHandlerAdapter() {
                     @Override
                     public Type getPayloadType(StompHeaders headers) {
                         return byte[].class;
@@ -82,8 +82,12 @@ public final class AppStompClient implements AutoCloseable {
                     }
 
                     @Override
-                    public void handleException(StompSession s, StompCommand command, StompHeaders headers,
-                            byte[] payload, Throwable exception) {
+                    public void handleException(
+                            StompSession s,
+                            StompCommand command,
+                            StompHeaders headers,
+                            byte[] payload,
+                            Throwable exception) {
                         error.complete("Exception " + exception);
                     }
 
@@ -125,8 +129,9 @@ public final class AppStompClient implements AutoCloseable {
      * order of a SUBSCRIBE and the SEND right after it, so the first answer may go out before the
      * subscription is registered.
      */
-    public static String sendUntilAnswered(StompSession session, BlockingQueue<String> answers, String destination,
-            String body, long waitMillis) throws InterruptedException {
+    public static String sendUntilAnswered(
+            StompSession session, BlockingQueue<String> answers, String destination, String body, long waitMillis)
+            throws InterruptedException {
         for (int attempt = 0; attempt < 5; attempt++) {
             send(session, destination, body);
             String answer = answers.poll(waitMillis, TimeUnit.MILLISECONDS);

@@ -11,7 +11,8 @@ abstract class BootApp implements AutoCloseable {
 
     BootApp(ConfigurableApplicationContext context) {
         this.context = context;
-        this.port = ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+        this.port =
+                ((ServletWebServerApplicationContext) context).getWebServer().getPort();
     }
 
     public int port() {

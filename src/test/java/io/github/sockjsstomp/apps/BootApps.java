@@ -12,7 +12,8 @@ final class BootApps {
     static final String HOST = "127.0.0.1";
 
     /** Spring Boot's servlet security auto-configurations, for the apps that are not secured. */
-    static final String SECURITY_AUTO_CONFIGURATIONS = String.join(",",
+    static final String SECURITY_AUTO_CONFIGURATIONS = String.join(
+            ",",
             "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
             "org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration",
             "org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration");
@@ -21,7 +22,8 @@ final class BootApps {
      * Auto-configurations that JMeter's jars on the test class path break (its httpclient5 is older than
      * Boot's), none of which these apps use.
      */
-    private static final String CLASS_PATH_MISFITS = String.join(",",
+    private static final String CLASS_PATH_MISFITS = String.join(
+            ",",
             "org.springframework.boot.autoconfigure.http.client.HttpClientAutoConfiguration",
             "org.springframework.boot.autoconfigure.web.client.RestTemplateAutoConfiguration",
             "org.springframework.boot.autoconfigure.web.client.RestClientAutoConfiguration");
@@ -29,8 +31,7 @@ final class BootApps {
     private static final String EXCLUDE = "spring.autoconfigure.exclude";
     private static final String LOGGING_SYSTEM = "org.springframework.boot.logging.LoggingSystem";
 
-    private BootApps() {
-    }
+    private BootApps() {}
 
     static ConfigurableApplicationContext start(Class<?> application, String name, Map<String, String> properties) {
         // Boot would otherwise take over JMeter's log4j configuration for the whole test JVM.
@@ -47,8 +48,11 @@ final class BootApps {
         all.put("spring.groovy.template.check-template-location", "false");
         all.put("spring.freemarker.check-template-location", "false");
         try {
-            return new SpringApplicationBuilder(application).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
-                    .properties(all).run();
+            return new SpringApplicationBuilder(application)
+                    .bannerMode(Banner.Mode.OFF)
+                    .logStartupInfo(false)
+                    .properties(all)
+                    .run();
         } catch (RuntimeException e) {
             throw new IllegalStateException(name + " failed to start on " + HOST, e);
         }

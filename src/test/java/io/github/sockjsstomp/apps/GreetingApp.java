@@ -29,7 +29,6 @@ public final class GreetingApp extends BootApp {
     /** The guide's pause before each greeting. */
     public static final long GUIDE_DELAY_MILLIS = 1000;
 
-
     private GreetingApp(ConfigurableApplicationContext context) {
         super(context);
     }
@@ -50,12 +49,15 @@ public final class GreetingApp extends BootApp {
      * guide). With them, the broker closes a session whose client sends nothing for three intervals.
      */
     public static GreetingApp start(boolean sockJs, long greetingDelayMillis, long heartbeatMillis) {
-        return new GreetingApp(BootApps.start(GuideApplication.class, "greeting-app", Map.of(
-                "greeting.sockjs", Boolean.toString(sockJs),
-                "greeting.delay-millis", Long.toString(greetingDelayMillis),
-                "greeting.heartbeat-millis", Long.toString(heartbeatMillis),
-                // The test class path has Spring Security for the secured app: this one is the guide's, open.
-                "spring.autoconfigure.exclude", BootApps.SECURITY_AUTO_CONFIGURATIONS)));
+        return new GreetingApp(BootApps.start(
+                GuideApplication.class,
+                "greeting-app",
+                Map.of(
+                        "greeting.sockjs", Boolean.toString(sockJs),
+                        "greeting.delay-millis", Long.toString(greetingDelayMillis),
+                        "greeting.heartbeat-millis", Long.toString(heartbeatMillis),
+                        // The test class path has Spring Security for the secured app: this one is the guide's, open.
+                        "spring.autoconfigure.exclude", BootApps.SECURITY_AUTO_CONFIGURATIONS)));
     }
 
     /** The guide's app as published: plain WebSocket, 1000 ms pause. */
@@ -65,16 +67,15 @@ public final class GreetingApp extends BootApp {
 
     @Override
     public String toString() {
-        return "GreetingApp[" + baseUrl() + ENDPOINT + ", sockjs=" + context.getEnvironment().getProperty(
-                "greeting.sockjs") + "]";
+        return "GreetingApp[" + baseUrl() + ENDPOINT + ", sockjs="
+                + context.getEnvironment().getProperty("greeting.sockjs") + "]";
     }
 
     /** The guide's {@code @SpringBootApplication}, without component scanning of this package's other app. */
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import({WebSocketConfig.class, GreetingController.class})
-    static class GuideApplication {
-    }
+    static class GuideApplication {}
 
     @Configuration
     @EnableWebSocketMessageBroker
@@ -83,7 +84,8 @@ public final class GreetingApp extends BootApp {
         private final boolean sockJs;
         private final long heartbeatMillis;
 
-        WebSocketConfig(@Value("${greeting.sockjs:false}") boolean sockJs,
+        WebSocketConfig(
+                @Value("${greeting.sockjs:false}") boolean sockJs,
                 @Value("${greeting.heartbeat-millis:0}") long heartbeatMillis) {
             this.sockJs = sockJs;
             this.heartbeatMillis = heartbeatMillis;
@@ -113,12 +115,10 @@ public final class GreetingApp extends BootApp {
     }
 
     /** The guide's HelloMessage. */
-    public record HelloMessage(String name) {
-    }
+    public record HelloMessage(String name) {}
 
     /** The guide's Greeting. */
-    public record Greeting(String content) {
-    }
+    public record Greeting(String content) {}
 
     @Controller
     static class GreetingController {

@@ -64,16 +64,18 @@ class GreetingAppTest {
     @Test
     void rawWebSocketOnTheSockJsEndpointIsRefused() throws Exception {
         String url = "ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT;
-        String refusal = stomp.connect(url, false, new WebSocketHttpHeaders(), new StompHeaders()).refusal();
+        String refusal = stomp.connect(url, false, new WebSocketHttpHeaders(), new StompHeaders())
+                .refusal();
         assertThat(refusal).contains("HTTP response from the server [");
     }
 
     private static String greet(String url, boolean overSockJs, String name, long waitMillis) throws Exception {
-        StompSession session = stomp.connect(url, overSockJs, new WebSocketHttpHeaders(), new StompHeaders()).await();
+        StompSession session = stomp.connect(url, overSockJs, new WebSocketHttpHeaders(), new StompHeaders())
+                .await();
         try {
             BlockingQueue<String> greetings = AppStompClient.subscribe(session, "/topic/greetings");
-            return AppStompClient.sendUntilAnswered(session, greetings, "/app/hello", "{\"name\":\"" + name + "\"}",
-                    waitMillis);
+            return AppStompClient.sendUntilAnswered(
+                    session, greetings, "/app/hello", "{\"name\":\"" + name + "\"}", waitMillis);
         } finally {
             session.disconnect();
         }

@@ -61,11 +61,17 @@ public final class SecuredChatApp extends BootApp {
      * @param rangeUsers how many generated users {@code user-1..user-N} there are besides alice and bob
      */
     public static SecuredChatApp start(boolean sockJs, StompAuth stompAuth, int rangeUsers) {
-        return new SecuredChatApp(BootApps.start(ChatApplication.class, "secured-chat-app", Map.of(
-                "chat.sockjs", Boolean.toString(sockJs),
-                "chat.stomp-auth", stompAuth.name(),
-                "chat.csrf-on-connect", Boolean.toString(stompAuth == StompAuth.HANDSHAKE_AND_CSRF),
-                "chat.range-users", Integer.toString(rangeUsers))), sockJs, stompAuth);
+        return new SecuredChatApp(
+                BootApps.start(
+                        ChatApplication.class,
+                        "secured-chat-app",
+                        Map.of(
+                                "chat.sockjs", Boolean.toString(sockJs),
+                                "chat.stomp-auth", stompAuth.name(),
+                                "chat.csrf-on-connect", Boolean.toString(stompAuth == StompAuth.HANDSHAKE_AND_CSRF),
+                                "chat.range-users", Integer.toString(rangeUsers))),
+                sockJs,
+                stompAuth);
     }
 
     public static SecuredChatApp start(boolean sockJs, StompAuth stompAuth) {
@@ -85,6 +91,5 @@ public final class SecuredChatApp extends BootApp {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import({SecuredChatSecurity.class, SecuredChatMessaging.class, SecuredChatPages.class})
-    static class ChatApplication {
-    }
+    static class ChatApplication {}
 }

@@ -46,9 +46,10 @@ class SecuredChatAppTest {
         HttpResponse<String> bad = new AppHttp(csrfApp.baseUrl()).formLogin("alice", "wrong");
 
         assertThat(good.statusCode()).isEqualTo(302);
-        assertThat(good.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/"));
-        assertThat(bad.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith(
-                "/login?error"));
+        assertThat(good.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/"));
+        assertThat(bad.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/login?error"));
     }
 
     @Test
@@ -59,7 +60,9 @@ class SecuredChatAppTest {
         String chat = http.get("/chat").body();
         String json = http.get("/csrf").body();
 
-        assertThat(chat).contains("<meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"/>").containsPattern(META_CSRF);
+        assertThat(chat)
+                .contains("<meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"/>")
+                .containsPattern(META_CSRF);
         assertThat(json).contains("\"headerName\":\"X-CSRF-TOKEN\"", "\"parameterName\":\"_csrf\"", "\"token\":\"");
     }
 
@@ -70,7 +73,8 @@ class SecuredChatAppTest {
                 .refusal();
 
         assertThat(get.statusCode()).isEqualTo(302);
-        assertThat(get.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+        assertThat(get.headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
         // Tomcat's client follows the redirect and reports the login page's status.
         assertThat(refusal).contains("[200] did not permit the HTTP upgrade");
     }
@@ -80,7 +84,8 @@ class SecuredChatAppTest {
         AppHttp http = new AppHttp(csrfApp.baseUrl());
         http.formLogin("alice", "alice-pass");
 
-        String refusal = stomp.connect(wsUrl(csrfApp), false, cookie(http), new StompHeaders()).refusal();
+        String refusal = stomp.connect(wsUrl(csrfApp), false, cookie(http), new StompHeaders())
+                .refusal();
 
         // Spring's ERROR frame names no cause ("Failed to send message to ...[clientInboundChannel]").
         assertThat(refusal).startsWith("ERROR");
@@ -95,7 +100,8 @@ class SecuredChatAppTest {
         StompHeaders connect = new StompHeaders();
         connect.add("X-CSRF-TOKEN", token.group(1));
 
-        StompSession session = stomp.connect(wsUrl(csrfApp), false, cookie(http), connect).await();
+        StompSession session =
+                stomp.connect(wsUrl(csrfApp), false, cookie(http), connect).await();
 
         assertThat(echo(session, "hi")).isEqualTo("{\"principal\":\"alice\",\"payload\":\"hi\"}");
     }
@@ -105,8 +111,9 @@ class SecuredChatAppTest {
         WebSocketHttpHeaders handshake = new WebSocketHttpHeaders();
         handshake.add("Authorization", "Bearer token-bob");
 
-        StompSession session = stomp.connect(bearerHandshakeApp.baseUrl() + SecuredChatApp.ENDPOINT, true,
-                handshake, new StompHeaders()).await();
+        StompSession session = stomp.connect(
+                        bearerHandshakeApp.baseUrl() + SecuredChatApp.ENDPOINT, true, handshake, new StompHeaders())
+                .await();
 
         assertThat(echo(session, "yo")).isEqualTo("{\"principal\":\"bob\",\"payload\":\"yo\"}");
     }
@@ -116,8 +123,9 @@ class SecuredChatAppTest {
         WebSocketHttpHeaders handshake = new WebSocketHttpHeaders();
         handshake.add("Authorization", "Bearer token-mallory");
 
-        String refusal = stomp.connect(bearerHandshakeApp.baseUrl() + SecuredChatApp.ENDPOINT, true, handshake,
-                new StompHeaders()).refusal();
+        String refusal = stomp.connect(
+                        bearerHandshakeApp.baseUrl() + SecuredChatApp.ENDPOINT, true, handshake, new StompHeaders())
+                .refusal();
 
         assertThat(refusal).contains("401");
     }
@@ -135,8 +143,8 @@ class SecuredChatAppTest {
 
     @Test
     void connectWithoutBearerIsRefusedWhereConnectCarriesIt() throws Exception {
-        String refusal = stomp.connect(wsUrl(bearerConnectApp), false, new WebSocketHttpHeaders(),
-                new StompHeaders()).refusal();
+        String refusal = stomp.connect(wsUrl(bearerConnectApp), false, new WebSocketHttpHeaders(), new StompHeaders())
+                .refusal();
         assertThat(refusal).startsWith("ERROR");
     }
 

@@ -74,8 +74,7 @@ class SecuredChatMessaging implements WebSocketMessageBrokerConfigurer {
     @Bean(name = "csrfChannelInterceptor")
     @ConditionalOnProperty(name = "chat.csrf-on-connect", havingValue = "false")
     ChannelInterceptor noCsrfOnConnect() {
-        return new ChannelInterceptor() {
-        };
+        return new ChannelInterceptor() {};
     }
 
     /** The token interceptor of Spring's reference ("Token Authentication"): CONNECT's Authorization header. */
@@ -105,8 +104,7 @@ class SecuredChatMessaging implements WebSocketMessageBrokerConfigurer {
     }
 
     /** What the echo answers: who it answered, and what was sent. */
-    public record Echo(String principal, String payload) {
-    }
+    public record Echo(String principal, String payload) {}
 
     @Controller
     static class EchoController {

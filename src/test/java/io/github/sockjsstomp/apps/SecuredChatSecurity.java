@@ -44,7 +44,10 @@ class SecuredChatSecurity {
 
     private static UserDetails user(String name, String password) {
         // {noop}: thousands of generated users; bcrypt would make each login cost tens of milliseconds.
-        return User.withUsername(name).password("{noop}" + password).roles("USER").build();
+        return User.withUsername(name)
+                .password("{noop}" + password)
+                .roles("USER")
+                .build();
     }
 
     @Bean
@@ -53,12 +56,14 @@ class SecuredChatSecurity {
     }
 
     @Bean
-    SecurityFilterChain chatSecurity(HttpSecurity http, BearerTokens tokens,
-            @Value("${chat.stomp-auth}") SecuredChatApp.StompAuth stompAuth) throws Exception {
+    SecurityFilterChain chatSecurity(
+            HttpSecurity http, BearerTokens tokens, @Value("${chat.stomp-auth}") SecuredChatApp.StompAuth stompAuth)
+            throws Exception {
         http.authorizeHttpRequests(requests -> {
             requests.requestMatchers("/error").permitAll();
             if (stompAuth == SecuredChatApp.StompAuth.CONNECT_HEADER) {
-                requests.requestMatchers(SecuredChatApp.ENDPOINT, SecuredChatApp.ENDPOINT + "/**").permitAll();
+                requests.requestMatchers(SecuredChatApp.ENDPOINT, SecuredChatApp.ENDPOINT + "/**")
+                        .permitAll();
             }
             requests.anyRequest().authenticated();
         });
@@ -85,8 +90,7 @@ class SecuredChatSecurity {
                 return null;
             }
             UserDetails user = users.loadUserByUsername(token.substring(TOKEN_PREFIX.length()));
-            return UsernamePasswordAuthenticationToken.authenticated(user.getUsername(), null,
-                    user.getAuthorities());
+            return UsernamePasswordAuthenticationToken.authenticated(user.getUsername(), null, user.getAuthorities());
         }
 
         static boolean isBearer(String authorization) {

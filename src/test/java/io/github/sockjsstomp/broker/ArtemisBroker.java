@@ -42,22 +42,27 @@ public final class ArtemisBroker implements AutoCloseable {
                 .setPersistenceEnabled(false)
                 .setJMXManagementEnabled(false)
                 .setSecurityEnabled(true)
-                .addAcceptorConfiguration(ACCEPTOR, "tcp://127.0.0.1:" + port + "?protocols=STOMP"
-                        + ";anycastPrefix=/queue/;multicastPrefix=/topic/");
+                .addAcceptorConfiguration(
+                        ACCEPTOR,
+                        "tcp://127.0.0.1:" + port + "?protocols=STOMP"
+                                + ";anycastPrefix=/queue/;multicastPrefix=/topic/");
         config.setBrokerInstance(dataDir.toFile());
-        config.putSecurityRoles("#", Set.of(new Role("users", true, true, true, true, true, true, true, true, true,
-                true, true, true)));
-        config.putSecurityRoles(READ_ONLY_PREFIX + "#", Set.of(new Role("users", false, true, true, true, true, true,
-                true, true, true, true, true, true)));
+        config.putSecurityRoles(
+                "#", Set.of(new Role("users", true, true, true, true, true, true, true, true, true, true, true, true)));
+        config.putSecurityRoles(
+                READ_ONLY_PREFIX + "#",
+                Set.of(new Role("users", false, true, true, true, true, true, true, true, true, true, true, true)));
         SecurityConfiguration security = new SecurityConfiguration();
         users.forEach((login, passcode) -> {
             security.addUser(login, passcode);
             security.addRole(login, "users");
         });
-        EmbeddedActiveMQ broker = new EmbeddedActiveMQ().setConfiguration(config)
+        EmbeddedActiveMQ broker = new EmbeddedActiveMQ()
+                .setConfiguration(config)
                 .setSecurityManager(new ActiveMQJAASSecurityManager(InVMLoginModule.class.getName(), security));
         broker.start();
-        NettyAcceptor acceptor = (NettyAcceptor) broker.getActiveMQServer().getRemotingService().getAcceptor(ACCEPTOR);
+        NettyAcceptor acceptor =
+                (NettyAcceptor) broker.getActiveMQServer().getRemotingService().getAcceptor(ACCEPTOR);
         return new ArtemisBroker(broker, acceptor.getActualPort());
     }
 

@@ -38,6 +38,8 @@ class BearerTokenTest {
 
     @Test
     void toStringHidesTheToken() {
-        assertThat(new BearerToken("secret-value").toString()).doesNotContain("secret-value").contains("secr");
+        assertThat(new BearerToken("secret-value").toString())
+                .doesNotContain("secret-value")
+                .contains("secr");
     }
 }

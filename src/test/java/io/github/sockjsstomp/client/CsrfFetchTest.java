@@ -15,7 +15,8 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
 
 class CsrfFetchTest {
 
-    private final CloseableHttpClient client = HttpClients.custom().disableAutomaticRetries().build();
+    private final CloseableHttpClient client =
+            HttpClients.custom().disableAutomaticRetries().build();
     private final BasicCookieStore cookies = new BasicCookieStore();
 
     @AfterEach
@@ -24,20 +25,24 @@ class CsrfFetchTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "{\"token\":\"t1\",\"headerName\":\"X-CSRF-TOKEN\",\"parameterName\":\"_csrf\"}|X-CSRF-TOKEN|t1",
-        "{\"parameterName\":\"_csrf\",\"headerName\":\"X-XSRF\",\"token\":\"t2\"}|X-XSRF|t2",
-        "{\"token\":\"t3\"}|X-CSRF-TOKEN|t3",
-        "<meta name=\"_csrf\" content=\"t4\"/><meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"/>|X-CSRF-TOKEN|t4",
-        "<meta content='t5' name='_csrf'><meta content='X-Other' name='_csrf_header'>|X-Other|t5",
-        "<form method=post><input type=hidden name=_csrf value=t6></form>|X-CSRF-TOKEN|t6",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"token\":\"t1\",\"headerName\":\"X-CSRF-TOKEN\",\"parameterName\":\"_csrf\"}|X-CSRF-TOKEN|t1",
+                "{\"parameterName\":\"_csrf\",\"headerName\":\"X-XSRF\",\"token\":\"t2\"}|X-XSRF|t2",
+                "{\"token\":\"t3\"}|X-CSRF-TOKEN|t3",
+                "<meta name=\"_csrf\" content=\"t4\"/><meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"/>|X-CSRF-TOKEN|t4",
+                "<meta content='t5' name='_csrf'><meta content='X-Other' name='_csrf_header'>|X-Other|t5",
+                "<form method=post><input type=hidden name=_csrf value=t6></form>|X-CSRF-TOKEN|t6",
+            })
     void readsTheWaysSpringAppsHandItOut(String body, String header, String token) {
         assertThat(CsrfFetch.parse(body)).isEqualTo(new CsrfFetch.Found(header, token));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"{\"token\":\"\"}", "{not json", "<html>no token</html>", "''"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"{\"token\":\"\"}", "{not json", "<html>no token</html>", "''"})
     void noTokenIsNull(String body) {
         assertThat(CsrfFetch.parse(body)).isNull();
     }
@@ -49,8 +54,12 @@ class CsrfFetchTest {
         session.setPath("/");
         cookies.addCookie(session);
         try (FakeHttpServer server = new FakeHttpServer()) {
-            server.route("/csrf", r -> new Answer(200, "application/json",
-                    "{\"token\":\"tok\",\"headerName\":\"X-CSRF-TOKEN\",\"parameterName\":\"_csrf\"}"));
+            server.route(
+                    "/csrf",
+                    r -> new Answer(
+                            200,
+                            "application/json",
+                            "{\"token\":\"tok\",\"headerName\":\"X-CSRF-TOKEN\",\"parameterName\":\"_csrf\"}"));
 
             CsrfFetch.Result result = new CsrfFetch(client, cookies, 2000).fetch(server.uri("/csrf"));
             StompHeaders connect = new StompHeaders();

@@ -22,16 +22,18 @@ class FailureTest {
 
     @Test
     void refusedXhrRequestGivesTheHttpStatus() {
-        Throwable refused = new ExecutionException(HttpClientErrorException.create(HttpStatus.UNAUTHORIZED,
-                "Unauthorized", null, null, null));
+        Throwable refused = new ExecutionException(
+                HttpClientErrorException.create(HttpStatus.UNAUTHORIZED, "Unauthorized", null, null, null));
         assertThat(Failure.of(refused).code()).isEqualTo("401");
     }
 
     @Test
     void nestedCausesAreClassified() {
-        assertThat(Failure.of(new RuntimeException("wrapped", new ConnectException("Connection refused"))).code())
+        assertThat(Failure.of(new RuntimeException("wrapped", new ConnectException("Connection refused")))
+                        .code())
                 .isEqualTo(Failure.CONNECTION_REFUSED);
-        assertThat(Failure.of(new SocketTimeoutException("Read timed out")).code()).isEqualTo(Failure.READ_TIMEOUT);
+        assertThat(Failure.of(new SocketTimeoutException("Read timed out")).code())
+                .isEqualTo(Failure.READ_TIMEOUT);
         assertThat(Failure.of(new TimeoutException()).code()).isEqualTo(Failure.CONNECT_TIMEOUT);
         assertThat(Failure.of(new IllegalStateException("odd")).code()).isEqualTo(Failure.CONNECT_FAILED);
     }

@@ -19,14 +19,16 @@ final class FakeHttpServer implements AutoCloseable {
     record Request(String method, String path, String query, Map<String, List<String>> headers, String body) {
 
         String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).findFirst()
-                    .map(e -> e.getValue().get(0)).orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .findFirst()
+                    .map(e -> e.getValue().get(0))
+                    .orElse(null);
         }
     }
 
     /** An answer; {@code headers} alternate name, value. */
-    record Answer(int status, String contentType, String body, String... headers) {
-    }
+    record Answer(int status, String contentType, String body, String... headers) {}
 
     private final HttpServer server;
     private final Map<String, Function<Request, Answer>> routes = new ConcurrentHashMap<>();
@@ -49,8 +51,12 @@ final class FakeHttpServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                exchange.getRequestURI().getRawQuery(), Map.copyOf(exchange.getRequestHeaders()), body);
+        Request request = new Request(
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().getPath(),
+                exchange.getRequestURI().getRawQuery(),
+                Map.copyOf(exchange.getRequestHeaders()),
+                body);
         requests.add(request);
         Function<Request, Answer> route = routes.get(request.path());
         Answer answer = route == null ? new Answer(404, "text/plain", "Not Found") : route.apply(request);

@@ -19,7 +19,8 @@ class FormLoginTest {
             + "<input name=\"_csrf\" type=\"hidden\" value=\"tok-1\" />"
             + "<button type=\"submit\">Sign in</button></form>";
 
-    private final CloseableHttpClient client = HttpClients.custom().disableAutomaticRetries().build();
+    private final CloseableHttpClient client =
+            HttpClients.custom().disableAutomaticRetries().build();
     private final BasicCookieStore cookies = new BasicCookieStore();
     private final FormLogin login = new FormLogin(client, cookies, 2000);
     private FakeHttpServer server;
@@ -37,9 +38,11 @@ class FormLoginTest {
 
     @Test
     void postsTheFormWithItsCsrfTokenAndTheSessionCookie() {
-        server.route("/login", r -> r.method().equals("GET")
-                ? new Answer(200, "text/html", SPRING_PAGE, "Set-Cookie", "JSESSIONID=s1; Path=/; HttpOnly")
-                : new Answer(302, "text/plain", "", "Location", "/", "Set-Cookie", "JSESSIONID=s2; Path=/"));
+        server.route(
+                "/login",
+                r -> r.method().equals("GET")
+                        ? new Answer(200, "text/html", SPRING_PAGE, "Set-Cookie", "JSESSIONID=s1; Path=/; HttpOnly")
+                        : new Answer(302, "text/plain", "", "Location", "/", "Set-Cookie", "JSESSIONID=s2; Path=/"));
 
         List<StepResult> steps = login.login(server.uri("/login"), "alice", "alice-pass");
 
@@ -54,15 +57,18 @@ class FormLoginTest {
 
     @Test
     void redirectToErrorIsARefusal() {
-        server.route("/login", r -> r.method().equals("GET") ? new Answer(200, "text/html", SPRING_PAGE)
-                : new Answer(302, "text/plain", "", "Location", "/login?error"));
+        server.route(
+                "/login",
+                r -> r.method().equals("GET")
+                        ? new Answer(200, "text/html", SPRING_PAGE)
+                        : new Answer(302, "text/plain", "", "Location", "/login?error"));
 
         List<StepResult> steps = login.login(server.uri("/login"), "alice", "wrong");
 
         assertThat(steps.get(1).ok()).isFalse();
         assertThat(steps.get(1).code()).isEqualTo("302");
-        assertThat(steps.get(1).message()).isEqualTo("form login as alice at " + server.uri("/login")
-                + " refused: redirected to /login?error");
+        assertThat(steps.get(1).message())
+                .isEqualTo("form login as alice at " + server.uri("/login") + " refused: redirected to /login?error");
     }
 
     @Test
@@ -72,8 +78,8 @@ class FormLoginTest {
         server.route("/signin", r -> new Answer(200, "text/html", page));
         server.route("/auth", r -> new Answer(303, "text/plain", "", "Location", "http://elsewhere/home"));
 
-        List<StepResult> steps = login.login(server.uri("/signin"), "bob", "pw",
-                new FormLogin.Fields("email", "secret", "csrf_token"));
+        List<StepResult> steps =
+                login.login(server.uri("/signin"), "bob", "pw", new FormLogin.Fields("email", "secret", "csrf_token"));
 
         assertThat(steps.get(1).ok()).isTrue();
         assertThat(server.requests.get(1).path()).isEqualTo("/auth");
@@ -92,11 +98,14 @@ class FormLoginTest {
 
     @Test
     void forbiddenWithoutCsrfInputSaysSo() {
-        server.route("/login", r -> r.method().equals("GET")
-                ? new Answer(200, "text/html", "<form method=post><input type=password name=password></form>")
-                : new Answer(403, "text/plain", "Forbidden"));
+        server.route(
+                "/login",
+                r -> r.method().equals("GET")
+                        ? new Answer(200, "text/html", "<form method=post><input type=password name=password></form>")
+                        : new Answer(403, "text/plain", "Forbidden"));
 
-        StepResult post = login.login(server.uri("/login"), "alice", "alice-pass").get(1);
+        StepResult post =
+                login.login(server.uri("/login"), "alice", "alice-pass").get(1);
 
         assertThat(post.code()).isEqualTo("403");
         assertThat(post.message()).contains("answered 403 Forbidden", "the login page had no _csrf input");

@@ -13,8 +13,8 @@ class HeaderListTest {
     @Test
     void parseKeepsOrderAndSplitsOnTheFirstColon() {
         Map<String, String> headers = HeaderList.parse("to:bob; x-trace : a:b\nempty:");
-        assertThat(headers).containsExactly(Map.entry("to", "bob"), Map.entry("x-trace", "a:b"),
-                Map.entry("empty", ""));
+        assertThat(headers)
+                .containsExactly(Map.entry("to", "bob"), Map.entry("x-trace", "a:b"), Map.entry("empty", ""));
     }
 
     @Test
@@ -26,14 +26,15 @@ class HeaderListTest {
     @ParameterizedTest
     @ValueSource(strings = {"novalue", ":value", " : x"})
     void parseRejectsPairsWithoutName(String text) {
-        assertThatThrownBy(() -> HeaderList.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> HeaderList.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + text.trim() + "'");
     }
 
     @Test
     void aPartWithoutColonContinuesThePreviousValue() {
-        assertThat(HeaderList.parse("content-type:text/plain;charset=UTF-8;to:bob")).containsExactly(
-                Map.entry("content-type", "text/plain;charset=UTF-8"), Map.entry("to", "bob"));
+        assertThat(HeaderList.parse("content-type:text/plain;charset=UTF-8;to:bob"))
+                .containsExactly(Map.entry("content-type", "text/plain;charset=UTF-8"), Map.entry("to", "bob"));
         assertThat(HeaderList.parse("a:1;;b:2")).containsExactly(Map.entry("a", "1"), Map.entry("b", "2"));
     }
 
@@ -43,7 +44,9 @@ class HeaderListTest {
         headers.put("destination", java.util.List.of("/app/echo"));
         headers.put("Authorization", java.util.List.of("Bearer s3cret"));
         headers.put("passcode", java.util.List.of("hunter2"));
-        assertThat(HeaderList.describe(headers)).isEqualTo("destination:/app/echo\nAuthorization:***\npasscode:***\n")
-                .doesNotContain("s3cret").doesNotContain("hunter2");
+        assertThat(HeaderList.describe(headers))
+                .isEqualTo("destination:/app/echo\nAuthorization:***\npasscode:***\n")
+                .doesNotContain("s3cret")
+                .doesNotContain("hunter2");
     }
 }

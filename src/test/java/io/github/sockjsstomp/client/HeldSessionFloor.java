@@ -38,10 +38,12 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
         try {
             if (session == null) {
                 String n = String.valueOf(USERS.incrementAndGet());
-                session = RateFloor.connect(SharedStompClients.get(ClientSettings.defaults())
-                        .stompClient(Transport.RAW, false), JavaRequestFloor.uri(context),
+                session = RateFloor.connect(
+                        SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false),
+                        JavaRequestFloor.uri(context),
                         context.getParameter("login").replace("{n}", n),
-                        context.getParameter("passcode"), context.getParameter("subscribeTo").replace("{n}", n));
+                        context.getParameter("passcode"),
+                        context.getParameter("subscribeTo").replace("{n}", n));
             }
             result.setSuccessful(session.isConnected());
             result.setResponseCode(result.isSuccessful() ? "200" : "NotConnected");

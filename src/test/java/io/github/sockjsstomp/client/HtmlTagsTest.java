@@ -2,21 +2,23 @@ package io.github.sockjsstomp.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class HtmlTagsTest {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "<meta name=\"_csrf\" content=\"abc-123\"/>|abc-123",
-        "<meta content=\"abc-123\" name=\"_csrf\">|abc-123",
-        "<META NAME='_csrf' CONTENT='abc-123' />|abc-123",
-        "<meta name=_csrf content=abc-123>|abc-123",
-        "<meta\t name=\"_csrf\"\t content=\"a&amp;b&#x3D;\">|a&b=",
-        "<meta name=\"other\" content=\"x\"><meta name=\"_csrf\" content=\"y\">|y",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "<meta name=\"_csrf\" content=\"abc-123\"/>|abc-123",
+                "<meta content=\"abc-123\" name=\"_csrf\">|abc-123",
+                "<META NAME='_csrf' CONTENT='abc-123' />|abc-123",
+                "<meta name=_csrf content=abc-123>|abc-123",
+                "<meta\t name=\"_csrf\"\t content=\"a&amp;b&#x3D;\">|a&b=",
+                "<meta name=\"other\" content=\"x\"><meta name=\"_csrf\" content=\"y\">|y",
+            })
     void metaContentInAnyOrderAndQuoting(String html, String expected) {
         assertThat(HtmlTags.valueOfNamed(html, "meta", "_csrf", "content")).isEqualTo(expected);
     }
@@ -35,13 +37,16 @@ class HtmlTagsTest {
 
     @Test
     void tagNameMustMatchWhole() {
-        assertThat(HtmlTags.find("<metadata name=\"_csrf\"><meta name=\"a\">", "meta")).hasSize(1);
+        assertThat(HtmlTags.find("<metadata name=\"_csrf\"><meta name=\"a\">", "meta"))
+                .hasSize(1);
     }
 
     @Test
     void valuelessAttributesAreKept() {
-        assertThat(HtmlTags.find("<input required type=\"password\" name=\"password\">", "input").get(0))
-                .containsEntry("required", "").containsEntry("type", "password");
+        assertThat(HtmlTags.find("<input required type=\"password\" name=\"password\">", "input")
+                        .get(0))
+                .containsEntry("required", "")
+                .containsEntry("type", "password");
     }
 
     @Test

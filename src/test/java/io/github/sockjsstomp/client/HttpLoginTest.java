@@ -11,12 +11,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 class HttpLoginTest {
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "http://127.0.0.1:8080/ws|SID=a; ROOT=r",
-        "ws://127.0.0.1:8080/ws/123/abc/websocket|SID=a; ROOT=r",
-        "http://127.0.0.1:8080/other|ROOT=r",
-        "http://localhost:8080/ws|''",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "http://127.0.0.1:8080/ws|SID=a; ROOT=r",
+                "ws://127.0.0.1:8080/ws/123/abc/websocket|SID=a; ROOT=r",
+                "http://127.0.0.1:8080/other|ROOT=r",
+                "http://localhost:8080/ws|''",
+            })
     void cookieHeaderHoldsOnlyCookiesMatchingTheUri(String uri, String expected) {
         HttpLogin login = new HttpLogin(HttpClients.createMinimal(), 1000);
         login.cookieStore().addCookie(cookie("SID", "a", "127.0.0.1", "/ws"));

@@ -76,8 +76,8 @@ class IoThreadsTest {
     /** The group {@code container} uses; null while Tomcat's own is not built yet. */
     private static java.nio.channels.AsynchronousChannelGroup installed(
             org.apache.tomcat.websocket.WsWebSocketContainer container) throws ReflectiveOperationException {
-        java.lang.reflect.Field field = org.apache.tomcat.websocket.WsWebSocketContainer.class.getDeclaredField(
-                IoThreads.TOMCAT_GROUP_FIELD);
+        java.lang.reflect.Field field =
+                org.apache.tomcat.websocket.WsWebSocketContainer.class.getDeclaredField(IoThreads.TOMCAT_GROUP_FIELD);
         field.setAccessible(true);
         return (java.nio.channels.AsynchronousChannelGroup) field.get(container);
     }

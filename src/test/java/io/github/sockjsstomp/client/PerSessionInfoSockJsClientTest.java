@@ -21,7 +21,8 @@ import org.springframework.web.socket.sockjs.transport.TransportType;
 class PerSessionInfoSockJsClientTest {
 
     private static final URI SERVER = URI.create("http://127.0.0.1:8080/ws");
-    private static final String INFO = "{\"websocket\":true,\"cookie_needed\":true,\"origins\":[\"*:*\"],\"entropy\":1}";
+    private static final String INFO =
+            "{\"websocket\":true,\"cookie_needed\":true,\"origins\":[\"*:*\"],\"entropy\":1}";
 
     /** A transport that never completes: only what happens before it, /info, matters here. */
     private static final Transport PENDING = new Transport() {

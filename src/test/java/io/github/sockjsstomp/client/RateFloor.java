@@ -32,8 +32,7 @@ public final class RateFloor {
 
     private static final LongAdder ANSWERED = new LongAdder();
 
-    private RateFloor() {
-    }
+    private RateFloor() {}
 
     public static void main(String[] args) throws Exception {
         URI uri = URI.create(args[0]);
@@ -49,8 +48,12 @@ public final class RateFloor {
         SharedStompClients shared = SharedStompClients.get(ClientSettings.defaults());
         List<StompSession> sessions = new ArrayList<>();
         for (int n = 1; n <= users; n++) {
-            sessions.add(connect(shared.stompClient(Transport.RAW, false), uri, login.replace("{n}", "" + n),
-                    passcode, subscribeTo.replace("{n}", "" + n)));
+            sessions.add(connect(
+                    shared.stompClient(Transport.RAW, false),
+                    uri,
+                    login.replace("{n}", "" + n),
+                    passcode,
+                    subscribeTo.replace("{n}", "" + n)));
         }
         System.out.println("connected " + users);
         int perThread = users / threads;
@@ -59,8 +62,8 @@ public final class RateFloor {
         for (int t = 0; t < threads; t++) {
             List<StompSession> own = sessions.subList(t * perThread, (t + 1) * perThread);
             int first = t * perThread + 1;
-            Thread sender = new Thread(() -> send(own, first, destination, intervalNanos, tickNanos, endNanos),
-                    "senders-" + (t + 1));
+            Thread sender = new Thread(
+                    () -> send(own, first, destination, intervalNanos, tickNanos, endNanos), "senders-" + (t + 1));
             sender.start();
             senders.add(sender);
         }
@@ -74,14 +77,15 @@ public final class RateFloor {
         System.exit(0);
     }
 
-    static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode,
-            String subscribeTo) throws Exception {
+    static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode, String subscribeTo)
+            throws Exception {
         StompHeaders connect = new StompHeaders();
         connect.setLogin(login);
         connect.setPasscode(passcode);
         connect.setHeartbeat(new long[] {0, 0});
-        StompSession session = client.connectAsync(uri, new WebSocketHttpHeaders(), connect,
-                new StompSessionHandlerAdapter() { }).get(30, TimeUnit.SECONDS);
+        StompSession session = client.connectAsync(
+                        uri, new WebSocketHttpHeaders(), connect, new StompSessionHandlerAdapter() {})
+                .get(30, TimeUnit.SECONDS);
         session.subscribe(subscribeTo, new StompFrameHandler() {
             @Override
             public Type getPayloadType(StompHeaders headers) {
@@ -97,8 +101,13 @@ public final class RateFloor {
     }
 
     /** One sender thread's open-loop schedule over its sessions, until {@code endNanos}. */
-    private static void send(List<StompSession> own, int firstUser, String destination, double intervalNanos,
-            long tickNanos, long endNanos) {
+    private static void send(
+            List<StompSession> own,
+            int firstUser,
+            String destination,
+            double intervalNanos,
+            long tickNanos,
+            long endNanos) {
         long start = System.nanoTime();
         long next = 0;
         long lastWake = start - tickNanos;

@@ -79,7 +79,9 @@ class ReceiptingStompClientTest {
         StompHeaderAccessor sent = StompHeaderAccessor.wrap(connection.written.get(1));
         assertThat(sent.getCommand()).isEqualTo(StompCommand.SEND);
         assertThat(sent.getReceipt()).isEqualTo("m-1");
-        assertThat(scheduler.getScheduledThreadPoolExecutor().getQueue()).as("no receipt task").isEmpty();
+        assertThat(scheduler.getScheduledThreadPoolExecutor().getQueue())
+                .as("no receipt task")
+                .isEmpty();
     }
 
     /** What ReceiptHeaders avoids: Spring schedules a task for every receipt it tracks itself. */
@@ -123,15 +125,12 @@ class ReceiptingStompClientTest {
         }
 
         @Override
-        public void onReadInactivity(Runnable runnable, long duration) {
-        }
+        public void onReadInactivity(Runnable runnable, long duration) {}
 
         @Override
-        public void onWriteInactivity(Runnable runnable, long duration) {
-        }
+        public void onWriteInactivity(Runnable runnable, long duration) {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

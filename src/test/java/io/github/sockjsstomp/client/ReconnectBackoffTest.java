@@ -119,6 +119,7 @@ class ReconnectBackoffTest {
     @CsvSource({"0, 1000", "1000, 999", "-5, 10"})
     void badDelaysAreRefused(long min, long max) {
         assertThatThrownBy(() -> new ReconnectBackoff(min, max, new FixedRandom(0)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("min=" + min);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("min=" + min);
     }
 }

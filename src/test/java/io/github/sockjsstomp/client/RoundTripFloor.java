@@ -49,8 +49,7 @@ public final class RoundTripFloor {
     static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
             + "{\"id\":\"%d-%d\",\"seq\":1,\"user\":\"floor-%d\",\"text\":\"hello\"}\0";
 
-    private RoundTripFloor() {
-    }
+    private RoundTripFloor() {}
 
     interface Connection {
 
@@ -75,23 +74,27 @@ public final class RoundTripFloor {
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int number = t;
-            Thread worker = new Thread(() -> {
-                try {
-                    Connection connection = mode.startsWith("tomcat") ? tomcat(containers.get(number % containers.size()), uri) : blocking(port);
-                    connection.send(String.format(CONNECT, number));
-                    expect(connection.receive(), "CONNECTED");
-                    connection.send(SUBSCRIBE);
-                    for (long n = 0; System.nanoTime() < end; n++) {
-                        connection.send(String.format(SEND, number, n, number));
-                        expect(connection.receive(), "MESSAGE");
-                        roundTrips.increment();
-                    }
-                } catch (Exception e) {
-                    e.printStackTrace();
-                } finally {
-                    done.countDown();
-                }
-            }, "floor-" + t);
+            Thread worker = new Thread(
+                    () -> {
+                        try {
+                            Connection connection = mode.startsWith("tomcat")
+                                    ? tomcat(containers.get(number % containers.size()), uri)
+                                    : blocking(port);
+                            connection.send(String.format(CONNECT, number));
+                            expect(connection.receive(), "CONNECTED");
+                            connection.send(SUBSCRIBE);
+                            for (long n = 0; System.nanoTime() < end; n++) {
+                                connection.send(String.format(SEND, number, n, number));
+                                expect(connection.receive(), "MESSAGE");
+                                roundTrips.increment();
+                            }
+                        } catch (Exception e) {
+                            e.printStackTrace();
+                        } finally {
+                            done.countDown();
+                        }
+                    },
+                    "floor-" + t);
             worker.setDaemon(true);
             workers.add(worker);
             worker.start();
@@ -106,8 +109,9 @@ public final class RoundTripFloor {
         long trips1 = roundTrips.sum();
         long t1 = System.nanoTime();
         long trips = trips1 - trips0;
-        System.out.printf("mode=%s round_trips=%d cpu_us_per_round_trip=%.1f per_s=%.0f%n", mode, trips,
-                (cpu1 - cpu0) / 1000.0 / Math.max(1, trips), trips / ((t1 - t0) / 1e9));
+        System.out.printf(
+                "mode=%s round_trips=%d cpu_us_per_round_trip=%.1f per_s=%.0f%n",
+                mode, trips, (cpu1 - cpu0) / 1000.0 / Math.max(1, trips), trips / ((t1 - t0) / 1e9));
         done.await(30, TimeUnit.SECONDS);
         System.exit(0);
     }
@@ -150,7 +154,8 @@ public final class RoundTripFloor {
                 });
             }
         };
-        Session session = container.connectToServer(endpoint, ClientEndpointConfig.Builder.create().build(), uri);
+        Session session = container.connectToServer(
+                endpoint, ClientEndpointConfig.Builder.create().build(), uri);
         return new Connection() {
             @Override
             public void send(String frame) throws IOException {
@@ -171,9 +176,12 @@ public final class RoundTripFloor {
         InputStream in = new BufferedInputStream(socket.getInputStream(), 8192);
         byte[] key = new byte[16];
         ThreadLocalRandom.current().nextBytes(key);
-        out.write(("GET /stomp-ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key) + "\r\nSec-WebSocket-Version: 13\r\n"
-                + "Sec-WebSocket-Protocol: v12.stomp\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(("GET /stomp-ws HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                        + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key)
+                        + "\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Sec-WebSocket-Protocol: v12.stomp\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         int matched = 0;
         StringBuilder head = new StringBuilder();

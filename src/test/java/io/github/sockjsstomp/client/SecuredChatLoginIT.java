@@ -68,18 +68,20 @@ class SecuredChatLoginIT {
                 .fetch(URI.create(app.baseUrl() + csrfPath));
 
         assertThat(login).extracting(StepResult::label).containsExactly("login", "login");
-        assertThat(login).allSatisfy(step -> assertThat(step.ok()).as(step.message()).isTrue());
+        assertThat(login)
+                .allSatisfy(step -> assertThat(step.ok()).as(step.message()).isTrue());
         assertThat(csrf.ok()).as(csrf.step().message()).isTrue();
         assertThat(csrf.headerName()).isEqualTo("X-CSRF-TOKEN");
 
-        URI endpoint = URI.create((overSockJs ? app.baseUrl() : "ws://127.0.0.1:" + app.port())
-                + SecuredChatApp.ENDPOINT);
+        URI endpoint =
+                URI.create((overSockJs ? app.baseUrl() : "ws://127.0.0.1:" + app.port()) + SecuredChatApp.ENDPOINT);
         WebSocketHttpHeaders handshake = new WebSocketHttpHeaders();
         handshake.add("Cookie", http.cookieHeader(endpoint));
         StompHeaders connect = new StompHeaders();
         csrf.addTo(connect);
 
-        StompSession session = stomp.connect(endpoint.toString(), overSockJs, handshake, connect).await();
+        StompSession session = stomp.connect(endpoint.toString(), overSockJs, handshake, connect)
+                .await();
 
         assertThat(echo(session, "hello")).isEqualTo("{\"principal\":\"" + user[0] + "\",\"payload\":\"hello\"}");
     }
@@ -94,8 +96,8 @@ class SecuredChatLoginIT {
 
         assertThat(login.get(1).ok()).isFalse();
         assertThat(login.get(1).code()).isEqualTo("302");
-        assertThat(login.get(1).message()).isEqualTo("form login as alice at " + loginPage
-                + " refused: redirected to /login?error");
+        assertThat(login.get(1).message())
+                .isEqualTo("form login as alice at " + loginPage + " refused: redirected to /login?error");
     }
 
     @Test
@@ -115,8 +117,9 @@ class SecuredChatLoginIT {
             WebSocketHttpHeaders handshake = new WebSocketHttpHeaders();
             new BearerToken("token-user-3").addTo(handshake);
 
-            StompSession session = stomp.connect(app.baseUrl() + SecuredChatApp.ENDPOINT, true, handshake,
-                    new StompHeaders()).await();
+            StompSession session = stomp.connect(
+                            app.baseUrl() + SecuredChatApp.ENDPOINT, true, handshake, new StompHeaders())
+                    .await();
 
             assertThat(echo(session, "b")).isEqualTo("{\"principal\":\"user-3\",\"payload\":\"b\"}");
         }
@@ -127,8 +130,12 @@ class SecuredChatLoginIT {
         StompHeaders connect = new StompHeaders();
         new BearerToken("Bearer token-bob").addTo(connect);
 
-        StompSession session = stomp.connect("ws://127.0.0.1:" + bearerOnConnect.port() + SecuredChatApp.ENDPOINT,
-                false, new WebSocketHttpHeaders(), connect).await();
+        StompSession session = stomp.connect(
+                        "ws://127.0.0.1:" + bearerOnConnect.port() + SecuredChatApp.ENDPOINT,
+                        false,
+                        new WebSocketHttpHeaders(),
+                        connect)
+                .await();
 
         assertThat(echo(session, "c")).isEqualTo("{\"principal\":\"bob\",\"payload\":\"c\"}");
     }

@@ -77,7 +77,8 @@ class SerializedSessionTest {
         SerializedSession session = new SerializedSession(transport, 50);
         CompletableFuture<Throwable> stalled = CompletableFuture.supplyAsync(() -> outcome(session, "SEND 1"));
         assertThat(transport.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThatThrownBy(() -> session.sendMessage(new TextMessage("SEND 2"))).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> session.sendMessage(new TextMessage("SEND 2")))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("did not finish within 50 ms");
         transport.releaseFirstWrite.countDown();
         stalled.get(10, TimeUnit.SECONDS);

@@ -14,13 +14,14 @@ class SockJsCodecTest {
     private final SockJsMessageCodec codec = new Jackson2SockJsMessageCodec(new ObjectMapper());
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "CONNECT\naccept-version:1.1,1.0\nheart-beat:10000,10000\n\n\u0000",
-        "SEND\ndestination:/app/hello\n\n{\"name\":\"m1-1\"}\u0000",
-        "MESSAGE\nx-msg-id:m1-2\n\nquotes \" and \\ backslashes\u0000",
-        "MESSAGE\n\n\u4f60\u597d \u2028 line separators \u2029 and emoji \ud83d\ude00\u0000",
-        "",
-    })
+    @ValueSource(
+            strings = {
+                "CONNECT\naccept-version:1.1,1.0\nheart-beat:10000,10000\n\n\u0000",
+                "SEND\ndestination:/app/hello\n\n{\"name\":\"m1-1\"}\u0000",
+                "MESSAGE\nx-msg-id:m1-2\n\nquotes \" and \\ backslashes\u0000",
+                "MESSAGE\n\n\u4f60\u597d \u2028 line separators \u2029 and emoji \ud83d\ude00\u0000",
+                "",
+            })
     void framesSurviveTheRoundTrip(String frame) throws Exception {
         String encoded = codec.encode(frame);
         assertThat(encoded).startsWith("a[\"").endsWith("\"]");

@@ -60,15 +60,20 @@ class TransportProbeIT {
     @Test
     void rawOnTheSockJsEndpointIsExplainedAndTheNamedUrlWorks() throws Exception {
         String raw = "ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT;
-        String refusal = stomp.connect(raw, false, new WebSocketHttpHeaders(), new StompHeaders()).refusal();
+        String refusal = stomp.connect(raw, false, new WebSocketHttpHeaders(), new StompHeaders())
+                .refusal();
         Failure failure = Failure.of(new IllegalStateException(refusal));
 
-        String hint = new TransportProbe(httpClient, 5000).rawOnSockJsHint(URI.create(raw), "").orElseThrow();
+        String hint = new TransportProbe(httpClient, 5000)
+                .rawOnSockJsHint(URI.create(raw), "")
+                .orElseThrow();
 
-        assertThat(TransportProbe.isRefusedHandshake(failure.code())).as(refusal).isTrue();
+        assertThat(TransportProbe.isRefusedHandshake(failure.code()))
+                .as(refusal)
+                .isTrue();
         assertThat(hint).contains(raw + "/websocket", "-Jtransport=websocket");
-        StompSession session = stomp.connect(raw + "/websocket", false, new WebSocketHttpHeaders(),
-                new StompHeaders()).await();
+        StompSession session = stomp.connect(raw + "/websocket", false, new WebSocketHttpHeaders(), new StompHeaders())
+                .await();
         try {
             BlockingQueue<String> greetings = AppStompClient.subscribe(session, "/topic/greetings");
             assertThat(AppStompClient.sendUntilAnswered(session, greetings, "/app/hello", "{\"name\":\"Ada\"}", 2000))
@@ -86,8 +91,8 @@ class TransportProbeIT {
             HttpLogin http = new HttpLogin(httpClient, 5000);
 
             TransportProbe.Result before = probe.transportFor(endpoint, http.cookieHeader(endpoint));
-            new FormLogin(httpClient, http.cookieStore(), 5000).login(URI.create(app.baseUrl() + "/login"), "bob",
-                    "bob-pass");
+            new FormLogin(httpClient, http.cookieStore(), 5000)
+                    .login(URI.create(app.baseUrl() + "/login"), "bob", "bob-pass");
             TransportProbe.Result after = probe.transportFor(endpoint, http.cookieHeader(endpoint));
 
             assertThat(before.ok()).isFalse();
@@ -100,11 +105,18 @@ class TransportProbeIT {
     @Test
     void printsWhatAUserWouldRead() throws Exception {
         TransportProbe probe = new TransportProbe(httpClient, 5000);
-        System.out.println(stomp.connect("ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT, false,
-                new WebSocketHttpHeaders(), new StompHeaders()).refusal());
-        System.out.println(probe.transportFor(URI.create(plain.baseUrl() + GreetingApp.ENDPOINT), "").message());
-        System.out.println(probe.transportFor(URI.create(sockJs.baseUrl() + GreetingApp.ENDPOINT), "").message());
-        System.out.println(probe.rawOnSockJsHint(URI.create("ws://127.0.0.1:" + sockJs.port()
-                + GreetingApp.ENDPOINT), "").orElseThrow());
+        System.out.println(stomp.connect(
+                        "ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT,
+                        false,
+                        new WebSocketHttpHeaders(),
+                        new StompHeaders())
+                .refusal());
+        System.out.println(probe.transportFor(URI.create(plain.baseUrl() + GreetingApp.ENDPOINT), "")
+                .message());
+        System.out.println(probe.transportFor(URI.create(sockJs.baseUrl() + GreetingApp.ENDPOINT), "")
+                .message());
+        System.out.println(
+                probe.rawOnSockJsHint(URI.create("ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT), "")
+                        .orElseThrow());
     }
 }

@@ -18,8 +18,21 @@ class UserSettingsTest {
         "http, auto, /gs-guide-websocket, http://h:8080/gs-guide-websocket",
     })
     void stompUriFollowsSchemeAndTransport(String scheme, String transport, String endpoint, String expected) {
-        UserSettings settings = new UserSettings("u", 1, 1, scheme, "h", 8080, endpoint,
-                Transport.fromParameter(transport), WebLogin.NONE, "", "", Map.of(), 0, 1000);
+        UserSettings settings = new UserSettings(
+                "u",
+                1,
+                1,
+                scheme,
+                "h",
+                8080,
+                endpoint,
+                Transport.fromParameter(transport),
+                WebLogin.NONE,
+                "",
+                "",
+                Map.of(),
+                0,
+                1000);
         assertThat(settings.stompUri()).hasToString(expected);
         assertThat(settings.httpUri("index")).hasToString(scheme + "://h:8080/index");
     }
@@ -27,8 +40,23 @@ class UserSettingsTest {
     @ParameterizedTest
     @CsvSource({"ftp, 80, scheme", "http, 0, port", "http, 70000, port"})
     void constructorRejectsBadValuesNamingThem(String scheme, int port, String name) {
-        assertThatThrownBy(() -> new UserSettings("u", 1, 1, scheme, "h", port, "/ws", Transport.WEBSOCKET,
-                WebLogin.NONE, "", "", Map.of(), 0, 1000)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name);
+        assertThatThrownBy(() -> new UserSettings(
+                        "u",
+                        1,
+                        1,
+                        scheme,
+                        "h",
+                        port,
+                        "/ws",
+                        Transport.WEBSOCKET,
+                        WebLogin.NONE,
+                        "",
+                        "",
+                        Map.of(),
+                        0,
+                        1000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(name);
     }
 
     @ParameterizedTest
@@ -40,7 +68,8 @@ class UserSettingsTest {
     @ParameterizedTest
     @CsvSource({"ws", "''", "sockjs"})
     void unknownTransportsAreRefusedQuotingTheValue(String value) {
-        assertThatThrownBy(() -> Transport.fromParameter(value)).hasMessageContaining("'" + value + "'")
+        assertThatThrownBy(() -> Transport.fromParameter(value))
+                .hasMessageContaining("'" + value + "'")
                 .hasMessageContaining("websocket | xhr-streaming | xhr | raw");
     }
 }

@@ -14,8 +14,8 @@ class UsersFileTest {
     @Test
     void userNGetsLineNWrappingAroundSkippingHeaderAndComments(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("users.csv");
-        Files.writeString(file, "login,passcode\n# ops accounts\nalice,a-pass\n\nbob,b,pass\ncarol\n",
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                file, "login,passcode\n# ops accounts\nalice,a-pass\n\nbob,b,pass\ncarol\n", StandardCharsets.UTF_8);
         UsersFile users = UsersFile.read(file);
         assertThat(users.user(1)).isEqualTo(new UsersFile.Credentials("alice", "a-pass"));
         assertThat(users.user(2)).isEqualTo(new UsersFile.Credentials("bob", "b,pass"));

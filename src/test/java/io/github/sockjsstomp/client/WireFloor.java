@@ -28,8 +28,7 @@ public final class WireFloor {
     private static final String SEND = "SEND\ndestination:/app/echo\ncontent-type:application/json\n\n"
             + "{\"id\":\"%s\",\"seq\":1,\"user\":\"floor-%d\",\"text\":\"hello\"}\0";
 
-    private WireFloor() {
-    }
+    private WireFloor() {}
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
@@ -44,8 +43,8 @@ public final class WireFloor {
         for (int t = 0; t < threads; t++) {
             int number = t + 1;
             long offset = rampNanos * t / threads; // as JMeter's ramp-up starts them: in phase when it is 0
-            Thread worker = new Thread(() -> run(port, number, offset, intervalNanos, endNanos, ids, rows),
-                    "floor-" + number);
+            Thread worker =
+                    new Thread(() -> run(port, number, offset, intervalNanos, endNanos, ids, rows), "floor-" + number);
             worker.start();
             workers.add(worker);
         }
@@ -62,8 +61,14 @@ public final class WireFloor {
         System.exit(0);
     }
 
-    private static void run(int port, int number, long offsetNanos, long intervalNanos, long endNanos,
-            AtomicLong ids, List<String> rows) {
+    private static void run(
+            int port,
+            int number,
+            long offsetNanos,
+            long intervalNanos,
+            long endNanos,
+            AtomicLong ids,
+            List<String> rows) {
         try {
             RoundTripFloor.Connection connection = RoundTripFloor.blocking(port);
             connection.send(String.format(RoundTripFloor.CONNECT, number));

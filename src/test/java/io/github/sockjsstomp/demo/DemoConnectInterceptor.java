@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.stomp.StompCommand;
@@ -67,8 +66,9 @@ final class DemoConnectInterceptor implements ChannelInterceptor {
         error.setMessage(text);
         error.setSessionId(sessionId);
         error.setContentType(MimeTypeUtils.TEXT_PLAIN);
-        this.clientOutboundChannel.get().send(MessageBuilder.createMessage(
-                text.getBytes(StandardCharsets.UTF_8), error.getMessageHeaders()));
+        this.clientOutboundChannel
+                .get()
+                .send(MessageBuilder.createMessage(text.getBytes(StandardCharsets.UTF_8), error.getMessageHeaders()));
     }
 
     /** The STOMP user: just a name. */
@@ -78,7 +78,5 @@ final class DemoConnectInterceptor implements ChannelInterceptor {
         public String getName() {
             return this.name;
         }
-
     }
-
 }

@@ -1,7 +1,6 @@
 package io.github.sockjsstomp.demo;
 
 import java.util.Map;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
@@ -27,8 +26,11 @@ final class DemoCookieHandshakeInterceptor implements HandshakeInterceptor {
     }
 
     @Override
-    public boolean beforeHandshake(ServerHttpRequest request, ServerHttpResponse response,
-            WebSocketHandler wsHandler, Map<String, Object> attributes) {
+    public boolean beforeHandshake(
+            ServerHttpRequest request,
+            ServerHttpResponse response,
+            WebSocketHandler wsHandler,
+            Map<String, Object> attributes) {
         String token = this.httpSessions.validToken(request);
         if (token == null) {
             response.setStatusCode(HttpStatus.FORBIDDEN);
@@ -39,8 +41,9 @@ final class DemoCookieHandshakeInterceptor implements HandshakeInterceptor {
     }
 
     @Override
-    public void afterHandshake(ServerHttpRequest request, ServerHttpResponse response,
-            WebSocketHandler wsHandler, @Nullable Exception exception) {
-    }
-
+    public void afterHandshake(
+            ServerHttpRequest request,
+            ServerHttpResponse response,
+            WebSocketHandler wsHandler,
+            @Nullable Exception exception) {}
 }

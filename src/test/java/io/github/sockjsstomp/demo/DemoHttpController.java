@@ -1,13 +1,11 @@
 package io.github.sockjsstomp.demo;
 
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletRequest;
-
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -83,5 +81,4 @@ class DemoHttpController {
                 .contentType(MediaType.APPLICATION_JSON)
                 .body(this.objectMapper.writeValueAsString(body));
     }
-
 }

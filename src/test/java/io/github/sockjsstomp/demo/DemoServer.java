@@ -11,10 +11,7 @@ import java.util.Comparator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.apache.catalina.Context;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Wrapper;
@@ -22,10 +19,11 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.apache.tomcat.websocket.server.WsContextListener;
-
 import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
 import org.springframework.web.servlet.DispatcherServlet;
 
@@ -83,8 +81,7 @@ public final class DemoServer implements AutoCloseable {
      * Key and trust stores (PKCS12, one password) of a server on TLS that requires a client certificate its
      * trust store vouches for.
      */
-    public record Tls(Path keyStore, Path trustStore, String password) {
-    }
+    public record Tls(Path keyStore, Path trustStore, String password) {}
 
     /**
      * Starts a server on 127.0.0.1, on TLS when {@code tls} is given.
@@ -97,8 +94,7 @@ public final class DemoServer implements AutoCloseable {
         Path baseDir;
         try {
             baseDir = Files.createTempDirectory("demo-tomcat.");
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
 
@@ -120,8 +116,8 @@ public final class DemoServer implements AutoCloseable {
             ssl.setTruststoreFile(tls.trustStore().toString());
             ssl.setTruststorePassword(tls.password());
             ssl.setTruststoreType("PKCS12");
-            SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl,
-                    SSLHostConfigCertificate.Type.UNDEFINED);
+            SSLHostConfigCertificate certificate =
+                    new SSLHostConfigCertificate(ssl, SSLHostConfigCertificate.Type.UNDEFINED);
             certificate.setCertificateKeystoreFile(tls.keyStore().toString());
             certificate.setCertificateKeystorePassword(tls.password());
             certificate.setCertificateKeystoreType("PKCS12");
@@ -170,8 +166,7 @@ public final class DemoServer implements AutoCloseable {
             }
             server = new DemoServer(tomcat, context, baseDir, connector.getLocalPort());
             return server;
-        }
-        catch (LifecycleException | RuntimeException ex) {
+        } catch (LifecycleException | RuntimeException ex) {
             shutdown(tomcat, context, baseDir);
             throw new IllegalStateException("Demo server failed to start on " + HOST + ":" + port, ex);
         }
@@ -193,8 +188,11 @@ public final class DemoServer implements AutoCloseable {
      * (JVM-wide counts).
      */
     public static long[] stickyAndUnstickyRequests() {
-        return new long[] {DemoStickyCookieFilter.STICKY_REQUESTS.get(), DemoStickyCookieFilter.UNSTICKY_REQUESTS.get(),
-                DemoStickyCookieFilter.INFO_REQUESTS.get()};
+        return new long[] {
+            DemoStickyCookieFilter.STICKY_REQUESTS.get(),
+            DemoStickyCookieFilter.UNSTICKY_REQUESTS.get(),
+            DemoStickyCookieFilter.INFO_REQUESTS.get()
+        };
     }
 
     /** Connections open on the strict broker endpoint, across the JVM's demo servers. */
@@ -225,12 +223,12 @@ public final class DemoServer implements AutoCloseable {
         stopper.start();
         try {
             stopper.join(TimeUnit.SECONDS.toMillis(CLOSE_TIMEOUT_SECONDS));
-        }
-        catch (InterruptedException ex) {
+        } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
         if (stopper.isAlive()) {
-            System.err.println("Demo server: stop still running after " + CLOSE_TIMEOUT_SECONDS + " s, giving up waiting");
+            System.err.println(
+                    "Demo server: stop still running after " + CLOSE_TIMEOUT_SECONDS + " s, giving up waiting");
         }
     }
 
@@ -241,15 +239,13 @@ public final class DemoServer implements AutoCloseable {
             if (context.isActive()) {
                 context.close();
             }
-        }
-        catch (RuntimeException ex) {
+        } catch (RuntimeException ex) {
             System.err.println("Demo server: closing the Spring context failed: " + ex);
         }
         try {
             tomcat.stop();
             tomcat.destroy();
-        }
-        catch (LifecycleException | RuntimeException ex) {
+        } catch (LifecycleException | RuntimeException ex) {
             System.err.println("Demo server: stopping Tomcat failed: " + ex);
         }
         deleteRecursively(baseDir);
@@ -258,8 +254,7 @@ public final class DemoServer implements AutoCloseable {
     private static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-        }
-        catch (IOException | UncheckedIOException ex) {
+        } catch (IOException | UncheckedIOException ex) {
             // best effort: a temp dir
         }
     }
@@ -279,18 +274,22 @@ public final class DemoServer implements AutoCloseable {
                     System.out.println("Usage: DemoServer [--port N (default 8080, 0 = random)] [--port-file PATH]");
                     return;
                 }
-                default -> throw new IllegalArgumentException("Unknown argument: " + args[i]
-                        + " (usage: [--port N] [--port-file PATH])");
+                default ->
+                    throw new IllegalArgumentException(
+                            "Unknown argument: " + args[i] + " (usage: [--port N] [--port-file PATH])");
             }
         }
         configureConsoleLogging();
 
         DemoServer server = start(port);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "demo-server-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "demo-server-shutdown"));
 
         if (portFile != null) {
             Path absolute = portFile.toAbsolutePath();
@@ -325,5 +324,4 @@ public final class DemoServer implements AutoCloseable {
             System.setProperty("org.apache.logging.log4j.level", "WARN");
         }
     }
-
 }

@@ -1,5 +1,12 @@
 package io.github.sockjsstomp.demo;
 
+import static io.github.sockjsstomp.demo.DemoStompTestClient.poll;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.sockjsstomp.demo.DemoStompTestClient.Frame;
+import io.github.sockjsstomp.demo.DemoStompTestClient.Session;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,19 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.github.sockjsstomp.demo.DemoStompTestClient.Frame;
-import io.github.sockjsstomp.demo.DemoStompTestClient.Session;
-
-import static io.github.sockjsstomp.demo.DemoStompTestClient.poll;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** STOMP scenarios against the demo server with Spring's WebSocketStompClient (SockJS and raw WebSocket). */
 class DemoServerStompTest {
@@ -281,13 +279,16 @@ class DemoServerStompTest {
         JsonNode after = stats();
 
         assertThat(after.path("connectedSessions").asLong()).isGreaterThanOrEqualTo(1);
-        assertThat(after.path("totalConnects").asLong()).isGreaterThan(before.path("totalConnects").asLong());
+        assertThat(after.path("totalConnects").asLong())
+                .isGreaterThan(before.path("totalConnects").asLong());
         JsonNode received = after.path("messagesReceived");
         // echo + sync echo
         assertThat(received.path("/app/echo").asLong())
-                .isGreaterThanOrEqualTo(before.path("messagesReceived").path("/app/echo").asLong() + 2);
+                .isGreaterThanOrEqualTo(
+                        before.path("messagesReceived").path("/app/echo").asLong() + 2);
         assertThat(received.path("/app/hello").asLong())
-                .isGreaterThanOrEqualTo(before.path("messagesReceived").path("/app/hello").asLong() + 1);
+                .isGreaterThanOrEqualTo(
+                        before.path("messagesReceived").path("/app/hello").asLong() + 1);
         assertThat(after.path("messagesSent").asLong())
                 .isGreaterThanOrEqualTo(before.path("messagesSent").asLong() + 2);
         assertThat(server.connectedSessions()).isGreaterThanOrEqualTo(1);
@@ -308,16 +309,23 @@ class DemoServerStompTest {
     }
 
     private static String newSessionToken() throws Exception {
-        HttpResponse<String> index = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/index"))
-                .timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> index = http.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/index"))
+                        .timeout(TIMEOUT)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         String setCookie = index.headers().firstValue("Set-Cookie").orElseThrow();
         return setCookie.substring("DEMOSESSION=".length(), setCookie.indexOf(';'));
     }
 
     private JsonNode stats() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/stats"))
-                .timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/stats"))
+                        .timeout(TIMEOUT)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         return json.readTree(response.body());
     }
-
 }

@@ -1,12 +1,17 @@
 package io.github.sockjsstomp.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -15,15 +20,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** The demo server's HTTP side: the session cookie, /clientPull, /stats and the cookie-guarded SockJS handshake. */
 class DemoServerTest {
@@ -68,8 +67,8 @@ class DemoServerTest {
         HttpResponse<String> second = get("/index", null);
 
         assertThat(first.statusCode()).isEqualTo(200);
-        assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/html"));
+        assertThat(first.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
         assertThat(first.body()).contains("<html>");
         String setCookie = first.headers().firstValue("Set-Cookie").orElseThrow();
         assertThat(setCookie).startsWith("DEMOSESSION=").contains("Path=/").contains("HttpOnly");
@@ -79,14 +78,15 @@ class DemoServerTest {
     @Test
     void clientPullNeedsAValidSessionCookie() throws Exception {
         assertThat(get("/clientPull", null).statusCode()).isEqualTo(401);
-        assertThat(get("/clientPull", "DEMOSESSION=not-issued-here").statusCode()).isEqualTo(401);
+        assertThat(get("/clientPull", "DEMOSESSION=not-issued-here").statusCode())
+                .isEqualTo(401);
 
         String token = newSessionToken();
         HttpResponse<String> ok = get("/clientPull", "DEMOSESSION=" + token);
 
         assertThat(ok.statusCode()).isEqualTo(200);
-        assertThat(ok.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/json"));
+        assertThat(ok.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
         assertThat(ok.body()).isEqualTo("{\"session\":\"" + token + "\",\"status\":\"ok\"}");
     }
 
@@ -102,8 +102,10 @@ class DemoServerTest {
     void sockJsWebSocketHandshakeIsRefusedWithoutTheCookie() {
         Throwable failure = catchThrowable(() -> openSockJsWebSocket(null));
 
-        assertThat(failure).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(WebSocketHandshakeException.class);
+        assertThat(failure)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(WebSocketHandshakeException.class);
         WebSocketHandshakeException refused = (WebSocketHandshakeException) failure.getCause();
         assertThat(refused.getResponse().statusCode()).isEqualTo(403);
     }
@@ -115,20 +117,23 @@ class DemoServerTest {
         try {
             // SockJS opens every session with the "o" frame.
             assertThat(frames.poll(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("o");
-        }
-        finally {
+        } finally {
             webSocket.abort();
         }
     }
 
     @Test
     void rawSockJsWebSocketUrlIsGuardedToo() {
-        Throwable failure = catchThrowable(() -> http.newWebSocketBuilder().connectTimeout(TIMEOUT)
-                .buildAsync(URI.create(wsUrl("/ws/websocket")), new WebSocket.Listener() { })
+        Throwable failure = catchThrowable(() -> http.newWebSocketBuilder()
+                .connectTimeout(TIMEOUT)
+                .buildAsync(URI.create(wsUrl("/ws/websocket")), new WebSocket.Listener() {})
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
 
         assertThat(failure).cause().isInstanceOf(WebSocketHandshakeException.class);
-        assertThat(((WebSocketHandshakeException) failure.getCause()).getResponse().statusCode()).isEqualTo(403);
+        assertThat(((WebSocketHandshakeException) failure.getCause())
+                        .getResponse()
+                        .statusCode())
+                .isEqualTo(403);
     }
 
     @Test
@@ -153,7 +158,9 @@ class DemoServerTest {
         assertThat(node.has("messagesSent")).isTrue();
         List<String> destinations = List.of("/app/hello", "/app/echo", "/app/chat", "/app/push");
         for (String destination : destinations) {
-            assertThat(node.path("messagesReceived").has(destination)).as(destination).isTrue();
+            assertThat(node.path("messagesReceived").has(destination))
+                    .as(destination)
+                    .isTrue();
         }
     }
 
@@ -165,8 +172,7 @@ class DemoServerTest {
             if (payload[0] == '{') {
                 JsonNode node = json.readTree(payload);
                 assertThat(node.path("seq").asInt()).isEqualTo(7);
-            }
-            else {
+            } else {
                 assertThat(new String(payload, StandardCharsets.US_ASCII)).matches("x+");
             }
         }
@@ -189,19 +195,20 @@ class DemoServerTest {
         }
         String url = wsUrl("/ws/000/" + UUID.randomUUID().toString().replace("-", "") + "/websocket");
         return builder.buildAsync(URI.create(url), new WebSocket.Listener() {
-            private final StringBuilder text = new StringBuilder();
+                    private final StringBuilder text = new StringBuilder();
 
-            @Override
-            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                this.text.append(data);
-                if (last) {
-                    frames.add(this.text.toString());
-                    this.text.setLength(0);
-                }
-                webSocket.request(1);
-                return null;
-            }
-        }).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                    @Override
+                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                        this.text.append(data);
+                        if (last) {
+                            frames.add(this.text.toString());
+                            this.text.setLength(0);
+                        }
+                        webSocket.request(1);
+                        return null;
+                    }
+                })
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     private String newSessionToken() throws Exception {
@@ -218,16 +225,17 @@ class DemoServerTest {
     }
 
     private static HttpResponse<String> post(String path, String cookie) throws Exception {
-        return http.send(request(path, cookie).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        return http.send(
+                request(path, cookie).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpRequest.Builder request(String path, String cookie) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(TIMEOUT);
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(TIMEOUT);
         if (cookie != null) {
             builder.header("Cookie", cookie);
         }
         return builder;
     }
-
 }

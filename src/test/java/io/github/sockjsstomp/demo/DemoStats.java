@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.springframework.context.event.EventListener;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -50,7 +49,8 @@ final class DemoStats {
 
     @EventListener
     public void onConnected(SessionConnectedEvent event) {
-        String sessionId = SimpMessageHeaderAccessor.getSessionId(event.getMessage().getHeaders());
+        String sessionId =
+                SimpMessageHeaderAccessor.getSessionId(event.getMessage().getHeaders());
         if (sessionId != null && this.connectedSessions.add(sessionId)) {
             this.totalConnects.incrementAndGet();
         }
@@ -134,5 +134,4 @@ final class DemoStats {
         map.put("httpSessionsActive", httpSessions.activeCount());
         return map;
     }
-
 }

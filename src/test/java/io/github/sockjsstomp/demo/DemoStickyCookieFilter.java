@@ -32,8 +32,9 @@ final class DemoStickyCookieFilter extends HttpFilter {
             sticky.setPath("/");
             response.addCookie(sticky);
         } else if (path.endsWith("/websocket") || path.endsWith("/xhr_streaming") || path.endsWith("/xhr")) {
-            boolean pinned = request.getCookies() != null && Arrays.stream(request.getCookies())
-                    .anyMatch(c -> c.getName().equals(COOKIE));
+            boolean pinned = request.getCookies() != null
+                    && Arrays.stream(request.getCookies())
+                            .anyMatch(c -> c.getName().equals(COOKIE));
             (pinned ? STICKY_REQUESTS : UNSTICKY_REQUESTS).incrementAndGet();
         }
         chain.doFilter(request, response);

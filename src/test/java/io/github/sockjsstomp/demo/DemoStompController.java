@@ -1,5 +1,7 @@
 package io.github.sockjsstomp.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
@@ -8,12 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
 import org.springframework.lang.Nullable;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -58,8 +56,8 @@ class DemoStompController {
 
     private final DemoStats stats;
 
-    DemoStompController(SimpMessagingTemplate template, SimpUserRegistry userRegistry, ObjectMapper objectMapper,
-            DemoStats stats) {
+    DemoStompController(
+            SimpMessagingTemplate template, SimpUserRegistry userRegistry, ObjectMapper objectMapper, DemoStats stats) {
         this.template = template;
         this.userRegistry = userRegistry;
         this.objectMapper = objectMapper;
@@ -114,8 +112,7 @@ class DemoStompController {
                 sessionHeaders.setSessionId(session.getId());
                 send(destination, message.getPayload(), sessionHeaders);
             }
-        }
-        else {
+        } else {
             SimpMessageHeaderAccessor headers = replyHeaders(message);
             headers.setNativeHeader("from", userName(message));
             send("/topic/chat", message.getPayload(), headers);
@@ -208,7 +205,8 @@ class DemoStompController {
         }
         for (Map.Entry<String, List<String>> entry : nativeHeaders.entrySet()) {
             String name = entry.getKey();
-            if (name.length() > 2 && name.substring(0, 2).toLowerCase(Locale.ROOT).equals("x-")) {
+            if (name.length() > 2
+                    && name.substring(0, 2).toLowerCase(Locale.ROOT).equals("x-")) {
                 for (String value : entry.getValue()) {
                     target.addNativeHeader(name, value);
                 }
@@ -255,8 +253,7 @@ class DemoStompController {
             if (node != null && node.isObject()) {
                 return node;
             }
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             // fall through
         }
         if (logger.isDebugEnabled()) {
@@ -269,10 +266,8 @@ class DemoStompController {
     private byte[] writeJson(Object value) {
         try {
             return this.objectMapper.writeValueAsBytes(value);
-        }
-        catch (IOException ex) {
+        } catch (IOException ex) {
             throw new IllegalStateException(ex);
         }
     }
-
 }

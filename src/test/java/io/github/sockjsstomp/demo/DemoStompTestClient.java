@@ -1,5 +1,7 @@
 package io.github.sockjsstomp.demo;
 
+import jakarta.websocket.ContainerProvider;
+import jakarta.websocket.WebSocketContainer;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,10 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-
-import jakarta.websocket.ContainerProvider;
-import jakarta.websocket.WebSocketContainer;
-
 import org.springframework.lang.Nullable;
 import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompFrameHandler;
@@ -83,16 +81,24 @@ final class DemoStompTestClient implements AutoCloseable {
         if (cookieToken != null) {
             handshakeHeaders.add("Cookie", DemoHttpSessions.COOKIE_NAME + "=" + cookieToken);
         }
-        return connect(this.sockJsStompClient, this.server.baseUrl() + DemoWebSocketConfig.SOCKJS_ENDPOINT,
-                handshakeHeaders, login, passcode);
+        return connect(
+                this.sockJsStompClient,
+                this.server.baseUrl() + DemoWebSocketConfig.SOCKJS_ENDPOINT,
+                handshakeHeaders,
+                login,
+                passcode);
     }
 
     /** Connects over SockJS's HTTP transports (xhr_streaming) to {@code /ws}, with the cookie. */
     Session sockJsXhr(String cookieToken, @Nullable String login) {
         WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
         handshakeHeaders.add("Cookie", DemoHttpSessions.COOKIE_NAME + "=" + cookieToken);
-        return connect(this.xhrStompClient, this.server.baseUrl() + DemoWebSocketConfig.SOCKJS_ENDPOINT,
-                handshakeHeaders, login, null);
+        return connect(
+                this.xhrStompClient,
+                this.server.baseUrl() + DemoWebSocketConfig.SOCKJS_ENDPOINT,
+                handshakeHeaders,
+                login,
+                null);
     }
 
     /** Connects with plain WebSocket to {@code /stomp-ws} (no cookie). */
@@ -105,8 +111,12 @@ final class DemoStompTestClient implements AutoCloseable {
         return connect(this.rawStompClient, url, new WebSocketHttpHeaders(), login, passcode);
     }
 
-    private static Session connect(WebSocketStompClient client, String url, WebSocketHttpHeaders handshakeHeaders,
-            @Nullable String login, @Nullable String passcode) {
+    private static Session connect(
+            WebSocketStompClient client,
+            String url,
+            WebSocketHttpHeaders handshakeHeaders,
+            @Nullable String login,
+            @Nullable String passcode) {
         StompHeaders connectHeaders = new StompHeaders();
         if (login != null) {
             connectHeaders.setLogin(login);
@@ -138,7 +148,6 @@ final class DemoStompTestClient implements AutoCloseable {
         String header(String name) {
             return this.headers.getFirst(name);
         }
-
     }
 
     /** One STOMP session and the frames it received; its {@code /user/queue/echo} subscription exists from the start. */
@@ -183,8 +192,12 @@ final class DemoStompTestClient implements AutoCloseable {
             }
 
             @Override
-            public void handleException(StompSession session, @Nullable StompCommand command, StompHeaders headers,
-                    byte[] payload, Throwable exception) {
+            public void handleException(
+                    StompSession session,
+                    @Nullable StompCommand command,
+                    StompHeaders headers,
+                    byte[] payload,
+                    Throwable exception) {
                 Session.this.transportErrors.add(exception);
             }
 
@@ -202,8 +215,7 @@ final class DemoStompTestClient implements AutoCloseable {
                 String sync = frame.header(SYNC_HEADER);
                 if (sync != null) {
                     this.syncReplies.add(sync);
-                }
-                else {
+                } else {
                     this.echoes.add(frame);
                 }
             });
@@ -216,8 +228,7 @@ final class DemoStompTestClient implements AutoCloseable {
                 StompSession connected = this.future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 connected.disconnect();
                 throw new AssertionError("expected the connection to fail, but it connected");
-            }
-            catch (ExecutionException ex) {
+            } catch (ExecutionException ex) {
                 return ex.getCause();
             }
         }
@@ -265,7 +276,7 @@ final class DemoStompTestClient implements AutoCloseable {
         void sync() throws InterruptedException {
             String id = Integer.toString(syncCounter.incrementAndGet());
             send("/app/echo", Map.of(SYNC_HEADER, id), "sync");
-            for (;;) {
+            for (; ; ) {
                 String reply = this.syncReplies.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 if (reply == null) {
                     throw new AssertionError("no sync reply within " + TIMEOUT_SECONDS + " s");
@@ -280,12 +291,10 @@ final class DemoStompTestClient implements AutoCloseable {
         public void close() {
             if (this.stompSession != null && this.stompSession.isConnected()) {
                 this.stompSession.disconnect();
-            }
-            else if (this.future != null) {
+            } else if (this.future != null) {
                 this.future.cancel(true);
             }
         }
-
     }
 
     /** Polls with the standard bounded timeout. */
@@ -296,5 +305,4 @@ final class DemoStompTestClient implements AutoCloseable {
         }
         return value;
     }
-
 }

@@ -94,8 +94,10 @@ class DemoStrictBroker implements WebSocketConfigurer {
                         return;
                     }
                     if (REJECT_PASSCODE.equals(passcode)) {
-                        send(session, "ERROR\nmessage:Bad CONNECT\ncontent-type:text/plain\n\nAccess refused for user '"
-                                + headers.getOrDefault("login", "") + "'");
+                        send(
+                                session,
+                                "ERROR\nmessage:Bad CONNECT\ncontent-type:text/plain\n\nAccess refused for user '"
+                                        + headers.getOrDefault("login", "") + "'");
                     } else if (REJECT_BARE_PASSCODE.equals(passcode)) {
                         send(session, "ERROR\n\n");
                     } else {
@@ -115,8 +117,10 @@ class DemoStrictBroker implements WebSocketConfigurer {
                     } else if (FAIL_BARE_DESTINATION.equals(destination)) {
                         send(session, "ERROR\n\n");
                     } else if (subs.containsKey(destination)) {
-                        StringBuilder out = new StringBuilder("MESSAGE\nsubscription:").append(subs.get(destination))
-                                .append("\nmessage-id:").append(System.nanoTime());
+                        StringBuilder out = new StringBuilder("MESSAGE\nsubscription:")
+                                .append(subs.get(destination))
+                                .append("\nmessage-id:")
+                                .append(System.nanoTime());
                         headers.forEach((name, value) -> {
                             if (!name.equals("content-length") && !name.equals("receipt")) {
                                 out.append('\n').append(name).append(':').append(value);

@@ -1,7 +1,6 @@
 package io.github.sockjsstomp.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.springframework.beans.BeansException;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
@@ -57,7 +56,8 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
     /** SockJS HTTP transports: messages cached between polls (default 100), enough for one full push burst. */
     static final int SOCKJS_HTTP_MESSAGE_CACHE_SIZE = DemoStompController.MAX_PUSH_COUNT;
 
-    static final int CHANNEL_THREADS = Math.max(4, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    static final int CHANNEL_THREADS =
+            Math.max(4, Math.min(8, Runtime.getRuntime().availableProcessors()));
 
     private ApplicationContext applicationContext;
 
@@ -87,8 +87,8 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
     }
 
     @Bean
-    DemoStompController demoStompController(SimpMessagingTemplate brokerMessagingTemplate,
-            SimpUserRegistry userRegistry) {
+    DemoStompController demoStompController(
+            SimpMessagingTemplate brokerMessagingTemplate, SimpUserRegistry userRegistry) {
         return new DemoStompController(brokerMessagingTemplate, userRegistry, demoObjectMapper(), demoStats());
     }
 
@@ -120,8 +120,7 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
                 .addInterceptors(new DemoCookieHandshakeInterceptor(demoHttpSessions()))
                 .withSockJS()
                 .setHttpMessageCacheSize(SOCKJS_HTTP_MESSAGE_CACHE_SIZE);
-        registry.addEndpoint(RAW_ENDPOINT)
-                .setAllowedOriginPatterns("*");
+        registry.addEndpoint(RAW_ENDPOINT).setAllowedOriginPatterns("*");
     }
 
     @Override
@@ -136,7 +135,8 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
 
     @Override
     public void configureWebSocketTransport(WebSocketTransportRegistration registration) {
-        registration.setMessageSizeLimit(MESSAGE_SIZE_LIMIT)
+        registration
+                .setMessageSizeLimit(MESSAGE_SIZE_LIMIT)
                 .setSendBufferSizeLimit(SEND_BUFFER_SIZE_LIMIT)
                 .setSendTimeLimit(SEND_TIME_LIMIT_MS);
     }
@@ -154,5 +154,4 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
         registration.interceptors(demoStats().outboundCounter());
         registration.taskExecutor().corePoolSize(CHANNEL_THREADS).maxPoolSize(CHANNEL_THREADS);
     }
-
 }

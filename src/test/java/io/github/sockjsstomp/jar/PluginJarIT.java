@@ -20,9 +20,16 @@ import org.junit.jupiter.api.Test;
  */
 class PluginJarIT {
 
-    private static final List<String> JMETER_OWNED = List.of("org/apache/jmeter/", "com/fasterxml/jackson/",
-            "org/slf4j/", "org/apache/logging/", "org/apache/commons/logging/", "org/apache/http/", "org/apache/hc/",
-            "jakarta/servlet/", "org/apache/catalina/");
+    private static final List<String> JMETER_OWNED = List.of(
+            "org/apache/jmeter/",
+            "com/fasterxml/jackson/",
+            "org/slf4j/",
+            "org/apache/logging/",
+            "org/apache/commons/logging/",
+            "org/apache/http/",
+            "org/apache/hc/",
+            "jakarta/servlet/",
+            "org/apache/catalina/");
 
     private final Path jar = Path.of(System.getProperty("plugin.jar"));
     private final Path jmeterHome = Path.of(System.getProperty("jmeter.home"));
@@ -30,8 +37,11 @@ class PluginJarIT {
     private static Set<String> classes(Path jarPath) throws IOException {
         Set<String> names = new HashSet<>();
         try (JarFile file = new JarFile(jarPath.toFile())) {
-            file.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class") && !n.contains("module-info"))
-                    .filter(n -> !n.startsWith("META-INF/versions/")).forEach(names::add);
+            file.stream()
+                    .map(e -> e.getName())
+                    .filter(n -> n.endsWith(".class") && !n.contains("module-info"))
+                    .filter(n -> !n.startsWith("META-INF/versions/"))
+                    .forEach(names::add);
         }
         return names;
     }
@@ -39,14 +49,16 @@ class PluginJarIT {
     @Test
     void bundlesNoPackageThatJMeterShips() throws IOException {
         Set<String> ours = classes(jar);
-        assertThat(ours).anyMatch(n -> n.startsWith("org/springframework/web/socket/"))
+        assertThat(ours)
+                .anyMatch(n -> n.startsWith("org/springframework/web/socket/"))
                 .anyMatch(n -> n.startsWith("org/apache/tomcat/websocket/"))
                 .anyMatch(n -> n.startsWith("org/HdrHistogram/"))
                 .anyMatch(n -> n.startsWith("io/github/sockjsstomp/sampler/"));
         for (String prefix : JMETER_OWNED) {
             assertThat(ours).as("classes under " + prefix).noneMatch(n -> n.startsWith(prefix));
         }
-        assertThat(ours).as("spring-jcl is replaced by JMeter's commons-logging")
+        assertThat(ours)
+                .as("spring-jcl is replaced by JMeter's commons-logging")
                 .noneMatch(n -> n.startsWith("org/springframework/jcl/"));
     }
 
@@ -76,17 +88,23 @@ class PluginJarIT {
     @Test
     void registersTheSamplersAndSkipsClassScanning() throws IOException {
         try (JarFile file = new JarFile(jar.toFile())) {
-            String services = new String(file.getInputStream(file.getEntry(
-                    "META-INF/services/org.apache.jmeter.protocol.java.sampler.JavaSamplerClient")).readAllBytes(),
+            String services = new String(
+                    file.getInputStream(file.getEntry(
+                                    "META-INF/services/org.apache.jmeter.protocol.java.sampler.JavaSamplerClient"))
+                            .readAllBytes(),
                     StandardCharsets.UTF_8);
-            assertThat(services.lines()).containsExactly("io.github.sockjsstomp.sampler.StompConnectSampler",
-                    "io.github.sockjsstomp.sampler.StompSendSampler",
-                    "io.github.sockjsstomp.sampler.StompReceiveSampler",
-                    "io.github.sockjsstomp.sampler.StompReplySampler",
-                    "io.github.sockjsstomp.sampler.StompExpirySampler");
+            assertThat(services.lines())
+                    .containsExactly(
+                            "io.github.sockjsstomp.sampler.StompConnectSampler",
+                            "io.github.sockjsstomp.sampler.StompSendSampler",
+                            "io.github.sockjsstomp.sampler.StompReceiveSampler",
+                            "io.github.sockjsstomp.sampler.StompReplySampler",
+                            "io.github.sockjsstomp.sampler.StompExpirySampler");
             assertThat(file.getManifest().getMainAttributes().getValue("JMeter-Skip-Class-Scanning"))
                     .isEqualTo("true");
         }
-        assertThat(jmeterHome.resolve("lib/ext").resolve(jar.getFileName())).exists().hasSameBinaryContentAs(jar);
+        assertThat(jmeterHome.resolve("lib/ext").resolve(jar.getFileName()))
+                .exists()
+                .hasSameBinaryContentAs(jar);
     }
 }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ArtemisBrokerIT {
 
-    private static final Map<String, String> USERS = Map.of("guest", "guest", "alice", "a-pass", "bob", "b-pass",
-            "carol", "c-pass");
+    private static final Map<String, String> USERS =
+            Map.of("guest", "guest", "alice", "a-pass", "bob", "b-pass", "carol", "c-pass");
 
     @TempDir
     static Path dir;
@@ -46,20 +46,37 @@ class ArtemisBrokerIT {
 
     /** What a user writes to point a plan at a plain-WebSocket STOMP broker with no HTTP login steps. */
     private static List<String> artemis(String... more) {
-        List<String> properties = new ArrayList<>(List.of("host=127.0.0.1", "port=" + broker.port(),
-                "transport=raw", "endpoint=/", "indexPath=none", "pullPath=none"));
+        List<String> properties = new ArrayList<>(List.of(
+                "host=127.0.0.1",
+                "port=" + broker.port(),
+                "transport=raw",
+                "endpoint=/",
+                "indexPath=none",
+                "pullPath=none"));
         properties.addAll(Arrays.asList(more));
         return properties;
     }
 
     @Test
     void echoWithOneLoginForEveryUserAndAQueuePerUser() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("echo"), "echo", false, artemis("threads=3", "rampUp=0",
-                "duration=6", "pauseMillis=100", "login=guest", "passcode=guest",
-                "destination=/queue/echo.{{userNumber}}", "subscribeTo=/queue/echo.{{userNumber}}",
-                "replyTimeoutMillis=3000"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("echo"),
+                "echo",
+                false,
+                artemis(
+                        "threads=3",
+                        "rampUp=0",
+                        "duration=6",
+                        "pauseMillis=100",
+                        "login=guest",
+                        "passcode=guest",
+                        "destination=/queue/echo.{{userNumber}}",
+                        "subscribeTo=/queue/echo.{{userNumber}}",
+                        "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();
-        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
         assertThat(column(timing, 4)).containsExactly("guest");
         assertThat(column(timing, 6)).containsExactlyInAnyOrder("/queue/echo.1", "/queue/echo.2", "/queue/echo.3");
         assertThat(timing).allSatisfy(r -> assertThat(r[9]).isEqualTo("await-reply"));
@@ -70,11 +87,23 @@ class ArtemisBrokerIT {
     @Test
     void sendAtATargetRateWithEachUsersOwnCredentialsFromACsvFile() throws Exception {
         Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a-pass\nbob,b-pass\n");
-        PlanRun run = PlanRun.runClean(dir.resolve("send"), "send", false, artemis("threads=2", "rampUp=0",
-                "duration=6", "throughput=1200", "users=" + users, "destination=/queue/orders.{{login}}",
-                "subscribeTo=/queue/orders.{{login}}", "replyTimeoutMillis=3000"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("send"),
+                "send",
+                false,
+                artemis(
+                        "threads=2",
+                        "rampUp=0",
+                        "duration=6",
+                        "throughput=1200",
+                        "users=" + users,
+                        "destination=/queue/orders.{{login}}",
+                        "subscribeTo=/queue/orders.{{login}}",
+                        "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();
-        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
         assertThat(column(timing, 4)).containsExactlyInAnyOrder("alice", "bob");
         assertThat(column(timing, 6)).containsExactlyInAnyOrder("/queue/orders.alice", "/queue/orders.bob");
         assertThat(timing).allSatisfy(r -> assertThat(r[9]).isEqualTo("fire-and-forget"));
@@ -84,29 +113,55 @@ class ArtemisBrokerIT {
 
     @Test
     void connectHoldsSessionsSubscribedToATopic() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("connect"), "connect", false, artemis("threads=2",
-                "sessionsPerThread=3", "rampUp=0", "duration=5", "aliveMillis=1000", "login=guest", "passcode=guest",
-                "heartbeatMillis=1000", "connectSubscribeTo=/topic/news"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("connect"),
+                "connect",
+                false,
+                artemis(
+                        "threads=2",
+                        "sessionsPerThread=3",
+                        "rampUp=0",
+                        "duration=5",
+                        "aliveMillis=1000",
+                        "login=guest",
+                        "passcode=guest",
+                        "heartbeatMillis=1000",
+                        "connectSubscribeTo=/topic/news"));
         assertThat(run.count("session")).isEqualTo(6);
         assertThat(run.count("subscribe")).isEqualTo(6);
         assertThat(run.rows().stream().filter(r -> r.get("label").equals("session alive")))
-                .isNotEmpty().allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("3 sessions alive"));
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("3 sessions alive"));
     }
 
     @Test
     void refusedCredentialsFailEveryConnectAtOnceWithTheBrokersWords() throws Exception {
-        PlanRun run = PlanRun.run(dir.resolve("refused"), "connect", false, artemis("threads=2", "rampUp=0",
-                "duration=4", "aliveMillis=1000", "login=guest", "passcode=wrong", "connectTimeoutMillis=120000"));
-        List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").equals("session"))
+        PlanRun run = PlanRun.run(
+                dir.resolve("refused"),
+                "connect",
+                false,
+                artemis(
+                        "threads=2",
+                        "rampUp=0",
+                        "duration=4",
+                        "aliveMillis=1000",
+                        "login=guest",
+                        "passcode=wrong",
+                        "connectTimeoutMillis=120000"));
+        List<Map<String, String>> sessions = run.rows().stream()
+                .filter(r -> r.get("label").equals("session"))
                 .toList();
         assertThat(sessions).hasSizeGreaterThanOrEqualTo(2).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("StompError");
-            assertThat(r.get("responseMessage")).containsIgnoringCase("security").contains("guest");
+            assertThat(r.get("responseMessage"))
+                    .containsIgnoringCase("security")
+                    .contains("guest");
         });
         // JMeter itself logs each -J property it sets; nothing else may show the passcode.
         assertThat(Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
-                .filter(line -> !line.contains("Setting JMeter property"))).noneMatch(line -> line.contains("wrong"));
+                        .filter(line -> !line.contains("Setting JMeter property")))
+                .noneMatch(line -> line.contains("wrong"));
     }
 
     /**
@@ -118,9 +173,17 @@ class ArtemisBrokerIT {
         Path data = dir.resolve("artemis-restarted");
         ArtemisBroker own = ArtemisBroker.start(data, USERS, 0);
         int port = own.port();
-        List<String> properties = new ArrayList<>(artemis("threads=2", "rampUp=0", "duration=14", "throughput=1200",
-                "login=guest", "passcode=guest", "destination=/queue/restart.{{userNumber}}",
-                "subscribeTo=/queue/restart.{{userNumber}}", "replyTimeoutMillis=1500", "connectTimeoutMillis=2000",
+        List<String> properties = new ArrayList<>(artemis(
+                "threads=2",
+                "rampUp=0",
+                "duration=14",
+                "throughput=1200",
+                "login=guest",
+                "passcode=guest",
+                "destination=/queue/restart.{{userNumber}}",
+                "subscribeTo=/queue/restart.{{userNumber}}",
+                "replyTimeoutMillis=1500",
+                "connectTimeoutMillis=2000",
                 "heartbeatMillis=1000"));
         properties.set(1, "port=" + port);
         PlanRun.Launch launch = PlanRun.launch(dir.resolve("restart"), "send", false, properties);
@@ -137,19 +200,30 @@ class ArtemisBrokerIT {
         List<Map<String, String>> rows = run.rows().stream()
                 .sorted((a, b) -> Long.compare(Long.parseLong(a.get("timeStamp")), Long.parseLong(b.get("timeStamp"))))
                 .toList();
-        List<Map<String, String>> failed = rows.stream().filter(r -> r.get("success").equals("false")).toList();
-        assertThat(failed).isNotEmpty().allSatisfy(r -> assertThat(r.get("responseCode"))
-                .as("%s %s", r.get("label"), r.get("responseMessage"))
-                .isIn("ConnectionLost", "NotConnected", "SendFailed", "ConnectionRefused", "ConnectFailed",
-                        "ConnectTimeout", "StompError"));
+        List<Map<String, String>> failed =
+                rows.stream().filter(r -> r.get("success").equals("false")).toList();
+        assertThat(failed)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.get("responseCode"))
+                        .as("%s %s", r.get("label"), r.get("responseMessage"))
+                        .isIn(
+                                "ConnectionLost",
+                                "NotConnected",
+                                "SendFailed",
+                                "ConnectionRefused",
+                                "ConnectFailed",
+                                "ConnectTimeout",
+                                "StompError"));
         long lastFailure = Long.parseLong(failed.get(failed.size() - 1).get("timeStamp"));
-        assertThat(rows).as("successful sends after the last failure: the senders reconnected")
-                .anyMatch(r -> r.get("label").equals("send") && r.get("success").equals("true")
+        assertThat(rows)
+                .as("successful sends after the last failure: the senders reconnected")
+                .anyMatch(r -> r.get("label").equals("send")
+                        && r.get("success").equals("true")
                         && Long.parseLong(r.get("timeStamp")) > lastFailure);
 
         List<String[]> timing = run.timing();
-        Map<String, Set<String>> outcomes = timing.stream().collect(Collectors.groupingBy(r -> r[1],
-                Collectors.mapping(r -> r[2], Collectors.toSet())));
+        Map<String, Set<String>> outcomes = timing.stream()
+                .collect(Collectors.groupingBy(r -> r[1], Collectors.mapping(r -> r[2], Collectors.toSet())));
         long answered = outcomes.getOrDefault("ANSWERED", Set.of()).size();
         long lost = outcomes.getOrDefault("LOST", Set.of()).size();
         long failedMessages = outcomes.getOrDefault("FAILED", Set.of()).size();
@@ -157,9 +231,13 @@ class ArtemisBrokerIT {
         assertThat(answered + lost + failedMessages).isEqualTo(sent);
         assertThat(answered).isPositive();
         assertBooks(run, sent, answered, lost, failedMessages);
-        long answeredAfterRestart = timing.stream().filter(r -> r[1].equals("ANSWERED"))
-                .filter(r -> Long.parseLong(r[0]) > lastFailure).count();
-        assertThat(answeredAfterRestart).as("messages answered after the restart").isPositive();
+        long answeredAfterRestart = timing.stream()
+                .filter(r -> r[1].equals("ANSWERED"))
+                .filter(r -> Long.parseLong(r[0]) > lastFailure)
+                .count();
+        assertThat(answeredAfterRestart)
+                .as("messages answered after the restart")
+                .isPositive();
     }
 
     private static Set<String> column(List<String[]> records, int column) {
@@ -169,7 +247,8 @@ class ArtemisBrokerIT {
     /** The books line the plugin writes to jmeter.log when the test ends. */
     private static void assertBooks(PlanRun run, long sent, long answered, long lost, long failed) throws Exception {
         String log = Files.readString(run.dir().resolve("jmeter.log"));
-        assertThat(log).contains("STOMP timing books: sent=%d answered=%d lost=%d failed=%d pending=0"
-                .formatted(sent, answered, lost, failed));
+        assertThat(log)
+                .contains("STOMP timing books: sent=%d answered=%d lost=%d failed=%d pending=0"
+                        .formatted(sent, answered, lost, failed));
     }
 }

@@ -28,17 +28,33 @@ class DeadClientsIT {
     @Test
     void artemisClosesEverySilentSessionOnceItsHeartBeatsStop() throws Exception {
         try (ArtemisBroker broker = ArtemisBroker.start(dir.resolve("artemis"), Map.of("guest", "guest"), 0)) {
-            PlanRun run = PlanRun.runClean(dir.resolve("artemis-run"), "connect", false, List.of("host=127.0.0.1",
-                    "port=" + broker.port(), "transport=raw", "endpoint=/", "login=guest", "passcode=guest",
-                    "threads=2", "sessionsPerThread=3", "rampUp=0", "duration=7", "aliveMillis=200",
-                    "heartbeatMillis=300", "silentShare=0.5", "silentAfter=0.5"));
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("artemis-run"),
+                    "connect",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + broker.port(),
+                            "transport=raw",
+                            "endpoint=/",
+                            "login=guest",
+                            "passcode=guest",
+                            "threads=2",
+                            "sessionsPerThread=3",
+                            "rampUp=0",
+                            "duration=7",
+                            "aliveMillis=200",
+                            "heartbeatMillis=300",
+                            "silentShare=0.5",
+                            "silentAfter=0.5"));
             // users 1 to 6 at a half: every second one
             assertExpired(run, "200", "users #2", "users #4", "users #6");
             assertThat(run.count("session")).isEqualTo(6);
             assertThat(aliveMessages(run)).last().asString().contains("gone silent");
             assertThat(Files.readString(run.dir().resolve("console.txt")))
                     .contains("stomp sessions: 6 held at peak; 6 connects")
-                    .contains("3 went silent: 3 expired").contains("; 0 not expired");
+                    .contains("3 went silent: 3 expired")
+                    .contains("; 0 not expired");
         }
     }
 
@@ -46,9 +62,20 @@ class DeadClientsIT {
     @Test
     void springsSimpleBrokerWithHeartBeatsClosesSilentSessionsOverSockJs() throws Exception {
         try (GreetingApp app = GreetingApp.start(true, 0, 200)) {
-            PlanRun run = PlanRun.runClean(dir.resolve("simple-broker"), "connect", false, greeting(app,
-                    "transport=websocket", "threads=4", "rampUp=0", "duration=5", "aliveMillis=200",
-                    "heartbeatMillis=200", "silentShare=0.25", "silentAfter=0.3"));
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("simple-broker"),
+                    "connect",
+                    false,
+                    greeting(
+                            app,
+                            "transport=websocket",
+                            "threads=4",
+                            "rampUp=0",
+                            "duration=5",
+                            "aliveMillis=200",
+                            "heartbeatMillis=200",
+                            "silentShare=0.25",
+                            "silentAfter=0.3"));
             assertExpired(run, "200", "users #4");
             assertThat(Files.readString(run.dir().resolve("jmeter.log")))
                     .contains("1 went silent: 1 expired, no removed/s (one event)");
@@ -62,13 +89,27 @@ class DeadClientsIT {
     @Test
     void aServerThatNeverExpiresLeavesEverySilentSessionNotExpired() throws Exception {
         try (GreetingApp app = GreetingApp.start(false, 0)) {
-            PlanRun run = PlanRun.run(dir.resolve("never"), "connect", false, greeting(app, "threads=1",
-                    "sessionsPerThread=3", "rampUp=0", "duration=3", "aliveMillis=200", "heartbeatMillis=0",
-                    "silentShare=1", "silentAfter=0.2"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("never"),
+                    "connect",
+                    false,
+                    greeting(
+                            app,
+                            "threads=1",
+                            "sessionsPerThread=3",
+                            "rampUp=0",
+                            "duration=3",
+                            "aliveMillis=200",
+                            "heartbeatMillis=0",
+                            "silentShare=1",
+                            "silentAfter=0.2"));
             assertExpired(run, "NotExpired", "users #1", "users #2", "users #3");
-            assertThat(run.rows()).filteredOn(r -> !r.get("label").equals("expired"))
-                    .allSatisfy(r -> assertThat(r.get("success")).as(r.toString()).isEqualTo("true"));
-            assertThat(run.rows()).filteredOn(r -> r.get("label").equals("expired"))
+            assertThat(run.rows())
+                    .filteredOn(r -> !r.get("label").equals("expired"))
+                    .allSatisfy(
+                            r -> assertThat(r.get("success")).as(r.toString()).isEqualTo("true"));
+            assertThat(run.rows())
+                    .filteredOn(r -> r.get("label").equals("expired"))
                     .allSatisfy(r -> assertThat(r.get("threadName")).startsWith("expiry"));
             assertThat(Files.readString(run.dir().resolve("console.txt")))
                     .contains("3 went silent: 0 expired; 3 not expired")
@@ -78,36 +119,57 @@ class DeadClientsIT {
 
     @Test
     void aShareAboveOneStopsTheTestWithAConfigErrorNamingIt() throws Exception {
-        PlanRun run = PlanRun.run(dir.resolve("bad-share"), "connect", false, List.of("host=127.0.0.1",
-                "port=9", "threads=1", "rampUp=0", "duration=3", "silentShare=1.5", "silentAfter=-1"));
+        PlanRun run = PlanRun.run(
+                dir.resolve("bad-share"),
+                "connect",
+                false,
+                List.of(
+                        "host=127.0.0.1",
+                        "port=9",
+                        "threads=1",
+                        "rampUp=0",
+                        "duration=3",
+                        "silentShare=1.5",
+                        "silentAfter=-1"));
         assertThat(run.rows()).singleElement().satisfies(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
-            assertThat(r.get("responseMessage")).contains("Parameter 'silentShare' has value '1.5'")
+            assertThat(r.get("responseMessage"))
+                    .contains("Parameter 'silentShare' has value '1.5'")
                     .contains("Parameter 'silentAfter' has value '-1'");
         });
     }
 
     private static List<String> greeting(GreetingApp app, String... more) {
-        List<String> properties = new ArrayList<>(List.of("host=127.0.0.1", "port=" + app.port(),
-                "endpoint=" + GreetingApp.ENDPOINT));
+        List<String> properties =
+                new ArrayList<>(List.of("host=127.0.0.1", "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT));
         properties.addAll(Arrays.asList(more));
         return properties;
     }
 
     /** One {@code expired} row per named user, each with this response code, and no other. */
     private static void assertExpired(PlanRun run, String code, String... users) {
-        List<Map<String, String>> expired = run.rows().stream().filter(r -> r.get("label").equals("expired"))
+        List<Map<String, String>> expired = run.rows().stream()
+                .filter(r -> r.get("label").equals("expired"))
                 .toList();
-        assertThat(expired).as("expired rows").hasSize(users.length).allSatisfy(r -> assertThat(r.get("responseCode"))
-                .as(r.get("responseMessage")).isEqualTo(code));
+        assertThat(expired)
+                .as("expired rows")
+                .hasSize(users.length)
+                .allSatisfy(r -> assertThat(r.get("responseCode"))
+                        .as(r.get("responseMessage"))
+                        .isEqualTo(code));
         for (String user : users) {
-            assertThat(expired).as(user).filteredOn(r -> r.get("responseMessage").startsWith(user + " ")
-                    || r.get("responseMessage").contains(" after " + user + " went silent")).hasSize(1);
+            assertThat(expired)
+                    .as(user)
+                    .filteredOn(r -> r.get("responseMessage").startsWith(user + " ")
+                            || r.get("responseMessage").contains(" after " + user + " went silent"))
+                    .hasSize(1);
         }
     }
 
     private static List<String> aliveMessages(PlanRun run) {
-        return run.rows().stream().filter(r -> r.get("label").equals("session alive"))
-                .map(r -> r.get("responseMessage")).toList();
+        return run.rows().stream()
+                .filter(r -> r.get("label").equals("session alive"))
+                .map(r -> r.get("responseMessage"))
+                .toList();
     }
 }

@@ -29,9 +29,16 @@ class JMeterMavenPluginIT {
         Path root = PlanRun.projectRoot();
         String version = System.getProperty("project.version", "0.1.0");
         Path jar = Path.of(System.getProperty("plugin.jar", "target/jmeter-sockjs-stomp-" + version + ".jar"));
-        mvn(root, "install.txt", "install:install-file", "-Dfile=" + jar.toAbsolutePath(),
-                "-DgroupId=io.github.sockjsstomp", "-DartifactId=jmeter-sockjs-stomp", "-Dversion=" + version,
-                "-Dpackaging=jar", "-DgeneratePom=true");
+        mvn(
+                root,
+                "install.txt",
+                "install:install-file",
+                "-Dfile=" + jar.toAbsolutePath(),
+                "-DgroupId=io.github.sockjsstomp",
+                "-DartifactId=jmeter-sockjs-stomp",
+                "-Dversion=" + version,
+                "-Dpackaging=jar",
+                "-DgeneratePom=true");
         Path timingLog = dir.resolve("timing.csv");
         // JMeter appends to a results file: an earlier run's (same day, same name) would be counted too.
         Path results = root.resolve("examples/jmeter-maven/target/jmeter/results");
@@ -44,9 +51,18 @@ class JMeterMavenPluginIT {
         }
         String output;
         try (DemoServer server = DemoServer.start(0)) {
-            output = mvn(root, "verify.txt", "-f", "examples/jmeter-maven/pom.xml", "verify",
-                    "-Dsockjsstomp.version=" + version, "-Dstomp.port=" + server.port(), "-Dstomp.threads=2",
-                    "-Dstomp.duration=5", "-Dstomp.throughput=1200", "-Dstomp.timingLog=" + timingLog);
+            output = mvn(
+                    root,
+                    "verify.txt",
+                    "-f",
+                    "examples/jmeter-maven/pom.xml",
+                    "verify",
+                    "-Dsockjsstomp.version=" + version,
+                    "-Dstomp.port=" + server.port(),
+                    "-Dstomp.threads=2",
+                    "-Dstomp.duration=5",
+                    "-Dstomp.throughput=1200",
+                    "-Dstomp.timingLog=" + timingLog);
         }
         Matcher successful = Pattern.compile("Successful requests:\\s+(\\d+)").matcher(output);
         assertThat(successful.find()).as(output).isTrue();
@@ -54,16 +70,19 @@ class JMeterMavenPluginIT {
         // The plugin counts every row of its results file: the sends, and a session row with its four steps
         // (index, clientPull, connect, subscribe) per thread.
         List<Map<String, String>> rows = newestResults(results);
-        List<Map<String, String>> sendRows = rows.stream().filter(r -> r.get("label").equals("send")).toList();
+        List<Map<String, String>> sendRows =
+                rows.stream().filter(r -> r.get("label").equals("send")).toList();
         assertThat(sendRows).isNotEmpty();
         assertThat(rows.stream().filter(r -> r.get("label").equals("session"))).hasSize(2);
         assertThat(Long.parseLong(successful.group(1))).isEqualTo(sendRows.size() + 2 * 5);
         // A scheduled sample sends several messages ("SENT 3 messages (#4-6) in 2 wake-ups, ..."); the results
         // file this plugin writes has no SampleCount column, so its message says how many.
-        long messages = sendRows.stream().mapToLong(JMeterMavenPluginIT::messagesSent).sum();
+        long messages =
+                sendRows.stream().mapToLong(JMeterMavenPluginIT::messagesSent).sum();
         List<String> records = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
         assertThat(records.get(0)).isEqualTo(PlanRun.TIMING_HEADER);
-        assertThat(records.subList(1, records.size())).hasSize((int) messages)
+        assertThat(records.subList(1, records.size()))
+                .hasSize((int) messages)
                 .allSatisfy(r -> assertThat(r.split(",")[1]).isEqualTo("ANSWERED"));
     }
 
@@ -72,7 +91,8 @@ class JMeterMavenPluginIT {
         Path newest;
         try (var files = Files.list(results)) {
             newest = files.filter(f -> f.toString().endsWith(".csv"))
-                    .max(java.util.Comparator.comparingLong(f -> f.toFile().lastModified())).orElseThrow();
+                    .max(java.util.Comparator.comparingLong(f -> f.toFile().lastModified()))
+                    .orElseThrow();
         }
         return PlanRun.readCsv(newest);
     }
@@ -87,8 +107,11 @@ class JMeterMavenPluginIT {
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-ntp"));
         command.addAll(List.of(args));
         Path output = dir.resolve(outputName);
-        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
-                .redirectOutput(output.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
         int exit = PlanRun.waitFor(process, command, output);
         String printed = Files.readString(output);
         assertThat(exit).as("%s\n%s", command, printed).isZero();

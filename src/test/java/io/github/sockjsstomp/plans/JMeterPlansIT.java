@@ -63,13 +63,17 @@ class JMeterPlansIT {
     void everyPlanTargetsTheLocalDemoServerByDefaultAndHasNoListeners() throws IOException {
         for (String plan : PLANS) {
             String xml = Files.readString(planFile(plan), StandardCharsets.UTF_8);
-            assertThat(xml).as(plan).contains("jmeter=\"5.6.3\"")
+            assertThat(xml)
+                    .as(plan)
+                    .contains("jmeter=\"5.6.3\"")
                     .contains("<stringProp name=\"Argument.value\">${__P(host,127.0.0.1)}</stringProp>")
                     .contains("<stringProp name=\"Argument.value\">${__P(port,8080)}</stringProp>")
-                    .doesNotContain("ResultCollector").doesNotContain("<stringProp name=\"TestPlan.comments\"></stringProp>")
+                    .doesNotContain("ResultCollector")
+                    .doesNotContain("<stringProp name=\"TestPlan.comments\"></stringProp>")
                     .contains("<stringProp name=\"TestPlan.comments\">");
             // Every JavaSampler carries one of our three samplers.
-            Matcher classnames = Pattern.compile("<stringProp name=\"classname\">([^<]*)</stringProp>").matcher(xml);
+            Matcher classnames = Pattern.compile("<stringProp name=\"classname\">([^<]*)</stringProp>")
+                    .matcher(xml);
             List<String> found = new ArrayList<>();
             while (classnames.find()) {
                 found.add(classnames.group(1));
@@ -81,17 +85,32 @@ class JMeterPlansIT {
     /** Open + Save in JMeter's GUI changes nothing (see {@link PlanRoundTrip}). */
     @Test
     void plansLoadAndSaveCleanlyThroughTheGuiComponents() throws Exception {
-        Path testClasses = Path.of(PlanRoundTrip.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String classpath = String.join(File.pathSeparator, jmeterHome.resolve("lib") + "/*",
-                jmeterHome.resolve("lib/ext") + "/*", testClasses.toString());
-        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Djava.awt.headless=true",
-                "-Djmeter.home=" + jmeterHome, "-cp", classpath, PlanRoundTrip.class.getName(), jmeterHome.toString(),
+        Path testClasses = Path.of(PlanRoundTrip.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        String classpath = String.join(
+                File.pathSeparator,
+                jmeterHome.resolve("lib") + "/*",
+                jmeterHome.resolve("lib/ext") + "/*",
+                testClasses.toString());
+        List<String> command = new ArrayList<>(List.of(
+                javaExecutable(),
+                "-Djava.awt.headless=true",
+                "-Djmeter.home=" + jmeterHome,
+                "-cp",
+                classpath,
+                PlanRoundTrip.class.getName(),
+                jmeterHome.toString(),
                 dir.resolve("round-trip").toString()));
         PLANS.forEach(plan -> command.add(planFile(plan).toString()));
         Path output = dir.resolve("round-trip.out");
         int exit = run(command, output, Map.of());
         String printed = Files.readString(output, StandardCharsets.UTF_8);
-        assertThat(printed).as(printed).contains(PLANS.stream().map(p -> "SAME " + planFile(p)).toList());
+        assertThat(printed)
+                .as(printed)
+                .contains(PLANS.stream().map(p -> "SAME " + planFile(p)).toList());
         assertThat(exit).as(printed).isZero();
     }
 
@@ -122,8 +141,15 @@ class JMeterPlansIT {
 
     @Test
     void echoAwaitsEveryReplyAndBuildsTheDashboard() throws Exception {
-        PlanRun run = jmeter("echo", true, "threads=3", "rampUp=0", "duration=8", "pauseMillis=200",
-                "replyTimeoutMillis=2000", "summariser.interval=3");
+        PlanRun run = jmeter(
+                "echo",
+                true,
+                "threads=3",
+                "rampUp=0",
+                "duration=8",
+                "pauseMillis=200",
+                "replyTimeoutMillis=2000",
+                "summariser.interval=3");
         long echoes = run.count("echo");
         assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(3, true, true), "echo", echoes));
         assertThat(echoes).isGreaterThanOrEqualTo(3);
@@ -145,9 +171,11 @@ class JMeterPlansIT {
         assertThat(run.dir().resolve("report/index.html")).isNotEmptyFile();
         // The live reply summary on the console, next to JMeter's own; its last line has the final books.
         List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
-                .filter(line -> line.startsWith("stomp replies =")).toList();
+                .filter(line -> line.startsWith("stomp replies ="))
+                .toList();
         assertThat(totals).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(totals.get(totals.size() - 1)).contains(" " + echoes + " sent")
+        assertThat(totals.get(totals.size() - 1))
+                .contains(" " + echoes + " sent")
                 .contains("answered " + echoes + ", lost 0, failed 0, pending 0; reply ms p50");
         assertBooksPercentilesAreTheLogs(run.dir().resolve("jmeter.log"), timing);
         assertNoSessionCookieWritten(run);
@@ -157,8 +185,12 @@ class JMeterPlansIT {
     private static void assertNoSessionCookieWritten(PlanRun run) throws IOException {
         Set<String> cookies = server.sessionCookieValues();
         assertThat(cookies).isNotEmpty();
-        for (Path written : List.of(run.timingLog(), run.dir().resolve("echo.jtl"), run.dir().resolve("jmeter.log"),
-                run.dir().resolve("sockjs-stomp.log"), run.dir().resolve("console.txt"))) {
+        for (Path written : List.of(
+                run.timingLog(),
+                run.dir().resolve("echo.jtl"),
+                run.dir().resolve("jmeter.log"),
+                run.dir().resolve("sockjs-stomp.log"),
+                run.dir().resolve("console.txt"))) {
             if (Files.exists(written)) {
                 String text = Files.readString(written);
                 assertThat(cookies).as(written.toString()).noneMatch(text::contains);
@@ -172,16 +204,21 @@ class JMeterPlansIT {
      */
     private static void assertBooksPercentilesAreTheLogs(Path jmeterLog, List<String[]> timing) throws IOException {
         Matcher books = Pattern.compile("latency us: p50=(\\d+) p90=(\\d+) p99=(\\d+) p99\\.9=(\\d+) max=(\\d+) "
-                + "\\((\\d+) answers\\)").matcher(Files.readString(jmeterLog));
+                        + "\\((\\d+) answers\\)")
+                .matcher(Files.readString(jmeterLog));
         assertThat(books.find()).as("books line in " + jmeterLog).isTrue();
-        long[] latencies = timing.stream().filter(r -> r[1].equals("ANSWERED")).mapToLong(r -> Long.parseLong(r[3]))
-                .sorted().toArray();
+        long[] latencies = timing.stream()
+                .filter(r -> r[1].equals("ANSWERED"))
+                .mapToLong(r -> Long.parseLong(r[3]))
+                .sorted()
+                .toArray();
         assertThat(Long.parseLong(books.group(6))).isEqualTo(latencies.length);
         Histogram precision = new Histogram(3);
         double[] quantiles = {0.5, 0.9, 0.99, 0.999, 1.0};
         for (int i = 0; i < quantiles.length; i++) {
             long exact = latencies[(int) Math.ceil(quantiles[i] * (latencies.length - 1))];
-            assertThat(Long.parseLong(books.group(i + 1))).as("q=%s of %s", quantiles[i], Arrays.toString(latencies))
+            assertThat(Long.parseLong(books.group(i + 1)))
+                    .as("q=%s of %s", quantiles[i], Arrays.toString(latencies))
                     .isBetween(exact, precision.highestEquivalentValue(exact));
         }
     }
@@ -191,8 +228,8 @@ class JMeterPlansIT {
     void sendIsPacedAndEverySendIsAnswered(String pacing) throws Exception {
         int threads = 3;
         int duration = 8;
-        List<String> props = new ArrayList<>(List.of("threads=" + threads, "rampUp=0", "duration=" + duration,
-                "replyTimeoutMillis=3000"));
+        List<String> props = new ArrayList<>(
+                List.of("threads=" + threads, "rampUp=0", "duration=" + duration, "replyTimeoutMillis=3000"));
         switch (pacing) {
             case "ctt" -> props.addAll(List.of("pacing=ctt", "throughput=600"));
             case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
@@ -200,7 +237,8 @@ class JMeterPlansIT {
         }
         PlanRun run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
         long sends = run.count("send");
-        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "send", sends));
+        assertThat(run.labels())
+                .containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "send", sends));
         Map<String, Long> perThread = run.threads("send");
         // Every thread sends: a Constant Throughput Timer at 0 would stall threads until the end.
         assertThat(perThread).hasSize(threads);
@@ -210,7 +248,8 @@ class JMeterPlansIT {
             // one send per 500 ms per thread at most
             case "fixed" -> assertThat(sends).isBetween((long) threads, threads * (duration * 2L + 1));
             // unthrottled (throughput=0 is mapped to no delay): every thread keeps sending
-            default -> assertThat(perThread.values()).allSatisfy(n -> assertThat(n).isGreaterThan(1L));
+            default ->
+                assertThat(perThread.values()).allSatisfy(n -> assertThat(n).isGreaterThan(1L));
         }
 
         List<String[]> timing = run.timing();
@@ -228,14 +267,22 @@ class JMeterPlansIT {
     @Test
     void replySamplesBringFireAndForgetLatencyToJMetersListeners() throws Exception {
         int threads = 2;
-        PlanRun run = jmeter("send-replies", true, "threads=" + threads, "rampUp=0", "duration=6",
-                "throughput=1200", "replyTimeoutMillis=3000", "replySamples=true");
+        PlanRun run = jmeter(
+                "send-replies",
+                true,
+                "threads=" + threads,
+                "rampUp=0",
+                "duration=6",
+                "throughput=1200",
+                "replyTimeoutMillis=3000",
+                "replySamples=true");
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         long sends = run.count("send");
         assertThat(timing).hasSize((int) sends);
         List<Map<String, String>> replies = run.rows().stream()
-                .filter(r -> r.get("label").equals("reply /app/echo")).toList();
+                .filter(r -> r.get("label").equals("reply /app/echo"))
+                .toList();
         // The replies thread stops with the senders: the last replies may finish after it, in the drain.
         assertThat(replies).hasSizeBetween((int) sends - 2 * threads, (int) sends);
         assertThat(replies).allSatisfy(r -> {
@@ -243,12 +290,15 @@ class JMeterPlansIT {
             assertThat(r.get("threadName")).startsWith("replies ");
         });
         // Each reply sample's elapsed time is one message's latency in the timing log (in whole ms).
-        List<Long> logged = new ArrayList<>(timing.stream().map(r -> Long.parseLong(r[3]) / 1000).toList());
+        List<Long> logged = new ArrayList<>(
+                timing.stream().map(r -> Long.parseLong(r[3]) / 1000).toList());
         for (Map<String, String> reply : replies) {
-            assertThat(logged.remove(Long.valueOf(reply.get("elapsed")))).as("elapsed " + reply.get("elapsed")
-                    + " is a logged latency").isTrue();
+            assertThat(logged.remove(Long.valueOf(reply.get("elapsed"))))
+                    .as("elapsed " + reply.get("elapsed") + " is a logged latency")
+                    .isTrue();
         }
-        assertThat(Files.readString(run.dir().resolve("report/statistics.json"))).contains("\"reply /app/echo\"");
+        assertThat(Files.readString(run.dir().resolve("report/statistics.json")))
+                .contains("\"reply /app/echo\"");
     }
 
     /**
@@ -260,21 +310,31 @@ class JMeterPlansIT {
     void greetingsAreBroadcastToEverySubscriber(boolean warmUp) throws Exception {
         int threads = 3;
         int messages = 3;
-        PlanRun run = jmeter("greetings-warm-up-" + warmUp, false, "threads=" + threads, "rampUp=0",
-                "messages=" + messages, "pauseMillis=200", "holdMillis=500", "replyTimeoutMillis=2000",
+        PlanRun run = jmeter(
+                "greetings-warm-up-" + warmUp,
+                false,
+                "threads=" + threads,
+                "rampUp=0",
+                "messages=" + messages,
+                "pauseMillis=200",
+                "holdMillis=500",
+                "replyTimeoutMillis=2000",
                 "sockjsstomp.warmUp=" + warmUp);
         String log = Files.readString(run.dir().resolve("jmeter.log"));
         if (warmUp) {
             // transport auto: both kinds it may choose are warmed
-            assertThat(log).containsPattern("Warm-up over websocket: \\d+ messages sent, \\d+ answered, in \\d+ ms "
-                    + "\\(\\d+ ms of CPU\\) against an in-process peer, nothing sent to the server under test\n")
+            assertThat(log)
+                    .containsPattern(
+                            "Warm-up over websocket: \\d+ messages sent, \\d+ answered, in \\d+ ms "
+                                    + "\\(\\d+ ms of CPU\\) against an in-process peer, nothing sent to the server under test\n")
                     .containsPattern("Warm-up over raw: \\d+ messages sent");
         } else {
             assertThat(log).doesNotContain("Warm-up over");
         }
         assertThat(log).contains("STOMP timing books: sent=" + threads * messages + " ");
-        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "hello",
-                (long) threads * messages));
+        assertThat(run.labels())
+                .containsExactlyInAnyOrderEntriesOf(
+                        with(sessionRows(threads, true, true), "hello", (long) threads * messages));
         assertThat(run.threads("hello").values()).containsOnly((long) messages);
 
         List<String[]> timing = run.timing();
@@ -284,7 +344,9 @@ class JMeterPlansIT {
         Map<String, List<String[]>> byMessage = timing.stream().collect(Collectors.groupingBy(r -> r[2]));
         assertThat(byMessage.values()).allSatisfy(copies -> {
             assertThat(copies).anySatisfy(r -> assertThat(r[5]).isEqualTo(r[4]));
-            assertThat(copies.stream().map(r -> r[5]).distinct().count()).isEqualTo(copies.size()).isLessThanOrEqualTo(threads);
+            assertThat(copies.stream().map(r -> r[5]).distinct().count())
+                    .isEqualTo(copies.size())
+                    .isLessThanOrEqualTo(threads);
             assertThat(copies).allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/hello"));
         });
     }
@@ -296,8 +358,15 @@ class JMeterPlansIT {
         int messages = 4;
         // Receivers subscribe inside their first sample, with nothing to wait on: senderDelay is a time margin,
         // and a cold JVM on a busy machine needs more than the default 2 s to be safe.
-        PlanRun run = jmeter("chat", false, "senders=" + senders, "receivers=" + receivers, "messages=" + messages,
-                "pauseMillis=200", "senderDelay=4", "replyTimeoutMillis=3000");
+        PlanRun run = jmeter(
+                "chat",
+                false,
+                "senders=" + senders,
+                "receivers=" + receivers,
+                "messages=" + messages,
+                "pauseMillis=200",
+                "senderDelay=4",
+                "replyTimeoutMillis=3000");
         // round robin over all senders*messages = 8 messages: receivers 1,2,3,1,2,3,1,2
         // The receivers connect inside their first sample (no rows of their own); the senders have a session
         // sampler, and subscribe to nothing.
@@ -305,8 +374,9 @@ class JMeterPlansIT {
         expected.put("chat receive", 8L);
         assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(expected);
         assertThat(run.threads("chat send")).containsOnly(Map.entry("senders 2-1", 4L), Map.entry("senders 2-2", 4L));
-        assertThat(run.threads("chat receive")).containsOnly(Map.entry("receivers 1-1", 3L),
-                Map.entry("receivers 1-2", 3L), Map.entry("receivers 1-3", 2L));
+        assertThat(run.threads("chat receive"))
+                .containsOnly(
+                        Map.entry("receivers 1-1", 3L), Map.entry("receivers 1-2", 3L), Map.entry("receivers 1-3", 2L));
 
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
@@ -314,9 +384,14 @@ class JMeterPlansIT {
         assertThat(distinct(timing, 2)).hasSize(8);
         Map<String, Long> routes = timing.stream()
                 .collect(Collectors.groupingBy(r -> r[4] + ">" + r[5], TreeMap::new, Collectors.counting()));
-        assertThat(routes).containsExactly(Map.entry("sender-1>receiver-1", 2L), Map.entry("sender-1>receiver-2", 1L),
-                Map.entry("sender-1>receiver-3", 1L), Map.entry("sender-2>receiver-1", 1L),
-                Map.entry("sender-2>receiver-2", 2L), Map.entry("sender-2>receiver-3", 1L));
+        assertThat(routes)
+                .containsExactly(
+                        Map.entry("sender-1>receiver-1", 2L),
+                        Map.entry("sender-1>receiver-2", 1L),
+                        Map.entry("sender-1>receiver-3", 1L),
+                        Map.entry("sender-2>receiver-1", 1L),
+                        Map.entry("sender-2>receiver-2", 2L),
+                        Map.entry("sender-2>receiver-3", 1L));
         assertThat(timing).allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/chat"));
     }
 
@@ -350,41 +425,77 @@ class JMeterPlansIT {
     /** JMeter drops -JindexPath= (an empty value), so the plan's /index would come back: none gets through. */
     @Test
     void noneSkipsTheLoginStepsOnTheCommandLine() throws Exception {
-        PlanRun run = jmeter("send-none", false, "threads=2", "rampUp=0", "duration=6", "throughput=600",
-                "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "replyTimeoutMillis=3000");
-        assertThat(run.labels()).containsExactlyInAnyOrderEntriesOf(with(sessionRows(2, false, true), "send", run.count("send")));
+        PlanRun run = jmeter(
+                "send-none",
+                false,
+                "threads=2",
+                "rampUp=0",
+                "duration=6",
+                "throughput=600",
+                "transport=raw",
+                "endpoint=/stomp-ws",
+                "indexPath=none",
+                "pullPath=none",
+                "replyTimeoutMillis=3000");
+        assertThat(run.labels())
+                .containsExactlyInAnyOrderEntriesOf(with(sessionRows(2, false, true), "send", run.count("send")));
         assertOnlyAnswered(run.timing());
         assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }
 
     @Test
     void oneLoginForEveryUserAndAQueuePerUserOnAStrictBroker() throws Exception {
-        PlanRun run = jmeter("echo-guest", false, "threads=3", "rampUp=0", "duration=6", "pauseMillis=200",
-                "transport=raw", "endpoint=/stomp-strict", "indexPath=none", "pullPath=none", "login=guest",
-                "passcode=s3cret-pass", "connectHeaders=Authorization:Bearer s3cret-token",
+        PlanRun run = jmeter(
+                "echo-guest",
+                false,
+                "threads=3",
+                "rampUp=0",
+                "duration=6",
+                "pauseMillis=200",
+                "transport=raw",
+                "endpoint=/stomp-strict",
+                "indexPath=none",
+                "pullPath=none",
+                "login=guest",
+                "passcode=s3cret-pass",
+                "connectHeaders=Authorization:Bearer s3cret-token",
                 "sendHeaders=Authorization:Bearer s3cret-token",
-                "destination=/queue/echo.{{userNumber}}", "subscribeTo=/queue/echo.{{userNumber}}",
+                "destination=/queue/echo.{{userNumber}}",
+                "subscribeTo=/queue/echo.{{userNumber}}",
                 "replyTimeoutMillis=3000");
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         assertThat(distinct(timing, 4)).containsExactly("guest");
         assertThat(distinct(timing, 6)).containsExactlyInAnyOrder("/queue/echo.1", "/queue/echo.2", "/queue/echo.3");
         // Secrets stay out of everything the plugin writes. JMeter itself logs each -J property it sets.
-        for (Path written : List.of(run.timingLog(), run.dir().resolve("echo.jtl"), run.dir().resolve("sockjs-stomp.log"))) {
+        for (Path written : List.of(
+                run.timingLog(), run.dir().resolve("echo.jtl"), run.dir().resolve("sockjs-stomp.log"))) {
             if (Files.exists(written)) {
                 assertThat(Files.readString(written)).as(written.toString()).doesNotContain("s3cret");
             }
         }
         assertThat(Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
-                .filter(line -> !line.contains("Setting JMeter property"))).noneMatch(line -> line.contains("s3cret"));
+                        .filter(line -> !line.contains("Setting JMeter property")))
+                .noneMatch(line -> line.contains("s3cret"));
     }
 
     @Test
     void aBrokersErrorOnConnectFailsEachConnectAtOnceWithItsWords() throws Exception {
-        PlanRun run = jmeterWithFailures("connect-refused", false, "threads=2", "rampUp=0", "duration=4",
-                "transport=raw", "endpoint=/stomp-strict", "indexPath=none", "pullPath=none",
-                "passcode=reject-open", "connectTimeoutMillis=120000");
-        List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").equals("session")).toList();
+        PlanRun run = jmeterWithFailures(
+                "connect-refused",
+                false,
+                "threads=2",
+                "rampUp=0",
+                "duration=4",
+                "transport=raw",
+                "endpoint=/stomp-strict",
+                "indexPath=none",
+                "pullPath=none",
+                "passcode=reject-open",
+                "connectTimeoutMillis=120000");
+        List<Map<String, String>> sessions = run.rows().stream()
+                .filter(r -> r.get("label").equals("session"))
+                .toList();
         assertThat(sessions).hasSizeGreaterThanOrEqualTo(2).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("StompError");
@@ -394,8 +505,15 @@ class JMeterPlansIT {
 
     @Test
     void threadsHoldSeveralSessionsEach() throws Exception {
-        PlanRun run = jmeter("connect-many", false, "threads=2", "sessionsPerThread=5", "rampUp=0", "duration=8",
-                "aliveMillis=1000", "connectSubscribeTo=/topic/idle-{{userNumber}}");
+        PlanRun run = jmeter(
+                "connect-many",
+                false,
+                "threads=2",
+                "sessionsPerThread=5",
+                "rampUp=0",
+                "duration=8",
+                "aliveMillis=1000",
+                "connectSubscribeTo=/topic/idle-{{userNumber}}");
         assertThat(run.count("session")).isEqualTo(10);
         assertThat(run.count("subscribe")).isEqualTo(10);
         assertThat(run.threads("session")).containsOnly(Map.entry("users 1-1", 5L), Map.entry("users 1-2", 5L));
@@ -407,34 +525,57 @@ class JMeterPlansIT {
     @Test
     void usersFileGivesEveryUserItsLine() throws Exception {
         Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a\nbob,b\ncarol,c\n");
-        PlanRun run = jmeter("connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000",
-                "users=" + users);
-        assertThat(run.rows().stream().filter(r -> r.get("label").equals("session")).map(r -> r.get("responseMessage")
-                .replaceAll("Connected VirtualUser\\[[^(]*\\(([a-z]+)\\),.*", "$1"))).containsExactlyInAnyOrder("alice", "bob",
-                "carol");
+        PlanRun run = jmeter(
+                "connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000", "users=" + users);
+        assertThat(run.rows().stream()
+                        .filter(r -> r.get("label").equals("session"))
+                        .map(r -> r.get("responseMessage")
+                                .replaceAll("Connected VirtualUser\\[[^(]*\\(([a-z]+)\\),.*", "$1")))
+                .containsExactlyInAnyOrder("alice", "bob", "carol");
     }
 
     @Test
     void badJvmWideSettingsFailEverySessionNamingThePropertyAndValue() throws Exception {
-        PlanRun run = jmeterWithFailures("connect-badsettings", false, "threads=1", "rampUp=0", "duration=3",
-                "sockjsstomp.ioThreads=-1", "sockjsstomp.connectThreads=0", "sockjsstomp.warmUp=yes");
-        List<Map<String, String>> sessions = run.rows().stream().filter(r -> r.get("label").startsWith("session"))
+        PlanRun run = jmeterWithFailures(
+                "connect-badsettings",
+                false,
+                "threads=1",
+                "rampUp=0",
+                "duration=3",
+                "sockjsstomp.ioThreads=-1",
+                "sockjsstomp.connectThreads=0",
+                "sockjsstomp.warmUp=yes");
+        List<Map<String, String>> sessions = run.rows().stream()
+                .filter(r -> r.get("label").startsWith("session"))
                 .toList();
         assertThat(sessions).isNotEmpty().allSatisfy(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
             assertThat(r.get("responseMessage"))
-                    .contains("JMeter property 'sockjsstomp.ioThreads' has value '-1': expected a whole number, 0 or more")
-                    .contains("JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number")
+                    .contains(
+                            "JMeter property 'sockjsstomp.ioThreads' has value '-1': expected a whole number, 0 or more")
+                    .contains(
+                            "JMeter property 'sockjsstomp.connectThreads' has value '0': expected a positive whole number")
                     .contains("JMeter property 'sockjsstomp.warmUp' has value 'yes': expected true or false");
         });
-        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).as("no warm-up for a test that cannot run")
+        assertThat(Files.readString(run.dir().resolve("jmeter.log")))
+                .as("no warm-up for a test that cannot run")
                 .doesNotContain("Warm-up over");
     }
 
     @Test
     void tomcatsOwnIoThreadsStillWorkWhenAskedFor() throws Exception {
-        PlanRun run = jmeter("echo-tomcatio", false, "threads=2", "rampUp=0", "duration=4", "pauseMillis=100",
-                "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "sockjsstomp.ioThreads=0");
+        PlanRun run = jmeter(
+                "echo-tomcatio",
+                false,
+                "threads=2",
+                "rampUp=0",
+                "duration=4",
+                "pauseMillis=100",
+                "transport=raw",
+                "endpoint=/stomp-ws",
+                "indexPath=none",
+                "pullPath=none",
+                "sockjsstomp.ioThreads=0");
         assertThat(run.count("echo")).isPositive();
         assertOnlyAnswered(run.timing());
     }
@@ -442,7 +583,9 @@ class JMeterPlansIT {
     // ------------------------------------------------------------------ helpers
 
     private static void assertOnlyAnswered(List<String[]> timing) {
-        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
     }
 
     private static Set<String> distinct(List<String[]> records, int column) {
@@ -482,8 +625,10 @@ class JMeterPlansIT {
     }
 
     private static int run(List<String> command, Path output, Map<String, String> env) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(projectRoot.toFile())
-                .redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(projectRoot.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile());
         builder.environment().putAll(env);
         return PlanRun.waitFor(builder.start(), command, output);
     }

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutageIT {
 
-    private static final Pattern BOOKS = Pattern.compile(
-            "STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
+    private static final Pattern BOOKS =
+            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
     private static final long MIN_MILLIS = 500;
     private static final long MAX_MILLIS = 2000;
     private static final long OUTAGE_MILLIS = 4000;
@@ -57,11 +57,24 @@ class OutageIT {
         int proxyPort;
         try (OutageProxy proxy = new OutageProxy(server.port())) {
             proxyPort = proxy.port();
-            PlanRun.Launch launch = PlanRun.launch(dir.resolve("connect"), "connect", false, List.of(
-                    "port=" + proxy.port(), "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none",
-                    "threads=" + threads, "sessionsPerThread=" + perThread, "rampUp=0",
-                    "duration=25", "aliveMillis=500", "connectTimeoutMillis=3000",
-                    "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS, "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS));
+            PlanRun.Launch launch = PlanRun.launch(
+                    dir.resolve("connect"),
+                    "connect",
+                    false,
+                    List.of(
+                            "port=" + proxy.port(),
+                            "transport=raw",
+                            "endpoint=/stomp-ws",
+                            "indexPath=none",
+                            "pullPath=none",
+                            "threads=" + threads,
+                            "sessionsPerThread=" + perThread,
+                            "rampUp=0",
+                            "duration=25",
+                            "aliveMillis=500",
+                            "connectTimeoutMillis=3000",
+                            "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS,
+                            "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS));
             awaitUntil(() -> server.connectedSessions(), users, launch);
             proxy.down();
             Thread.sleep(OUTAGE_MILLIS);
@@ -70,30 +83,46 @@ class OutageIT {
             run = launch.await();
         }
         List<Map<String, String>> failedSessions = run.rows().stream()
-                .filter(r -> r.get("label").equals("session") && r.get("success").equals("false")).toList();
+                .filter(r ->
+                        r.get("label").equals("session") && r.get("success").equals("false"))
+                .toList();
         // every user is lost once, and tries again at most as often as its backoff lets it in the outage
         long bound = (long) users * (attemptsWithin(OUTAGE_MILLIS + 1000) + 2);
-        System.out.printf("OutageIT: %d failed session rows in a %d ms outage of %d users (at most %d)%n",
+        System.out.printf(
+                "OutageIT: %d failed session rows in a %d ms outage of %d users (at most %d)%n",
                 failedSessions.size(), OUTAGE_MILLIS, users, bound);
-        assertThat((long) failedSessions.size()).as("failed session rows").isPositive().isLessThanOrEqualTo(bound);
-        assertThat(failedSessions.stream().filter(r -> r.get("responseCode").equals("ConnectionLost")).count())
-                .as("each lost session said once").isLessThanOrEqualTo(users);
+        assertThat((long) failedSessions.size())
+                .as("failed session rows")
+                .isPositive()
+                .isLessThanOrEqualTo(bound);
+        assertThat(failedSessions.stream()
+                        .filter(r -> r.get("responseCode").equals("ConnectionLost"))
+                        .count())
+                .as("each lost session said once")
+                .isLessThanOrEqualTo(users);
         for (int thread = 1; thread <= threads; thread++) {
             String name = "users 1-" + thread;
-            List<Map<String, String>> ofThread = run.rows().stream().filter(r -> name.equals(r.get("threadName")))
+            List<Map<String, String>> ofThread = run.rows().stream()
+                    .filter(r -> name.equals(r.get("threadName")))
                     .toList();
             int lastFailure = lastIndex(ofThread, r -> r.get("success").equals("false"));
             assertThat(lastFailure).as("%s failed in the outage", name).isNotNegative();
-            assertThat(ofThread.subList(lastFailure + 1, ofThread.size())).as("after %s's last failure", name)
+            assertThat(ofThread.subList(lastFailure + 1, ofThread.size()))
+                    .as("after %s's last failure", name)
                     .anySatisfy(r -> {
                         assertThat(r.get("label")).isEqualTo("session alive");
                         assertThat(r.get("responseMessage")).startsWith(perThread + " sessions alive");
                     });
         }
         String console = Files.readString(run.dir().resolve("console.txt"));
-        assertThat(occurrences(console, " unreachable (")).as("console: %s", console).isEqualTo(1);
-        assertThat(occurrences(console, " reachable again")).as("console: %s", console).isEqualTo(1);
-        assertThat(console).contains("stomp: ws://127.0.0.1:" + proxyPort + "/stomp-ws unreachable (")
+        assertThat(occurrences(console, " unreachable ("))
+                .as("console: %s", console)
+                .isEqualTo(1);
+        assertThat(occurrences(console, " reachable again"))
+                .as("console: %s", console)
+                .isEqualTo(1);
+        assertThat(console)
+                .contains("stomp: ws://127.0.0.1:" + proxyPort + "/stomp-ws unreachable (")
                 .contains("sessions waiting to reconnect")
                 .contains("retrying every 0.5-2 s");
         String jmeterLog = Files.readString(run.dir().resolve("jmeter.log"));
@@ -115,31 +144,50 @@ class OutageIT {
         PlanRun run;
         try (OutageProxy proxy = new OutageProxy(server.port())) {
             proxy.down();
-            run = PlanRun.launch(dir.resolve("send-down"), "send", false, List.of("port=" + proxy.port(),
-                    "threads=" + threads, "sessionsPerThread=" + perThread, "rampUp=0",
-                    "duration=" + durationMillis / 1000, "throughput=0",
-                    "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS,
-                    "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS)).await();
+            run = PlanRun.launch(
+                            dir.resolve("send-down"),
+                            "send",
+                            false,
+                            List.of(
+                                    "port=" + proxy.port(),
+                                    "threads=" + threads,
+                                    "sessionsPerThread=" + perThread,
+                                    "rampUp=0",
+                                    "duration=" + durationMillis / 1000,
+                                    "throughput=0",
+                                    "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS,
+                                    "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS))
+                    .await();
         }
-        List<Map<String, String>> sends = run.rows().stream().filter(r -> r.get("label").startsWith("send"))
+        List<Map<String, String>> sends = run.rows().stream()
+                .filter(r -> r.get("label").startsWith("send"))
                 .toList();
         long bound = (long) users * (attemptsWithin(durationMillis + 1000) + 2);
-        System.out.printf("OutageIT: %d send rows in %d ms with the server down, %d users (at most %d)%n",
+        System.out.printf(
+                "OutageIT: %d send rows in %d ms with the server down, %d users (at most %d)%n",
                 sends.size(), durationMillis, users, bound);
         assertThat((long) sends.size()).as("send rows").isPositive().isLessThanOrEqualTo(bound);
         assertThat(sends).allSatisfy(r -> assertThat(r.get("success")).isEqualTo("false"));
         // a message attempted is FAILED (a send interrupted at the run's end while it waited was never attempted)
-        long attempted = sends.stream().filter(r -> !r.get("responseCode").equals("Interrupted")).count();
+        long attempted = sends.stream()
+                .filter(r -> !r.get("responseCode").equals("Interrupted"))
+                .count();
         // the books line is the plugin's: in its own log (-Dsockjsstomp.logfile), and in jmeter.log
         Matcher books = BOOKS.matcher(Files.readString(run.dir().resolve("sockjs-stomp.log"))
                 + Files.readString(run.dir().resolve("jmeter.log")));
         assertThat(books.find()).as("books line").isTrue();
         long sent = Long.parseLong(books.group(1));
         assertThat(sent).as("sent").isBetween(attempted, (long) sends.size());
-        assertThat(Long.parseLong(books.group(4))).as("failed: every message sent").isEqualTo(sent);
-        assertThat(run.timing()).hasSize((int) sent).allSatisfy(r -> assertThat(r[1]).isEqualTo("FAILED"));
+        assertThat(Long.parseLong(books.group(4)))
+                .as("failed: every message sent")
+                .isEqualTo(sent);
+        assertThat(run.timing())
+                .hasSize((int) sent)
+                .allSatisfy(r -> assertThat(r[1]).isEqualTo("FAILED"));
         String console = Files.readString(run.dir().resolve("console.txt"));
-        assertThat(occurrences(console, " unreachable (")).as("console: %s", console).isEqualTo(1);
+        assertThat(occurrences(console, " unreachable ("))
+                .as("console: %s", console)
+                .isEqualTo(1);
         assertThat(occurrences(console, " reachable again")).isZero();
     }
 
@@ -163,11 +211,14 @@ class OutageIT {
 
     private static void awaitUntil(IntSupplier sessions, int wanted, PlanRun.Launch launch) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (sessions.getAsInt() < wanted && System.nanoTime() < deadline && launch.process().isAlive()) {
+        while (sessions.getAsInt() < wanted
+                && System.nanoTime() < deadline
+                && launch.process().isAlive()) {
             Thread.sleep(100);
         }
-        assertThat(sessions.getAsInt()).as("sessions on the server; console: %s",
-                Files.readString(launch.console())).isGreaterThanOrEqualTo(wanted);
+        assertThat(sessions.getAsInt())
+                .as("sessions on the server; console: %s", Files.readString(launch.console()))
+                .isGreaterThanOrEqualTo(wanted);
     }
 
     private static int lastIndex(List<Map<String, String>> rows, java.util.function.Predicate<Map<String, String>> p) {

@@ -82,23 +82,26 @@ final class OutageProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, String name) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[8192];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side went away: so does the other
-            } finally {
-                reset(from);
-                reset(to);
-                open.remove(from);
-                open.remove(to);
-            }
-        }, name);
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[8192];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side went away: so does the other
+                    } finally {
+                        reset(from);
+                        reset(to);
+                        open.remove(from);
+                        open.remove(to);
+                    }
+                },
+                name);
         thread.setDaemon(true);
         thread.start();
     }

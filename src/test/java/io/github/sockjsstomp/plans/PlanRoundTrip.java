@@ -32,8 +32,7 @@ import org.apache.jorphan.collections.HashTree;
  */
 public final class PlanRoundTrip {
 
-    private PlanRoundTrip() {
-    }
+    private PlanRoundTrip() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
@@ -89,6 +88,7 @@ public final class PlanRoundTrip {
         if (guiClass.equals(TestBeanGUI.class.getName())) {
             return new TestBeanGUI(Class.forName(testClass, true, loader));
         }
-        return (JMeterGUIComponent) Class.forName(guiClass, true, loader).getDeclaredConstructor().newInstance();
+        return (JMeterGUIComponent)
+                Class.forName(guiClass, true, loader).getDeclaredConstructor().newInstance();
     }
 }

@@ -28,7 +28,9 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     static Path jmeterHome() {
         Path home = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
-        assertThat(home.resolve("bin/jmeter")).as("JMeter home (scripts/jmeter-home.sh)").isExecutable();
+        assertThat(home.resolve("bin/jmeter"))
+                .as("JMeter home (scripts/jmeter-home.sh)")
+                .isExecutable();
         return home;
     }
 
@@ -51,20 +53,31 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         Files.createDirectories(runDir);
         Path jtl = runDir.resolve(plan + ".jtl");
         Path timingLog = runDir.resolve(plan + "-timing.csv");
-        List<String> command = new ArrayList<>(List.of(jmeterHome().resolve("bin/jmeter").toString(), "-n",
-                "-t", planFile(plan).toString(), "-l", jtl.toString(), "-j", runDir.resolve("jmeter.log").toString(),
+        List<String> command = new ArrayList<>(List.of(
+                jmeterHome().resolve("bin/jmeter").toString(),
+                "-n",
+                "-t",
+                planFile(plan).toString(),
+                "-l",
+                jtl.toString(),
+                "-j",
+                runDir.resolve("jmeter.log").toString(),
                 "-JtimingLog=" + timingLog));
         properties.stream().map(p -> "-J" + p).forEach(command::add);
         if (report) {
             command.addAll(List.of("-e", "-o", runDir.resolve("report").toString()));
         }
         Path console = runDir.resolve("console.txt");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(projectRoot().toFile())
-                .redirectErrorStream(true).redirectOutput(console.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(projectRoot().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile());
         // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
         builder.environment().put("HEAP", "-Xms256m -Xmx768m");
-        builder.environment().put("JVM_ARGS", String.join(" ", jvmArgs) + " -Dsockjsstomp.logfile="
-                + runDir.resolve("sockjs-stomp.log"));
+        builder.environment()
+                .put(
+                        "JVM_ARGS",
+                        String.join(" ", jvmArgs) + " -Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
         return new Launch(builder.start(), command, runDir, jtl, timingLog, console);
     }
 
@@ -76,9 +89,12 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
     /** A run that must exit 0 with every sample successful. */
     static PlanRun runClean(Path runDir, String plan, boolean report, List<String> properties) throws Exception {
         PlanRun run = run(runDir, plan, report, properties);
-        assertThat(run.rows).allSatisfy(r -> assertThat(r.get("success"))
-                .as("%s %s %s (%s)", r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"))
-                .isEqualTo("true"));
+        assertThat(run.rows)
+                .allSatisfy(r -> assertThat(r.get("success"))
+                        .as(
+                                "%s %s %s (%s)",
+                                r.get("label"), r.get("responseCode"), r.get("responseMessage"), r.get("threadName"))
+                        .isEqualTo("true"));
         return run;
     }
 
@@ -93,13 +109,15 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                 }
                 Thread.sleep(100);
             }
-            throw new AssertionError("no " + records + " timing records in " + timingLog + "; console: "
-                    + Files.readString(console));
+            throw new AssertionError(
+                    "no " + records + " timing records in " + timingLog + "; console: " + Files.readString(console));
         }
 
         PlanRun await() throws Exception {
             int exit = waitFor(process, command, console);
-            assertThat(exit).as("jmeter exit status; console: %s", Files.readString(console)).isZero();
+            assertThat(exit)
+                    .as("jmeter exit status; console: %s", Files.readString(console))
+                    .isZero();
             PlanRun run = new PlanRun(dir, readCsv(jtl), timingLog);
             assertThat(run.rows).as("samples in " + jtl).isNotEmpty();
             return run;
@@ -119,8 +137,9 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     /** Samples per label, counted as {@link #count} does. */
     Map<String, Long> labels() {
-        return rows.stream().collect(Collectors.groupingBy(r -> r.get("label"), TreeMap::new,
-                Collectors.summingLong(PlanRun::sampleCount)));
+        return rows.stream()
+                .collect(Collectors.groupingBy(
+                        r -> r.get("label"), TreeMap::new, Collectors.summingLong(PlanRun::sampleCount)));
     }
 
     /**
@@ -128,7 +147,10 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
      * file has that column (a scheduled sender's row is one tick of SampleCount messages), else the rows.
      */
     long count(String label) {
-        return rows.stream().filter(r -> r.get("label").equals(label)).mapToLong(PlanRun::sampleCount).sum();
+        return rows.stream()
+                .filter(r -> r.get("label").equals(label))
+                .mapToLong(PlanRun::sampleCount)
+                .sum();
     }
 
     /** A row's SampleCount, 1 where the results file does not save it. */
@@ -139,7 +161,8 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     /** Samples per thread name, for one label. */
     Map<String, Long> threads(String label) {
-        return rows.stream().filter(r -> r.get("label").equals(label))
+        return rows.stream()
+                .filter(r -> r.get("label").equals(label))
                 .collect(Collectors.groupingBy(r -> r.get("threadName"), TreeMap::new, Collectors.counting()));
     }
 
@@ -149,7 +172,9 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
         assertThat(lines).isNotEmpty();
         assertThat(lines.get(0)).isEqualTo(TIMING_HEADER);
-        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+        return lines.subList(1, lines.size()).stream()
+                .map(line -> line.split(",", -1))
+                .toList();
     }
 
     /** RFC 4180 CSV with a header line, as JMeter writes it (quoted fields may hold commas, quotes, newlines). */

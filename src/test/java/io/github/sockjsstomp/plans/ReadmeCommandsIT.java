@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReadmeCommandsIT {
 
     private static final Pattern COMMAND = Pattern.compile("target/jmeter/bin/jmeter -n (?:[^`\\n\\\\]|\\\\\\n)+");
-    private static final String SHORT = " -Jduration=3 -Jthreads=2 -JrampUp=0 -Jmessages=2 -JholdMillis=1500"
-            + " -JpauseMillis=300";
+    private static final String SHORT =
+            " -Jduration=3 -Jthreads=2 -JrampUp=0 -Jmessages=2 -JholdMillis=1500" + " -JpauseMillis=300";
     private static final String DEAD_CLIENTS_LENGTH = " -Jduration=15";
 
     @TempDir
@@ -69,10 +69,13 @@ class ReadmeCommandsIT {
     static Stream<String> commands() throws IOException {
         List<String> found = new ArrayList<>();
         for (String file : List.of("README.md", "jmx/README.md")) {
-            Matcher matcher = COMMAND.matcher(Files.readString(PlanRun.projectRoot().resolve(file),
-                    StandardCharsets.UTF_8));
+            Matcher matcher =
+                    COMMAND.matcher(Files.readString(PlanRun.projectRoot().resolve(file), StandardCharsets.UTF_8));
             while (matcher.find()) {
-                found.add(matcher.group().replace("\\\n", " ").replaceAll("\\s+", " ").trim());
+                found.add(matcher.group()
+                        .replace("\\\n", " ")
+                        .replaceAll("\\s+", " ")
+                        .trim());
             }
         }
         assertThat(found).as("command lines in the READMEs").hasSizeGreaterThanOrEqualTo(15);
@@ -95,18 +98,27 @@ class ReadmeCommandsIT {
         // As a user types it, from the repository's root: jmx/ is there.
         Files.createSymbolicLink(work.resolve("jmx"), PlanRun.projectRoot().resolve("jmx"));
         Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
-        String runnable = command.replace("target/jmeter/bin/jmeter", PlanRun.jmeterHome().resolve("bin/jmeter")
-                .toString()).replaceAll("-Jport=\\d+", "-Jport=" + port) + (command.contains("-Jport=") ? ""
-                : " -Jport=" + port) + SHORT + (command.contains("-JsilentShare=") ? DEAD_CLIENTS_LENGTH : "")
+        String runnable = command.replace(
+                                "target/jmeter/bin/jmeter",
+                                PlanRun.jmeterHome().resolve("bin/jmeter").toString())
+                        .replaceAll("-Jport=\\d+", "-Jport=" + port)
+                + (command.contains("-Jport=") ? "" : " -Jport=" + port) + SHORT
+                + (command.contains("-JsilentShare=") ? DEAD_CLIENTS_LENGTH : "")
                 + " -j jmeter.log";
-        ProcessBuilder builder = new ProcessBuilder("bash", "-c", runnable).directory(work.toFile())
-                .redirectErrorStream(true).redirectOutput(work.resolve("console.txt").toFile());
+        ProcessBuilder builder = new ProcessBuilder("bash", "-c", runnable)
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("console.txt").toFile());
         builder.environment().put("HEAP", "-Xms256m -Xmx768m");
         int exit = PlanRun.waitFor(builder.start(), List.of(runnable), work.resolve("console.txt"));
         assertThat(exit).as(Files.readString(work.resolve("console.txt"))).isZero();
         List<Map<String, String>> rows = PlanRun.readCsv(work.resolve("results.jtl"));
-        assertThat(rows).as(runnable).isNotEmpty().allSatisfy(r -> assertThat(r.get("success"))
-                .as("%s %s %s", r.get("label"), r.get("responseCode"), r.get("responseMessage")).isEqualTo("true"));
+        assertThat(rows)
+                .as(runnable)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.get("success"))
+                        .as("%s %s %s", r.get("label"), r.get("responseCode"), r.get("responseMessage"))
+                        .isEqualTo("true"));
     }
 
     /** The server a command line is written for; null for RabbitMQ, which has no broker here. */

@@ -52,18 +52,34 @@ class ReceiptsIT {
     }
 
     private static List<String> artemis(String... more) {
-        List<String> properties = new ArrayList<>(List.of("host=127.0.0.1", "port=" + broker.port(),
-                "transport=raw", "endpoint=/", "indexPath=none", "pullPath=none", "login=guest", "passcode=guest",
-                "threads=2", "rampUp=0", "duration=4", "replyTimeoutMillis=3000"));
+        List<String> properties = new ArrayList<>(List.of(
+                "host=127.0.0.1",
+                "port=" + broker.port(),
+                "transport=raw",
+                "endpoint=/",
+                "indexPath=none",
+                "pullPath=none",
+                "login=guest",
+                "passcode=guest",
+                "threads=2",
+                "rampUp=0",
+                "duration=4",
+                "replyTimeoutMillis=3000"));
         properties.addAll(Arrays.asList(more));
         return properties;
     }
 
     @Test
     void everySendToArtemisHasItsReceiptBesideItsReply() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("send"), "send", false, artemis("receipts=true",
-                "throughput=1200", "destination=/queue/receipts.{{userNumber}}",
-                "subscribeTo=/queue/receipts.{{userNumber}}"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("send"),
+                "send",
+                false,
+                artemis(
+                        "receipts=true",
+                        "throughput=1200",
+                        "destination=/queue/receipts.{{userNumber}}",
+                        "subscribeTo=/queue/receipts.{{userNumber}}"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> {
             assertThat(r).as(String.join(",", r)).hasSize(17);
@@ -72,8 +88,8 @@ class ReceiptsIT {
         });
         assertThat(run.count("send")).isEqualTo(timing.size());
         String books = books(run);
-        assertThat(books).contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(),
-                timing.size()));
+        assertThat(books)
+                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()));
         assertThat(books).contains(" receipts=%d no-receipt=0;".formatted(timing.size()));
         assertThat(books).contains("(%d receipts)".formatted(timing.size()));
     }
@@ -81,8 +97,15 @@ class ReceiptsIT {
     /** No one subscribes: the receipt is the only answer there is, and the sample waits for it. */
     @Test
     void awaitReceiptIsAnsweredByTheReceiptAlone() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("await-receipt"), "echo", false, artemis("mode=await-receipt",
-                "pauseMillis=100", "destination=/queue/nobody.{{userNumber}}", "subscribeTo=none"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("await-receipt"),
+                "echo",
+                false,
+                artemis(
+                        "mode=await-receipt",
+                        "pauseMillis=100",
+                        "destination=/queue/nobody.{{userNumber}}",
+                        "subscribeTo=none"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> {
             assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED");
@@ -92,35 +115,48 @@ class ReceiptsIT {
             assertThat(r[3]).as("latency_us is the receipt's").isEqualTo(r[RECEIPT_US]);
         });
         assertThat(run.count("echo")).isEqualTo(timing.size());
-        assertThat(run.rows()).filteredOn(r -> r.get("label").equals("echo"))
+        assertThat(run.rows())
+                .filteredOn(r -> r.get("label").equals("echo"))
                 .allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("Receipt for "));
-        assertThat(books(run)).contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(),
-                timing.size())).contains(" receipts=%d no-receipt=0;".formatted(timing.size()));
+        assertThat(books(run))
+                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()))
+                .contains(" receipts=%d no-receipt=0;".formatted(timing.size()));
     }
 
     /** Artemis refuses a SEND to an address the user may not send to with an ERROR naming its receipt. */
     @Test
     void anErrorNamingTheReceiptFailsThatMessageWithTheBrokersWords() throws Exception {
-        PlanRun run = PlanRun.run(dir.resolve("refused"), "echo", false, artemis("mode=await-receipt",
-                "pauseMillis=100", "destination=/queue/" + ArtemisBroker.READ_ONLY_PREFIX + "{{userNumber}}",
-                "subscribeTo=none"));
+        PlanRun run = PlanRun.run(
+                dir.resolve("refused"),
+                "echo",
+                false,
+                artemis(
+                        "mode=await-receipt",
+                        "pauseMillis=100",
+                        "destination=/queue/" + ArtemisBroker.READ_ONLY_PREFIX + "{{userNumber}}",
+                        "subscribeTo=none"));
         run.timing(); // the header
         // Artemis's words hold commas: read the log as CSV.
-        List<List<String>> timing = PlanRun.parseCsv(Files.readString(run.timingLog())).stream().skip(1).toList();
+        List<List<String>> timing = PlanRun.parseCsv(Files.readString(run.timingLog())).stream()
+                .skip(1)
+                .toList();
         assertThat(timing).isNotEmpty().allSatisfy(r -> {
             assertThat(r).hasSize(17);
             assertThat(r.get(1)).as(String.join(",", r)).isEqualTo("FAILED");
-            assertThat(r.get(8)).startsWith("StompError: AMQ339011 Error sending message")
+            assertThat(r.get(8))
+                    .startsWith("StompError: AMQ339011 Error sending message")
                     .contains("address=" + ArtemisBroker.READ_ONLY_PREFIX);
             assertThat(r.get(RECEIPT_US)).isEmpty();
         });
-        List<Map<String, String>> echo = run.rows().stream().filter(r -> r.get("label").equals("echo")).toList();
+        List<Map<String, String>> echo =
+                run.rows().stream().filter(r -> r.get("label").equals("echo")).toList();
         assertThat(echo).hasSize(timing.size()).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("StompError");
         });
-        assertThat(books(run)).contains("sent=%d answered=0 lost=0 failed=%d pending=0".formatted(timing.size(),
-                timing.size())).contains(" receipts=0 no-receipt=%d".formatted(timing.size()));
+        assertThat(books(run))
+                .contains("sent=%d answered=0 lost=0 failed=%d pending=0".formatted(timing.size(), timing.size()))
+                .contains(" receipts=0 no-receipt=%d".formatted(timing.size()));
     }
 
     /**
@@ -129,20 +165,36 @@ class ReceiptsIT {
      */
     @Test
     void theDemoServerSendsNoReceiptForASend() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("demo"), "send", false, List.of("port=" + demo.port(),
-                "indexPath=/index", "pullPath=/clientPull", "receipts=true", "threads=2", "rampUp=0", "duration=3", "throughput=1200",
-                "replyTimeoutMillis=1000"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("demo"),
+                "send",
+                false,
+                List.of(
+                        "port=" + demo.port(),
+                        "indexPath=/index",
+                        "pullPath=/clientPull",
+                        "receipts=true",
+                        "threads=2",
+                        "rampUp=0",
+                        "duration=3",
+                        "throughput=1200",
+                        "replyTimeoutMillis=1000"));
         List<String[]> timing = run.timing();
         Set<String> outcomes = timing.stream().map(r -> r[1]).collect(Collectors.toSet());
         assertThat(outcomes).containsExactly("ANSWERED");
-        assertThat(timing).allSatisfy(r -> assertThat(r[RECEIPT_US]).as(String.join(",", r)).isEmpty());
-        assertThat(books(run)).contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(),
-                timing.size())).contains(" receipts=0 no-receipt=%d;".formatted(timing.size()));
+        assertThat(timing)
+                .allSatisfy(
+                        r -> assertThat(r[RECEIPT_US]).as(String.join(",", r)).isEmpty());
+        assertThat(books(run))
+                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()))
+                .contains(" receipts=0 no-receipt=%d;".formatted(timing.size()));
     }
 
     /** The books line the plugin writes to jmeter.log when the test ends. */
     private static String books(PlanRun run) throws Exception {
         return Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
-                .filter(line -> line.contains("STOMP timing books: ")).findFirst().orElseThrow();
+                .filter(line -> line.contains("STOMP timing books: "))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -64,15 +64,34 @@ class RemoteEnginesIT {
             engines.add(startEngine(n, port, freePort()));
         }
         Path timingLog = dir.resolve("timing.csv");
-        List<String> command = new ArrayList<>(List.of(jmeterHome.resolve("bin/jmeter").toString(), "-n", "-t",
-                projectRoot.resolve("jmx/send.jmx").toString(), "-R", String.join(",", names),
-                "-Jserver.rmi.ssl.disable=true", "-l", dir.resolve("results.jtl").toString(), "-j",
-                dir.resolve("controller.log").toString(), "-Gport=" + server.port(), "-GindexPath=/index", "-GpullPath=/clientPull",
+        List<String> command = new ArrayList<>(List.of(
+                jmeterHome.resolve("bin/jmeter").toString(),
+                "-n",
+                "-t",
+                projectRoot.resolve("jmx/send.jmx").toString(),
+                "-R",
+                String.join(",", names),
+                "-Jserver.rmi.ssl.disable=true",
+                "-l",
+                dir.resolve("results.jtl").toString(),
+                "-j",
+                dir.resolve("controller.log").toString(),
+                "-Gport=" + server.port(),
+                "-GindexPath=/index",
+                "-GpullPath=/clientPull",
                 "-GtimingLog=" + timingLog,
-                "-Gthreads=2", "-GrampUp=0", "-Gduration=6", "-Gthroughput=600", "-GreplyTimeoutMillis=3000", "-X"));
+                "-Gthreads=2",
+                "-GrampUp=0",
+                "-Gduration=6",
+                "-Gthroughput=600",
+                "-GreplyTimeoutMillis=3000",
+                "-X"));
         Path console = dir.resolve("controller.txt");
-        Process controller = new ProcessBuilder(command).directory(projectRoot.toFile()).redirectErrorStream(true)
-                .redirectOutput(console.toFile()).start();
+        Process controller = new ProcessBuilder(command)
+                .directory(projectRoot.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile())
+                .start();
         controller.getOutputStream().close();
         if (!controller.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             controller.destroyForcibly();
@@ -85,18 +104,24 @@ class RemoteEnginesIT {
         for (String name : names) {
             Path own = dir.resolve("timing-" + name.replace(':', '_') + ".csv");
             assertThat(own).as(own.toString()).exists();
-            List<String[]> records = Files.readAllLines(own, StandardCharsets.UTF_8).stream().skip(1)
-                    .map(line -> line.split(",", -1)).toList();
-            assertThat(records).as(own.toString()).isNotEmpty()
+            List<String[]> records = Files.readAllLines(own, StandardCharsets.UTF_8).stream()
+                    .skip(1)
+                    .map(line -> line.split(",", -1))
+                    .toList();
+            assertThat(records)
+                    .as(own.toString())
+                    .isNotEmpty()
                     .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
-            Set<String> ownPrefixes = records.stream().map(r -> r[2].substring(0, r[2].indexOf('-')))
+            Set<String> ownPrefixes = records.stream()
+                    .map(r -> r[2].substring(0, r[2].indexOf('-')))
                     .collect(Collectors.toSet());
             assertThat(ownPrefixes).as("one generator per log").hasSize(1);
             prefixes.addAll(ownPrefixes);
             // Each engine keeps its own books, in its own log.
             Path engineLog = dir.resolve("engine-" + (names.indexOf(name) + 1)).resolve("jmeter-server.log");
-            assertThat(Files.readString(engineLog)).contains("STOMP timing books: sent=" + records.size() + " answered="
-                    + records.size() + " lost=0 failed=0 pending=0");
+            assertThat(Files.readString(engineLog))
+                    .contains("STOMP timing books: sent=" + records.size() + " answered=" + records.size()
+                            + " lost=0 failed=0 pending=0");
         }
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
     }
@@ -104,12 +129,24 @@ class RemoteEnginesIT {
     private static Process startEngine(int n, int port, int rmiPort) throws Exception {
         Path engineDir = Files.createDirectories(dir.resolve("engine-" + n));
         Path console = engineDir.resolve("console.txt");
-        ProcessBuilder builder = new ProcessBuilder(jmeterHome.resolve("bin/jmeter").toString(), "-s",
-                "-Jserver.rmi.ssl.disable=true", "-Jserver_port=" + port, "-Jserver.rmi.localport=" + rmiPort,
-                "-j", engineDir.resolve("jmeter-server.log").toString()).directory(engineDir.toFile())
-                .redirectErrorStream(true).redirectOutput(console.toFile());
-        builder.environment().putAll(Map.of("HEAP", "-Xms256m -Xmx512m", "JVM_ARGS",
-                "-Djava.rmi.server.hostname=127.0.0.1 -Dsockjsstomp.logfile=" + engineDir.resolve("sockjs-stomp.log")));
+        ProcessBuilder builder = new ProcessBuilder(
+                        jmeterHome.resolve("bin/jmeter").toString(),
+                        "-s",
+                        "-Jserver.rmi.ssl.disable=true",
+                        "-Jserver_port=" + port,
+                        "-Jserver.rmi.localport=" + rmiPort,
+                        "-j",
+                        engineDir.resolve("jmeter-server.log").toString())
+                .directory(engineDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile());
+        builder.environment()
+                .putAll(Map.of(
+                        "HEAP",
+                        "-Xms256m -Xmx512m",
+                        "JVM_ARGS",
+                        "-Djava.rmi.server.hostname=127.0.0.1 -Dsockjsstomp.logfile="
+                                + engineDir.resolve("sockjs-stomp.log")));
         Process engine = builder.start();
         for (int i = 0; i < 600; i++) {
             if (Files.exists(console) && Files.readString(console).contains("Created remote object")) {

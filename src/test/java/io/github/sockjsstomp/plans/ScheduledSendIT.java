@@ -27,9 +27,11 @@ class ScheduledSendIT {
     private static final int USERS_PER_THREAD = 10;
     /** 24,000 per minute: 200 per second per thread, one every 5 ms; a user every 50 ms. */
     private static final int THROUGHPUT = 24_000;
+
     private static final long INTERVAL_US = 5_000;
     /** Four messages fall due per 20 ms tick. */
     private static final int TICK_MILLIS = 20;
+
     private static final long PER_TICK = TICK_MILLIS * 1000L / INTERVAL_US;
 
     private static DemoServer server;
@@ -52,19 +54,36 @@ class ScheduledSendIT {
 
     @Test
     void eachThreadKeepsItsScheduleAndEachSampleCountsItsMessages() throws Exception {
-        PlanRun run = PlanRun.runClean(dir.resolve("scheduled"), "send", false, List.of("port=" + server.port(),
-                "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none", "heartbeatMillis=0",
-                "threads=" + THREADS, "sessionsPerThread=" + USERS_PER_THREAD, "rampUp=0", "duration=8",
-                "throughput=" + THROUGHPUT, "tickMillis=" + TICK_MILLIS, "replyTimeoutMillis=3000"));
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("scheduled"),
+                "send",
+                false,
+                List.of(
+                        "port=" + server.port(),
+                        "transport=raw",
+                        "endpoint=/stomp-ws",
+                        "indexPath=none",
+                        "pullPath=none",
+                        "heartbeatMillis=0",
+                        "threads=" + THREADS,
+                        "sessionsPerThread=" + USERS_PER_THREAD,
+                        "rampUp=0",
+                        "duration=8",
+                        "throughput=" + THROUGHPUT,
+                        "tickMillis=" + TICK_MILLIS,
+                        "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();
 
         // Every message answered, once, fire-and-forget.
-        assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
         assertThat(timing.stream().map(r -> r[2]).distinct()).hasSize(timing.size());
         assertThat(timing).allSatisfy(r -> assertThat(r[9]).isEqualTo("fire-and-forget"));
 
         // The results file: one row per tick, its SampleCount the messages it sent; together, every message.
-        List<Map<String, String>> ticks = run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
+        List<Map<String, String>> ticks =
+                run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
         assertThat(ticks.stream().mapToLong(PlanRun::sampleCount).sum()).isEqualTo(timing.size());
         assertThat(run.count("send")).isEqualTo(timing.size());
         assertThat(ticks).allSatisfy(r -> {
@@ -74,11 +93,13 @@ class ScheduledSendIT {
         assertThat(ticks.size()).as("messages share ticks").isLessThan(timing.size());
         // sampleMillis (100 by default) gathers about five 20 ms wake-ups in a sample, each saying so.
         assertThat(ticks.stream().filter(r -> r.get("responseMessage").matches("SENT .* in \\d+ wake-ups, .*")))
-                .as("samples of several wake-ups").hasSizeGreaterThan(ticks.size() / 2);
+                .as("samples of several wake-ups")
+                .hasSizeGreaterThan(ticks.size() / 2);
         assertThat(run.threads("send")).hasSize(THREADS);
 
-        Map<Integer, List<String[]>> byThread = timing.stream().collect(Collectors.groupingBy(
-                r -> (userNumber(r) - 1) / USERS_PER_THREAD, TreeMap::new, Collectors.toList()));
+        Map<Integer, List<String[]>> byThread = timing.stream()
+                .collect(Collectors.groupingBy(
+                        r -> (userNumber(r) - 1) / USERS_PER_THREAD, TreeMap::new, Collectors.toList()));
         assertThat(byThread).hasSize(THREADS);
         for (List<String[]> sent : byThread.values()) {
             sent.sort(Comparator.comparingLong(ScheduledSendIT::sentMicros));
@@ -97,16 +118,18 @@ class ScheduledSendIT {
             assertThat((long) sent.size()).isBetween(scheduled - PER_TICK - 1, scheduled + PER_TICK + 1);
 
             // Round-robin: each user sent every USERS_PER_THREAD-th message, so its own interval is steady.
-            Map<String, List<Long>> byUser = sent.stream().collect(Collectors.groupingBy(r -> r[14], TreeMap::new,
-                    Collectors.mapping(ScheduledSendIT::sentMicros, Collectors.toList())));
+            Map<String, List<Long>> byUser = sent.stream()
+                    .collect(Collectors.groupingBy(
+                            r -> r[14],
+                            TreeMap::new,
+                            Collectors.mapping(ScheduledSendIT::sentMicros, Collectors.toList())));
             assertThat(byUser).hasSize(USERS_PER_THREAD);
             long fewest = byUser.values().stream().mapToLong(List::size).min().orElseThrow();
             long most = byUser.values().stream().mapToLong(List::size).max().orElseThrow();
             assertThat(most - fewest).as("sends per user").isLessThanOrEqualTo(1);
             for (List<Long> sends : byUser.values()) {
                 double meanIntervalUs = (double) (sends.get(sends.size() - 1) - sends.get(0)) / (sends.size() - 1);
-                assertThat(meanIntervalUs).isCloseTo(USERS_PER_THREAD * INTERVAL_US,
-                        Percentage.withPercentage(5));
+                assertThat(meanIntervalUs).isCloseTo(USERS_PER_THREAD * INTERVAL_US, Percentage.withPercentage(5));
             }
         }
     }

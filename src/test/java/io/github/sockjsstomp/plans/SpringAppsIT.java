@@ -33,19 +33,29 @@ class SpringAppsIT {
     @ValueSource(booleans = {false, true})
     void greetingsPlanWorksAgainstTheGuidesAppWithHostAndPortOnly(boolean sockJs) throws Exception {
         try (GreetingApp app = GreetingApp.start(sockJs, GreetingApp.GUIDE_DELAY_MILLIS)) {
-            PlanRun run = PlanRun.runClean(dir.resolve("greetings-" + sockJs), "greetings", false, List.of(
-                    "host=127.0.0.1", "port=" + app.port(), "messages=2", "holdMillis=3000", "rampUp=0"));
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("greetings-" + sockJs),
+                    "greetings",
+                    false,
+                    List.of("host=127.0.0.1", "port=" + app.port(), "messages=2", "holdMillis=3000", "rampUp=0"));
             List<String[]> timing = run.timing();
             long sent = run.count("hello");
             assertThat(sent).isEqualTo(4); // 2 threads x 2 messages
-            assertThat(timing.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize((int) sent);
+            assertThat(timing.stream().map(r -> r[2]).collect(Collectors.toSet()))
+                    .hasSize((int) sent);
             assertThat(timing).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
-            assertThat(timing).as("a broadcast: each greeting reaches both users").hasSize(2 * (int) sent);
-            assertThat(connectMessages(run)).allSatisfy(m -> assertThat(m)
-                    .contains("CONNECTED over " + (sockJs ? "websocket" : "raw") + " (auto)"));
+            assertThat(timing)
+                    .as("a broadcast: each greeting reaches both users")
+                    .hasSize(2 * (int) sent);
+            assertThat(connectMessages(run))
+                    .allSatisfy(m ->
+                            assertThat(m).contains("CONNECTED over " + (sockJs ? "websocket" : "raw") + " (auto)"));
             assertThat(Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
-                    .filter(line -> line.contains("transport auto: "))).as("named once in jmeter.log")
-                    .singleElement().asString().contains("uses " + (sockJs ? "websocket" : "raw"));
+                            .filter(line -> line.contains("transport auto: ")))
+                    .as("named once in jmeter.log")
+                    .singleElement()
+                    .asString()
+                    .contains("uses " + (sockJs ? "websocket" : "raw"));
         }
     }
 
@@ -53,11 +63,15 @@ class SpringAppsIT {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void formLoginWithCsrfAndAUsersFileAgainstASpringSecurityApp(boolean sockJs) throws Exception {
-        Path users = Files.writeString(dir.resolve("users-" + sockJs + ".csv"),
+        Path users = Files.writeString(
+                dir.resolve("users-" + sockJs + ".csv"),
                 "login,passcode\nalice,alice-pass\nbob,bob-pass\nuser-3,pass-3\n");
         try (SecuredChatApp app = SecuredChatApp.start(sockJs, StompAuth.HANDSHAKE_AND_CSRF)) {
-            PlanRun run = PlanRun.runClean(dir.resolve("secured-" + sockJs), "echo", false, secured(app,
-                    "users=" + users, "formLoginPath=/login", "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("secured-" + sockJs),
+                    "echo",
+                    false,
+                    secured(app, "users=" + users, "formLoginPath=/login", "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
             assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
             assertThat(run.labels()).containsKeys("login", "csrf");
         }
@@ -65,10 +79,11 @@ class SpringAppsIT {
 
     @Test
     void aBearerTokenPerUserOnTheConnectFrame() throws Exception {
-        Path users = Files.writeString(dir.resolve("tokens.csv"), "alice,token-alice\nbob,token-bob\nuser-3,token-user-3\n");
+        Path users =
+                Files.writeString(dir.resolve("tokens.csv"), "alice,token-alice\nbob,token-bob\nuser-3,token-user-3\n");
         try (SecuredChatApp app = SecuredChatApp.start(false, StompAuth.CONNECT_HEADER)) {
-            PlanRun run = PlanRun.runClean(dir.resolve("bearer"), "echo", false, secured(app, "users=" + users,
-                    "bearerToken={{passcode}}"));
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("bearer"), "echo", false, secured(app, "users=" + users, "bearerToken={{passcode}}"));
             assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
         }
     }
@@ -77,10 +92,23 @@ class SpringAppsIT {
     @Test
     void aRefusedConnectWithoutCsrfTokenSaysToSetCsrfPath() throws Exception {
         try (SecuredChatApp app = SecuredChatApp.start(false, StompAuth.HANDSHAKE_AND_CSRF)) {
-            PlanRun run = PlanRun.run(dir.resolve("no-csrf"), "connect", false, List.of("host=127.0.0.1",
-                    "port=" + app.port(), "endpoint=" + SecuredChatApp.ENDPOINT, "login=alice", "passcode=alice-pass",
-                    "formLoginPath=/login", "threads=1", "rampUp=0", "duration=2"));
-            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m).contains("csrfPath"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("no-csrf"),
+                    "connect",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + app.port(),
+                            "endpoint=" + SecuredChatApp.ENDPOINT,
+                            "login=alice",
+                            "passcode=alice-pass",
+                            "formLoginPath=/login",
+                            "threads=1",
+                            "rampUp=0",
+                            "duration=2"));
+            assertThat(connectMessages(run))
+                    .isNotEmpty()
+                    .allSatisfy(m -> assertThat(m).contains("csrfPath"));
         }
     }
 
@@ -88,11 +116,21 @@ class SpringAppsIT {
     @Test
     void rawOnASockJsEndpointNamesItsWebsocketUrl() throws Exception {
         try (GreetingApp app = GreetingApp.start(true, 0)) {
-            PlanRun run = PlanRun.run(dir.resolve("raw-on-sockjs"), "connect", false, List.of("host=127.0.0.1",
-                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "transport=raw", "threads=1",
-                    "rampUp=0", "duration=2"));
-            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m)
-                    .contains("-Jendpoint=" + GreetingApp.ENDPOINT + "/websocket"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("raw-on-sockjs"),
+                    "connect",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + app.port(),
+                            "endpoint=" + GreetingApp.ENDPOINT,
+                            "transport=raw",
+                            "threads=1",
+                            "rampUp=0",
+                            "duration=2"));
+            assertThat(connectMessages(run))
+                    .isNotEmpty()
+                    .allSatisfy(m -> assertThat(m).contains("-Jendpoint=" + GreetingApp.ENDPOINT + "/websocket"));
         }
     }
 
@@ -103,13 +141,29 @@ class SpringAppsIT {
     @Test
     void aPayloadTheServerCannotAnswerGetsOneHintNamingDestinationSubscriptionAndPayload() throws Exception {
         try (GreetingApp app = GreetingApp.start(false, 0)) {
-            PlanRun run = PlanRun.run(dir.resolve("wrong-payload"), "send", false, List.of("host=127.0.0.1",
-                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "destination=/app/hello",
-                    "subscribeTo=/topic/greetings", "threads=1", "rampUp=0", "duration=6", "throughput=300",
-                    "replyTimeoutMillis=1000"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("wrong-payload"),
+                    "send",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + app.port(),
+                            "endpoint=" + GreetingApp.ENDPOINT,
+                            "destination=/app/hello",
+                            "subscribeTo=/topic/greetings",
+                            "threads=1",
+                            "rampUp=0",
+                            "duration=6",
+                            "throughput=300",
+                            "replyTimeoutMillis=1000"));
             List<String> hints = Files.readAllLines(run.dir().resolve("console.txt")).stream()
-                    .filter(line -> line.contains("none was answered")).toList();
-            assertThat(hints).singleElement().asString().contains("'/app/hello'").contains("/topic/greetings")
+                    .filter(line -> line.contains("none was answered"))
+                    .toList();
+            assertThat(hints)
+                    .singleElement()
+                    .asString()
+                    .contains("'/app/hello'")
+                    .contains("/topic/greetings")
                     .contains("payload");
         }
     }
@@ -118,15 +172,29 @@ class SpringAppsIT {
     @Test
     void repliesThatCameAfterTheirMessageWasLostAreSaidToBeLateNotMissing() throws Exception {
         try (GreetingApp app = GreetingApp.start(false, GreetingApp.GUIDE_DELAY_MILLIS)) {
-            PlanRun run = PlanRun.run(dir.resolve("late"), "send", false, List.of("host=127.0.0.1",
-                    "port=" + app.port(), "endpoint=" + GreetingApp.ENDPOINT, "destination=/app/hello",
-                    "subscribeTo=/topic/greetings", "payload={\"name\":\"{{msgId}}\"}", "threads=2", "rampUp=0",
-                    "duration=8", "throughput=1200", "replyTimeoutMillis=1500"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("late"),
+                    "send",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + app.port(),
+                            "endpoint=" + GreetingApp.ENDPOINT,
+                            "destination=/app/hello",
+                            "subscribeTo=/topic/greetings",
+                            "payload={\"name\":\"{{msgId}}\"}",
+                            "threads=2",
+                            "rampUp=0",
+                            "duration=8",
+                            "throughput=1200",
+                            "replyTimeoutMillis=1500"));
             List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
-                    .filter(line -> line.startsWith("stomp replies =")).toList();
+                    .filter(line -> line.startsWith("stomp replies ="))
+                    .toList();
             assertThat(totals).isNotEmpty();
-            assertThat(totals.get(totals.size() - 1)).containsPattern("lost [1-9]\\d* \\(\\d+ replies came after "
-                    + "their message was LOST, up to [\\d.]+ s after the send: the server fell behind\\)");
+            assertThat(totals.get(totals.size() - 1))
+                    .containsPattern("lost [1-9]\\d* \\(\\d+ replies came after "
+                            + "their message was LOST, up to [\\d.]+ s after the send: the server fell behind\\)");
         }
     }
 
@@ -134,17 +202,29 @@ class SpringAppsIT {
     @Test
     void anEndpointThatIsNotThereSaysSo() throws Exception {
         try (GreetingApp app = GreetingApp.start(false, 0)) {
-            PlanRun run = PlanRun.run(dir.resolve("no-endpoint"), "connect", false, List.of("host=127.0.0.1",
-                    "port=" + app.port(), "threads=1", "rampUp=0", "duration=2"));
-            assertThat(connectMessages(run)).isNotEmpty().allSatisfy(m -> assertThat(m)
-                    .contains("nothing answers at /ws").contains("-Jendpoint"));
+            PlanRun run = PlanRun.run(
+                    dir.resolve("no-endpoint"),
+                    "connect",
+                    false,
+                    List.of("host=127.0.0.1", "port=" + app.port(), "threads=1", "rampUp=0", "duration=2"));
+            assertThat(connectMessages(run))
+                    .isNotEmpty()
+                    .allSatisfy(m ->
+                            assertThat(m).contains("nothing answers at /ws").contains("-Jendpoint"));
         }
     }
 
     private static List<String> secured(SecuredChatApp app, String... more) {
-        List<String> all = new ArrayList<>(List.of("host=127.0.0.1", "port=" + app.port(),
-                "endpoint=" + SecuredChatApp.ENDPOINT, "destination=/app/echo", "subscribeTo=/user/queue/echo",
-                "threads=3", "rampUp=0", "duration=4", "pauseMillis=200"));
+        List<String> all = new ArrayList<>(List.of(
+                "host=127.0.0.1",
+                "port=" + app.port(),
+                "endpoint=" + SecuredChatApp.ENDPOINT,
+                "destination=/app/echo",
+                "subscribeTo=/user/queue/echo",
+                "threads=3",
+                "rampUp=0",
+                "duration=4",
+                "pauseMillis=200"));
         all.addAll(Arrays.asList(more));
         return all;
     }
@@ -161,7 +241,9 @@ class SpringAppsIT {
     }
 
     private static List<String> connectMessages(PlanRun run) {
-        return run.rows().stream().filter(r -> r.get("label").equals("connect")).map(r -> r.get("responseMessage"))
+        return run.rows().stream()
+                .filter(r -> r.get("label").equals("connect"))
+                .map(r -> r.get("responseMessage"))
                 .toList();
     }
 

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StopAndShutdownIT {
 
-    private static final Pattern BOOKS = Pattern.compile(
-            "STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
+    private static final Pattern BOOKS =
+            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
 
     @TempDir
     static Path dir;
@@ -57,10 +57,22 @@ class StopAndShutdownIT {
         // Await-reply with replies that never come: only the command can end these samples early. No pause
         // between samples: once the first three have timed out, every thread is inside its next sample's wait, so
         // StopTestNow has a sample to interrupt (with a pause it could land in the timer, and no sample says so).
-        PlanRun.Launch launch = PlanRun.launch(dir.resolve(command), "echo", false, List.of("port=" + server.port(),
-                "indexPath=/index", "pullPath=/clientPull", "threads=3", "rampUp=0", "duration=600", "pauseMillis=0", "replyTimeoutMillis=2000",
-                "destination=/topic/nobody-{{userNumber}}", "jmeterengine.nongui.port=" + udpPort,
-                "jmeterengine.nongui.maxport=" + udpPort));
+        PlanRun.Launch launch = PlanRun.launch(
+                dir.resolve(command),
+                "echo",
+                false,
+                List.of(
+                        "port=" + server.port(),
+                        "indexPath=/index",
+                        "pullPath=/clientPull",
+                        "threads=3",
+                        "rampUp=0",
+                        "duration=600",
+                        "pauseMillis=0",
+                        "replyTimeoutMillis=2000",
+                        "destination=/topic/nobody-{{userNumber}}",
+                        "jmeterengine.nongui.port=" + udpPort,
+                        "jmeterengine.nongui.maxport=" + udpPort));
         launch.awaitTimingRecords(3);
         byte[] datagram = command.getBytes(StandardCharsets.US_ASCII);
         try (DatagramSocket socket = new DatagramSocket()) {
@@ -71,18 +83,24 @@ class StopAndShutdownIT {
         Matcher books = BOOKS.matcher(Files.readString(run.dir().resolve("jmeter.log")));
         assertThat(books.find()).as("books line").isTrue();
         long sent = Long.parseLong(books.group(1));
-        assertThat(sent).isEqualTo(Long.parseLong(books.group(2)) + Long.parseLong(books.group(3))
-                + Long.parseLong(books.group(4)));
+        assertThat(sent)
+                .isEqualTo(Long.parseLong(books.group(2))
+                        + Long.parseLong(books.group(3))
+                        + Long.parseLong(books.group(4)));
         assertThat(books.group(5)).isEqualTo("0");
         List<String[]> timing = run.timing();
-        Map<String, Set<String>> idsByOutcome = timing.stream().collect(Collectors.groupingBy(r -> r[1],
-                Collectors.mapping(r -> r[2], Collectors.toSet())));
+        Map<String, Set<String>> idsByOutcome = timing.stream()
+                .collect(Collectors.groupingBy(r -> r[1], Collectors.mapping(r -> r[2], Collectors.toSet())));
         assertThat(timing.stream().map(r -> r[2]).distinct().count()).isEqualTo(sent);
         assertThat(idsByOutcome.keySet()).isNotEmpty().isSubsetOf("LOST", "FAILED");
         // The sessions opened before the command came; every message sample after it ended early or timed out.
-        assertThat(run.rows()).filteredOn(r -> r.get("label").equals("session")).hasSize(3)
+        assertThat(run.rows())
+                .filteredOn(r -> r.get("label").equals("session"))
+                .hasSize(3)
                 .allSatisfy(r -> assertThat(r.get("success")).isEqualTo("true"));
-        assertThat(run.rows()).filteredOn(r -> r.get("label").equals("echo")).isNotEmpty()
+        assertThat(run.rows())
+                .filteredOn(r -> r.get("label").equals("echo"))
+                .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.get("responseCode")).isIn("ReplyTimeout", "Interrupted"));
         if (command.equals("StopTestNow")) {
             assertThat(run.rows()).anyMatch(r -> r.get("responseCode").equals("Interrupted"));

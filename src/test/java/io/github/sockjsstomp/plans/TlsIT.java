@@ -37,18 +37,70 @@ class TlsIT {
         Path serverTrust = dir.resolve("server-trust.p12");
         clientKeys = dir.resolve("client.p12");
         clientTrust = dir.resolve("client-trust.p12");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-keystore", serverKeys.toString());
-        keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=load-generator", "-keystore", clientKeys.toString());
-        keytool("-exportcert", "-alias", "server", "-keystore", serverKeys.toString(), "-file",
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-keystore",
+                serverKeys.toString());
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "client",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=load-generator",
+                "-keystore",
+                clientKeys.toString());
+        keytool(
+                "-exportcert",
+                "-alias",
+                "server",
+                "-keystore",
+                serverKeys.toString(),
+                "-file",
                 dir.resolve("server.crt").toString());
-        keytool("-exportcert", "-alias", "client", "-keystore", clientKeys.toString(), "-file",
+        keytool(
+                "-exportcert",
+                "-alias",
+                "client",
+                "-keystore",
+                clientKeys.toString(),
+                "-file",
                 dir.resolve("client.crt").toString());
-        keytool("-importcert", "-noprompt", "-alias", "server", "-file", dir.resolve("server.crt").toString(),
-                "-keystore", clientTrust.toString());
-        keytool("-importcert", "-noprompt", "-alias", "client", "-file", dir.resolve("client.crt").toString(),
-                "-keystore", serverTrust.toString());
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "server",
+                "-file",
+                dir.resolve("server.crt").toString(),
+                "-keystore",
+                clientTrust.toString());
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "client",
+                "-file",
+                dir.resolve("client.crt").toString(),
+                "-keystore",
+                serverTrust.toString());
         server = DemoServer.start(0, new DemoServer.Tls(serverKeys, serverTrust, PASSWORD));
     }
 
@@ -60,37 +112,56 @@ class TlsIT {
     }
 
     private static void keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool")
-                .toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
         command.addAll(Arrays.asList(args));
         command.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD));
         Path output = dir.resolve("keytool.out");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
                 .start();
-        assertThat(PlanRun.waitFor(process, command, output)).as(Files.readString(output)).isZero();
+        assertThat(PlanRun.waitFor(process, command, output))
+                .as(Files.readString(output))
+                .isZero();
     }
 
     private static List<String> trustAndKeys(boolean withClientCertificate) {
-        List<String> jvm = new ArrayList<>(List.of("-Djavax.net.ssl.trustStore=" + clientTrust,
-                "-Djavax.net.ssl.trustStorePassword=" + PASSWORD, "-Djavax.net.ssl.trustStoreType=PKCS12"));
+        List<String> jvm = new ArrayList<>(List.of(
+                "-Djavax.net.ssl.trustStore=" + clientTrust,
+                "-Djavax.net.ssl.trustStorePassword=" + PASSWORD,
+                "-Djavax.net.ssl.trustStoreType=PKCS12"));
         if (withClientCertificate) {
-            jvm.addAll(List.of("-Djavax.net.ssl.keyStore=" + clientKeys, "-Djavax.net.ssl.keyStorePassword=" + PASSWORD,
+            jvm.addAll(List.of(
+                    "-Djavax.net.ssl.keyStore=" + clientKeys,
+                    "-Djavax.net.ssl.keyStorePassword=" + PASSWORD,
                     "-Djavax.net.ssl.keyStoreType=PKCS12"));
         }
         return jvm;
     }
 
     private static List<String> overTls(String transport, String endpoint) {
-        return List.of("scheme=https", "host=127.0.0.1", "port=" + server.port(), "transport=" + transport,
-                "endpoint=" + endpoint, "indexPath=/index", "pullPath=/clientPull", "threads=2", "rampUp=0", "duration=5", "throughput=600",
+        return List.of(
+                "scheme=https",
+                "host=127.0.0.1",
+                "port=" + server.port(),
+                "transport=" + transport,
+                "endpoint=" + endpoint,
+                "indexPath=/index",
+                "pullPath=/clientPull",
+                "threads=2",
+                "rampUp=0",
+                "duration=5",
+                "throughput=600",
                 "replyTimeoutMillis=3000");
     }
 
     /** SockJS over wss, after the login steps and SockJS's info request over https. */
     @Test
     void sockJsOverWssWithAClientCertificate() throws Exception {
-        assertEveryMessageAnswered(PlanRun.launch(dir.resolve("websocket"), "send", false,
-                overTls("websocket", "/ws"), trustAndKeys(true)).await());
+        assertEveryMessageAnswered(
+                PlanRun.launch(dir.resolve("websocket"), "send", false, overTls("websocket", "/ws"), trustAndKeys(true))
+                        .await());
     }
 
     @Test
@@ -107,7 +178,8 @@ class TlsIT {
         properties.addAll(List.of("indexPath=none", "pullPath=none"));
         PlanRun run = PlanRun.launch(dir.resolve("no-certificate"), "send", false, properties, trustAndKeys(false))
                 .await();
-        List<Map<String, String>> sends = run.rows().stream().filter(r -> r.get("label").startsWith("send"))
+        List<Map<String, String>> sends = run.rows().stream()
+                .filter(r -> r.get("label").startsWith("send"))
                 .toList();
         assertThat(sends).isNotEmpty().allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
@@ -118,8 +190,10 @@ class TlsIT {
     }
 
     private static void assertEveryMessageAnswered(PlanRun run) throws Exception {
-        assertThat(run.rows()).allSatisfy(r -> assertThat(r.get("success"))
-                .as("%s %s %s", r.get("label"), r.get("responseCode"), r.get("responseMessage")).isEqualTo("true"));
+        assertThat(run.rows())
+                .allSatisfy(r -> assertThat(r.get("success"))
+                        .as("%s %s %s", r.get("label"), r.get("responseCode"), r.get("responseMessage"))
+                        .isEqualTo("true"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
         assertThat(run.count("send")).isEqualTo(timing.size());

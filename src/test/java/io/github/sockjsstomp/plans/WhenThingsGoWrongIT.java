@@ -54,12 +54,14 @@ class WhenThingsGoWrongIT {
     @Test
     void anUnknownPlaceholderIsAConfigErrorNamingIt() throws Exception {
         PlanRun run = send("bad-placeholder", "threads=2", "rampUp=0", "duration=60", "payload={\"x\":\"{{nope}}\"}");
-        List<Map<String, String>> sends = run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
+        List<Map<String, String>> sends =
+                run.rows().stream().filter(r -> r.get("label").equals("send")).toList();
         assertThat(sends).isNotEmpty().hasSizeLessThanOrEqualTo(2).allSatisfy(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
             assertThat(r.get("responseMessage")).contains("'payload'").contains("unknown placeholder {{nope}}");
         });
-        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).as("no message was sent")
+        assertThat(Files.readString(run.dir().resolve("jmeter.log")))
+                .as("no message was sent")
                 .doesNotContain("STOMP timing books");
     }
 
@@ -67,10 +69,11 @@ class WhenThingsGoWrongIT {
     @Test
     void aTimingLogThatCannotBeWrittenIsSaidAtOnceCountedAndStopsTheTest() throws Exception {
         Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs Linux's /dev/full");
-        PlanRun run = send("full-disk", "threads=2", "rampUp=0", "duration=60", "throughput=6000",
-                "timingLog=/dev/full");
+        PlanRun run =
+                send("full-disk", "threads=2", "rampUp=0", "duration=60", "throughput=6000", "timingLog=/dev/full");
         String console = Files.readString(run.dir().resolve("console.txt"));
-        assertThat(console).contains("stomp: Timing log /dev/full cannot be written (No space left on device)")
+        assertThat(console)
+                .contains("stomp: Timing log /dev/full cannot be written (No space left on device)")
                 .contains("the test stops");
         assertBooksCountEveryMessageUnwritten(run);
     }
@@ -78,26 +81,37 @@ class WhenThingsGoWrongIT {
     @Test
     void aUserMayKeepTheTestRunningWithoutItsTimingLog() throws Exception {
         Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs Linux's /dev/full");
-        PlanRun run = send("full-disk-continue", "threads=2", "rampUp=0", "duration=4", "throughput=6000",
-                "timingLog=/dev/full", "sockjsstomp.onTimingLogFailure=continue");
-        assertThat(Files.readString(run.dir().resolve("console.txt"))).contains("cannot be written")
+        PlanRun run = send(
+                "full-disk-continue",
+                "threads=2",
+                "rampUp=0",
+                "duration=4",
+                "throughput=6000",
+                "timingLog=/dev/full",
+                "sockjsstomp.onTimingLogFailure=continue");
+        assertThat(Files.readString(run.dir().resolve("console.txt")))
+                .contains("cannot be written")
                 .contains("the test goes on");
         assertBooksCountEveryMessageUnwritten(run);
     }
 
     private static void assertBooksCountEveryMessageUnwritten(PlanRun run) throws Exception {
         Matcher books = Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) "
-                + "pending=0 .*, timing log unwritten=(\\d+);").matcher(Files.readString(run.dir()
-                .resolve("jmeter.log")));
-        assertThat(books.find()).as("the books line counts what was not written").isTrue();
+                        + "pending=0 .*, timing log unwritten=(\\d+);")
+                .matcher(Files.readString(run.dir().resolve("jmeter.log")));
+        assertThat(books.find())
+                .as("the books line counts what was not written")
+                .isTrue();
         long sent = Long.parseLong(books.group(1));
         assertThat(sent).isPositive();
-        assertThat(Long.parseLong(books.group(5))).as("one record per message, none written").isEqualTo(sent);
+        assertThat(Long.parseLong(books.group(5)))
+                .as("one record per message, none written")
+                .isEqualTo(sent);
     }
 
     private static PlanRun send(String name, String... properties) throws Exception {
-        List<String> all = new ArrayList<>(List.of("port=" + server.port(), "indexPath=/index",
-                "pullPath=/clientPull"));
+        List<String> all =
+                new ArrayList<>(List.of("port=" + server.port(), "indexPath=/index", "pullPath=/clientPull"));
         all.addAll(Arrays.asList(properties));
         return PlanRun.launch(dir.resolve(name), "send", false, all).await();
     }

@@ -190,7 +190,8 @@ final class FaultProxy implements AutoCloseable {
 
         private void clientToServer() {
             byte[] buffer = new byte[8192];
-            try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+            try (InputStream in = client.getInputStream();
+                    OutputStream out = server.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     pass(this, false);

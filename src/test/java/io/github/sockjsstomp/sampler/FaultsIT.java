@@ -36,9 +36,15 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultsIT {
 
     private static final String NEVER_MILLIS = "120000";
-    private static final List<String> SHARED_POOLS = List.of("stomp-connect-", "stomp-heartbeat-",
-            "WebSocketClient-AsyncIO-", "http-nio-", "clientInboundChannel-", "clientOutboundChannel-",
-            "brokerChannel-", "process reaper");
+    private static final List<String> SHARED_POOLS = List.of(
+            "stomp-connect-",
+            "stomp-heartbeat-",
+            "WebSocketClient-AsyncIO-",
+            "http-nio-",
+            "clientInboundChannel-",
+            "clientOutboundChannel-",
+            "brokerChannel-",
+            "process reaper");
     private static DemoServer server;
     private static long baselineSockets;
     private static long baselineThreads;
@@ -55,7 +61,8 @@ class FaultsIT {
     static void startServer() throws Exception {
         server = DemoServer.start(0);
         // The shared client's own threads (I/O, heart-beats, the reply expiry) are made by the first session.
-        try (FaultProxy warmUp = new FaultProxy(server.port()); SamplerHarness harness = new SamplerHarness(1)) {
+        try (FaultProxy warmUp = new FaultProxy(server.port());
+                SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = params(warmUp.port(), "none");
             assertThat(harness.run(1, StompSendSampler::new, i -> p, 2).get(0))
                     .allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
@@ -81,10 +88,11 @@ class FaultsIT {
         background.shutdownNow();
         assertThat(background.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         proxy.close();
-        assertThat(awaitAtMost(FaultsIT::sockets, baselineSockets)).as(() -> "open sockets: " + socketList())
-                .isLessThanOrEqualTo(
-                baselineSockets);
-        assertThat(awaitAtMost(FaultsIT::threads, baselineThreads)).as(() -> "live threads: " + threadNames())
+        assertThat(awaitAtMost(FaultsIT::sockets, baselineSockets))
+                .as(() -> "open sockets: " + socketList())
+                .isLessThanOrEqualTo(baselineSockets);
+        assertThat(awaitAtMost(FaultsIT::threads, baselineThreads))
+                .as(() -> "live threads: " + threadNames())
                 .isLessThanOrEqualTo(baselineThreads);
     }
 
@@ -144,14 +152,16 @@ class FaultsIT {
 
     @Test
     void aMalformedFrameEndsTheSessionWithAClearFailureAndTheNextSampleReconnects() throws Exception {
-        faultThenReconnect(() -> proxy.inject(FaultProxy.textFrame("NOT-A-COMMAND\nx:y\n\nbody\0")), "ConnectionLost",
+        faultThenReconnect(
+                () -> proxy.inject(FaultProxy.textFrame("NOT-A-COMMAND\nx:y\n\nbody\0")),
+                "ConnectionLost",
                 "NOT-A-COMMAND");
     }
 
     @Test
     void aCloseWithStatus1009IsReportedWithItsStatus() throws Exception {
-        faultThenReconnect(() -> proxy.inject(FaultProxy.closeFrame(1009, "message too big")), "ConnectionLost",
-                "1009");
+        faultThenReconnect(
+                () -> proxy.inject(FaultProxy.closeFrame(1009, "message too big")), "ConnectionLost", "1009");
     }
 
     @Test
@@ -244,19 +254,23 @@ class FaultsIT {
     }
 
     private static void assertOk(SampleResult r) {
-        assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue();
+        assertThat(r.isSuccessful())
+                .as(r.getResponseCode() + " " + r.getResponseMessage())
+                .isTrue();
     }
 
     private static void assertBooks(SamplerHarness harness, long sent, long answered, long lost, long failed) {
         Books books = harness.books();
-        assertThat(books.toString()).startsWith("sent=%d answered=%d lost=%d failed=%d pending=0".formatted(sent,
-                answered, lost, failed));
+        assertThat(books.toString())
+                .startsWith("sent=%d answered=%d lost=%d failed=%d pending=0".formatted(sent, answered, lost, failed));
     }
 
     /** Each record's outcome, in the order written. */
     private List<String> outcomes() throws IOException {
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
-        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)[1]).toList();
+        return lines.subList(1, lines.size()).stream()
+                .map(line -> line.split(",", -1)[1])
+                .toList();
     }
 
     /** Waits (bounded) until this many messages await their replies. */
@@ -270,12 +284,13 @@ class FaultsIT {
     private static long sockets() {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.filter(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString().startsWith("socket:");
-                } catch (IOException e) {
-                    return false; // closed while listing
-                }
-            }).count();
+                        try {
+                            return Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                        } catch (IOException e) {
+                            return false; // closed while listing
+                        }
+                    })
+                    .count();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -285,12 +300,15 @@ class FaultsIT {
     private static String socketList() {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             List<String> inodes = fds.map(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    return "";
-                }
-            }).filter(link -> link.startsWith("socket:[")).map(link -> link.substring(8, link.length() - 1)).toList();
+                        try {
+                            return Files.readSymbolicLink(fd).toString();
+                        } catch (IOException e) {
+                            return "";
+                        }
+                    })
+                    .filter(link -> link.startsWith("socket:["))
+                    .map(link -> link.substring(8, link.length() - 1))
+                    .toList();
             StringBuilder found = new StringBuilder();
             for (String table : List.of("tcp", "tcp6", "udp", "udp6", "unix")) {
                 for (String line : Files.readAllLines(Path.of("/proc/net", table))) {
@@ -306,7 +324,11 @@ class FaultsIT {
     }
 
     private static String threadNames() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).sorted().toList().toString();
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .sorted()
+                .toList()
+                .toString();
     }
 
     /**
@@ -314,8 +336,10 @@ class FaultsIT {
      * threads end after a minute), Tomcat's client I/O group, and the demo server's own pools.
      */
     private static long threads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(name -> SHARED_POOLS.stream().noneMatch(name::startsWith)).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(name -> SHARED_POOLS.stream().noneMatch(name::startsWith))
+                .count();
     }
 
     /** The value once it stays the same for half a second (bounded: 10 s). */

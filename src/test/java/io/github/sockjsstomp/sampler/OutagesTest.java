@@ -23,13 +23,17 @@ class OutagesTest {
         server.failed("ConnectionRefused", 2, S);
         server.failed("ConnectionRefused", 2, S);
         server.failed("ConnectTimeout", 5, 2 * S);
-        assertThat(said).containsExactly("stomp: ws://127.0.0.1:1/ws unreachable (ConnectionRefused): 3 sessions "
-                + "waiting to reconnect, retrying every 1-30 s");
+        assertThat(said)
+                .containsExactly("stomp: ws://127.0.0.1:1/ws unreachable (ConnectionRefused): 3 sessions "
+                        + "waiting to reconnect, retrying every 1-30 s");
         server.waiting(-1);
         server.connected(5 * S);
         server.connected(6 * S);
-        assertThat(said).hasSize(2).last().isEqualTo("stomp: ws://127.0.0.1:1/ws reachable again after 4 s "
-                + "(3 connects failed meanwhile): 2 sessions waiting to reconnect");
+        assertThat(said)
+                .hasSize(2)
+                .last()
+                .isEqualTo("stomp: ws://127.0.0.1:1/ws reachable again after 4 s "
+                        + "(3 connects failed meanwhile): 2 sessions waiting to reconnect");
         server.failed("ConnectionRefused", 2, 7 * S);
         assertThat(said).as("the next outage").hasSize(3);
     }

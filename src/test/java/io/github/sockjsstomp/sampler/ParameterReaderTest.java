@@ -19,14 +19,16 @@ class ParameterReaderTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "80|80|",
-        "' 443 '|443|",
-        "''|8080|",
-        "0|8080|Parameter 'port' has value '0': expected a whole number from 1 to 65535",
-        "80a|8080|Parameter 'port' has value '80a': expected a whole number from 1 to 65535",
-        "99999999999999999999|8080|Parameter 'port' has value '99999999999999999999': expected a whole number",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "80|80|",
+                "' 443 '|443|",
+                "''|8080|",
+                "0|8080|Parameter 'port' has value '0': expected a whole number from 1 to 65535",
+                "80a|8080|Parameter 'port' has value '80a': expected a whole number from 1 to 65535",
+                "99999999999999999999|8080|Parameter 'port' has value '99999999999999999999': expected a whole number",
+            })
     void numbersAreRangeCheckedAndBlankMeansTheOneTypedDefault(String value, long expected, String error) {
         ParameterReader reader = reader("port", value);
         assertThat(reader.read(StompParameters.PORT)).isEqualTo(expected);
@@ -41,8 +43,9 @@ class ParameterReaderTest {
     void parsedValuesReportTheParsersReason() {
         ParameterReader reader = reader("transport", "smoke-signals");
         assertThat(reader.read(StompParameters.TRANSPORT)).isEqualTo(Transport.AUTO);
-        assertThat(reader.errors()).containsExactly("Parameter 'transport' has value 'smoke-signals': "
-                + "'smoke-signals' is not a transport; expected " + Transport.allowedValues());
+        assertThat(reader.errors())
+                .containsExactly("Parameter 'transport' has value 'smoke-signals': "
+                        + "'smoke-signals' is not a transport; expected " + Transport.allowedValues());
     }
 
     @Test
@@ -66,21 +69,29 @@ class ParameterReaderTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"/a, /b ,,/c|3", "''|0", "/only|1", "none|0"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"/a, /b ,,/c|3", "''|0", "/only|1", "none|0"})
     void destinationsSplitOnCommas(String text, int count) {
-        assertThat(reader("subscribeTo", text).read(StompParameters.SUBSCRIBE_TO)).hasSize(count);
+        assertThat(reader("subscribeTo", text).read(StompParameters.SUBSCRIBE_TO))
+                .hasSize(count);
     }
 
     @Test
     void anUnknownPlaceholderIsAProblemNamingIt() {
         ParameterReader reader = reader("payload", "{\"x\":\"{{nope}}\"}");
         reader.read(StompParameters.PAYLOAD);
-        assertThat(reader.errors()).singleElement().asString().contains("'payload'").contains("{{nope}}");
+        assertThat(reader.errors())
+                .singleElement()
+                .asString()
+                .contains("'payload'")
+                .contains("{{nope}}");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"none|''", "NONE|''", "' None '|''", "/index|/index", "''|''",
-        "nonempty|nonempty"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"none|''", "NONE|''", "' None '|''", "/index|/index", "''|''", "nonempty|nonempty"})
     void noneStandsForEmptyBecauseJMeterDropsEmptyProperties(String value, String expected) {
         assertThat(reader("indexPath", value).read(StompParameters.INDEX_PATH)).isEqualTo(expected);
     }
@@ -95,9 +106,11 @@ class ParameterReaderTest {
     @Test
     void everyParameterHasOneDefaultAndThePanelShowsIt() {
         assertThat(List.of(StompParameters.SESSIONS_PER_THREAD, StompParameters.REPLIES_PER_MESSAGE))
-                .extracting(p -> p.defaultText).containsExactly("1", "1");
+                .extracting(p -> p.defaultText)
+                .containsExactly("1", "1");
         assertThat(new StompSendSampler().getDefaultParameters().getArgumentsAsMap())
-                .containsEntry("replyTimeoutMillis", "5000").containsEntry("mode", "fire-and-forget")
+                .containsEntry("replyTimeoutMillis", "5000")
+                .containsEntry("mode", "fire-and-forget")
                 .doesNotContainKey("host");
     }
 }

@@ -34,6 +34,7 @@ final class SamplerHarness implements AutoCloseable {
     private final List<Running> primary = new ArrayList<>();
     /** Every sampler in the order they were set up: JMeter's teardown order. */
     private final List<Running> all = new ArrayList<>();
+
     private final Map<Integer, List<SampleResult>> sessionSamples = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<Running> setUp = new java.util.HashSet<>();
     private final Run run;
@@ -43,7 +44,7 @@ final class SamplerHarness implements AutoCloseable {
         for (int i = 0; i < threadCount; i++) {
             threads.add(Executors.newSingleThreadExecutor());
         }
-        run = Run.join(0, 0, r -> { });
+        run = Run.join(0, 0, r -> {});
     }
 
     /** The sampler's listed parameters with their defaults, then {@code overrides} of those it lists. */
@@ -54,7 +55,9 @@ final class SamplerHarness implements AutoCloseable {
             String name = args.getArgument(i).getName();
             values.put(name, overrides.getOrDefault(name, args.getArgument(i).getValue()));
         }
-        values.put("TestElement.name", overrides.getOrDefault("TestElement.name", sampler.getClass().getSimpleName()));
+        values.put(
+                "TestElement.name",
+                overrides.getOrDefault("TestElement.name", sampler.getClass().getSimpleName()));
         Arguments merged = new Arguments();
         values.forEach(merged::addArgument);
         return new JavaSamplerContext(merged);
@@ -65,8 +68,8 @@ final class SamplerHarness implements AutoCloseable {
      * and runs {@code samples} samples. A send sampler's thread first runs a session sampler, given the same
      * overrides, once per user ({@code sessionsPerThread}).
      */
-    <S extends StompSampler> List<List<SampleResult>> run(int users, Supplier<S> factory,
-            IntFunction<Map<String, String>> overrides, int samples) throws Exception {
+    <S extends StompSampler> List<List<SampleResult>> run(
+            int users, Supplier<S> factory, IntFunction<Map<String, String>> overrides, int samples) throws Exception {
         List<Future<List<SampleResult>>> futures = new ArrayList<>();
         for (int i = 0; i < users; i++) {
             S sampler = factory.get();
@@ -197,6 +200,5 @@ final class SamplerHarness implements AutoCloseable {
         threads.forEach(ExecutorService::shutdownNow);
     }
 
-    private record Running(StompSampler sampler, JavaSamplerContext context, int thread) {
-    }
+    private record Running(StompSampler sampler, JavaSamplerContext context, int thread) {}
 }

@@ -64,12 +64,15 @@ class SamplersIT {
     private static List<String[]> records(Path timingLog) throws Exception {
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(TimingRecord.HEADER);
-        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+        return lines.subList(1, lines.size()).stream()
+                .map(line -> line.split(",", -1))
+                .toList();
     }
 
     private static void assertAllSuccessful(List<List<SampleResult>> results) {
         assertThat(results.stream().flatMap(List::stream))
-                .allSatisfy(r -> assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage())
+                .allSatisfy(r -> assertThat(r.isSuccessful())
+                        .as(r.getResponseCode() + " " + r.getResponseMessage())
                         .isTrue());
     }
 
@@ -123,11 +126,22 @@ class SamplersIT {
             session.put("sessionsPerThread", "3");
             session.put("subscribeTo", "/user/queue/echo");
             session.put("TestElement.name", "session");
-            int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
-                    session));
+            int opener =
+                    harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(), session));
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "echo",
-                    "mode", "await-reply", "replyTimeoutMillis", "10000", "timingLog", timingLog.toString())));
+            int sender = harness.add(
+                    send,
+                    SamplerHarness.context(
+                            send,
+                            Map.of(
+                                    "TestElement.name",
+                                    "echo",
+                                    "mode",
+                                    "await-reply",
+                                    "replyTimeoutMillis",
+                                    "10000",
+                                    "timingLog",
+                                    timingLog.toString())));
             connects = harness.samples(opener, 3);
             sends = harness.samples(sender, 6);
             harness.endTest();
@@ -144,21 +158,24 @@ class SamplersIT {
         });
         // Round-robin over the three sessions, in send order (a record is written when its reply is matched, on
         // the I/O lane that read it, so two lanes may write in either order).
-        assertThat(records.stream().sorted(java.util.Comparator.comparingLong(r -> Long.parseLong(r[11])))
-                .map(r -> r[4]).toList()).containsExactly("user-1", "user-2", "user-3", "user-1",
-                "user-2", "user-3");
+        assertThat(records.stream()
+                        .sorted(java.util.Comparator.comparingLong(r -> Long.parseLong(r[11])))
+                        .map(r -> r[4])
+                        .toList())
+                .containsExactly("user-1", "user-2", "user-3", "user-1", "user-2", "user-3");
     }
 
     @Test
     void aSendSamplerWithoutConnectionParametersOrASessionSamplerIsAConfigError() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "echo",
-                    "timingLog", "none")));
+            int sender = harness.add(
+                    send, SamplerHarness.context(send, Map.of("TestElement.name", "echo", "timingLog", "none")));
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
             assertThat(result.isStopTest()).isTrue();
-            assertThat(result.getResponseMessage()).contains("'echo' needs a session sampler")
+            assertThat(result.getResponseMessage())
+                    .contains("'echo' needs a session sampler")
                     .contains("StompConnectSampler");
         }
     }
@@ -167,14 +184,17 @@ class SamplersIT {
     void twoSendSamplersThatTimeDifferentlyCannotShareTheSessions() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> session = base("user-{{userNumber}}");
-            int opener = harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(),
-                    session));
+            int opener =
+                    harness.add(new StompConnectSampler(), SamplerHarness.context(new StompConnectSampler(), session));
             StompSendSampler first = new StompSendSampler();
             StompSendSampler second = new StompSendSampler();
-            int a = harness.add(first, SamplerHarness.context(first, Map.of("TestElement.name", "first",
-                    "timingLog", "none")));
-            int b = harness.add(second, SamplerHarness.context(second, Map.of("TestElement.name", "second",
-                    "timingLog", "none", "replyTimeoutMillis", "1234")));
+            int a = harness.add(
+                    first, SamplerHarness.context(first, Map.of("TestElement.name", "first", "timingLog", "none")));
+            int b = harness.add(
+                    second,
+                    SamplerHarness.context(
+                            second,
+                            Map.of("TestElement.name", "second", "timingLog", "none", "replyTimeoutMillis", "1234")));
             assertThat(harness.samples(opener, 1).get(0).isSuccessful()).isTrue();
             assertThat(harness.samples(a, 1).get(0).isSuccessful()).isTrue();
             SampleResult refused = harness.samples(b, 1).get(0);
@@ -220,17 +240,21 @@ class SamplersIT {
         Books books;
         try (SamplerHarness harness = new SamplerHarness(users)) {
             // Everyone subscribes first, so every greeting has three receivers.
-            results = harness.run(users, StompSendSampler::new, i -> {
-                Map<String, String> p = sender("greeter-" + i, timingLog);
-                p.put("destination", "/app/hello");
-                p.put("subscribeTo", "/topic/greetings");
-                p.put("payload", "{\"name\":\"{{msgId}}\"}");
-                p.put("mode", "await-reply");
-                p.put("repliesPerMessage", "0");
-                p.put("replyFrom", "any"); // every subscriber's copy answers, not only the sender's
-                p.put("replyTimeoutMillis", "3000");
-                return p;
-            }, 0);
+            results = harness.run(
+                    users,
+                    StompSendSampler::new,
+                    i -> {
+                        Map<String, String> p = sender("greeter-" + i, timingLog);
+                        p.put("destination", "/app/hello");
+                        p.put("subscribeTo", "/topic/greetings");
+                        p.put("payload", "{\"name\":\"{{msgId}}\"}");
+                        p.put("mode", "await-reply");
+                        p.put("repliesPerMessage", "0");
+                        p.put("replyFrom", "any"); // every subscriber's copy answers, not only the sender's
+                        p.put("replyTimeoutMillis", "3000");
+                        return p;
+                    },
+                    0);
             for (int n = 0; n < messages; n++) {
                 for (int i = 0; i < users; i++) {
                     SampleResult r = harness.sampleAgain(i);
@@ -256,27 +280,35 @@ class SamplersIT {
     void everyTransportEchoesInAwaitReply(String transport, String endpoint) throws Exception {
         Path timingLog = dir.resolve(transport + ".csv");
         try (SamplerHarness harness = new SamplerHarness(2)) {
-            List<List<SampleResult>> results = harness.run(2, StompSendSampler::new, i -> {
-                Map<String, String> p = sender(transport + "-" + i, timingLog);
-                p.put("transport", transport);
-                p.put("endpoint", endpoint);
-                p.put("mode", "await-reply");
-                if (transport.equals("raw")) {
-                    p.put("indexPath", "");
-                    p.put("pullPath", "");
-                }
-                return p;
-            }, 5);
+            List<List<SampleResult>> results = harness.run(
+                    2,
+                    StompSendSampler::new,
+                    i -> {
+                        Map<String, String> p = sender(transport + "-" + i, timingLog);
+                        p.put("transport", transport);
+                        p.put("endpoint", endpoint);
+                        p.put("mode", "await-reply");
+                        if (transport.equals("raw")) {
+                            p.put("indexPath", "");
+                            p.put("pullPath", "");
+                        }
+                        return p;
+                    },
+                    5);
             harness.endTest();
             assertAllSuccessful(results);
             assertThat(results.get(0).get(0).getResponseDataAsString()).contains("\"text\":\"hello\"");
         }
-        assertThat(records(timingLog)).hasSize(10).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+        assertThat(records(timingLog))
+                .hasSize(10)
+                .allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
         if (!transport.startsWith("xhr")) {
             // Tomcat's sessions do their I/O on our fixed group, not on the cached pool Tomcat builds for itself.
-            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+            Set<String> threads = Thread.getAllStackTraces().keySet().stream()
+                    .map(Thread::getName)
                     .collect(Collectors.toSet());
-            assertThat(threads).anyMatch(name -> name.startsWith("stomp-io-"))
+            assertThat(threads)
+                    .anyMatch(name -> name.startsWith("stomp-io-"))
                     .noneMatch(name -> name.startsWith("WebSocketClient-AsyncIO"));
         }
     }
@@ -338,17 +370,23 @@ class SamplersIT {
         int sessionsEach = 3;
         long[] before = settledStickyCounts();
         try (SamplerHarness harness = new SamplerHarness(users)) {
-            List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> {
-                Map<String, String> p = base("sticky-" + transport + "-" + i + "-{{userNumber}}");
-                p.put("transport", transport);
-                p.put("sessionsPerThread", Integer.toString(sessionsEach));
-                return p;
-            }, sessionsEach);
+            List<List<SampleResult>> results = harness.run(
+                    users,
+                    StompConnectSampler::new,
+                    i -> {
+                        Map<String, String> p = base("sticky-" + transport + "-" + i + "-{{userNumber}}");
+                        p.put("transport", transport);
+                        p.put("sessionsPerThread", Integer.toString(sessionsEach));
+                        return p;
+                    },
+                    sessionsEach);
             assertAllSuccessful(results);
         }
         long[] after = settledStickyCounts();
         assertThat(after[2] - before[2]).as("/info requests, one per session").isEqualTo(users * sessionsEach);
-        assertThat(after[0] - before[0]).as("requests carrying the cookie").isGreaterThanOrEqualTo(users * sessionsEach);
+        assertThat(after[0] - before[0])
+                .as("requests carrying the cookie")
+                .isGreaterThanOrEqualTo(users * sessionsEach);
         assertThat(after[1] - before[1]).as("requests without it").isZero();
     }
 
@@ -396,7 +434,9 @@ class SamplersIT {
             assertThat(r.getSampleLabel()).isEqualTo("StompSendSampler connect");
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("401");
-            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("clientPull");
+            assertThat(r.getSubResults())
+                    .extracting(SampleResult::getSampleLabel)
+                    .containsExactly("clientPull");
         });
         assertThat(records(timingLog)).hasSize(3).allSatisfy(r -> {
             assertThat(r[1]).isEqualTo("FAILED");
@@ -414,7 +454,9 @@ class SamplersIT {
             SampleResult r = results.get(0).get(0);
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("403");
-            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("connect");
+            assertThat(r.getSubResults())
+                    .extracting(SampleResult::getSampleLabel)
+                    .containsExactly("connect");
         }
     }
 
@@ -423,7 +465,8 @@ class SamplersIT {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base("mallory");
             p.put("passcode", "reject");
-            SampleResult r = harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult r =
+                    harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("StompError");
             assertThat(r.getResponseMessage()).contains("Bad credentials for mallory");
@@ -433,10 +476,12 @@ class SamplersIT {
     @Test
     void connectSamplerConnectsOnceThenReportsTheSessionAlive() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
-            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> base("holder"), 3).get(0);
+            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> base("holder"), 3)
+                    .get(0);
             SampleResult connect = results.get(0);
             assertThat(connect.isSuccessful()).as(connect.getResponseMessage()).isTrue();
-            assertThat(connect.getSubResults()).extracting(SampleResult::getSampleLabel)
+            assertThat(connect.getSubResults())
+                    .extracting(SampleResult::getSampleLabel)
                     .containsExactly("index", "clientPull", "connect");
             assertThat(connect.getConnectTime()).isGreaterThanOrEqualTo(0);
             assertThat(results.subList(1, 3)).allSatisfy(r -> {
@@ -455,7 +500,8 @@ class SamplersIT {
             p.put("triggerDestination", "/app/push");
             p.put("triggerPayload", "{\"count\":5,\"bytes\":10000}");
             p.put("expectMessages", "5");
-            List<SampleResult> results = harness.run(1, StompReceiveSampler::new, i -> p, 3).get(0);
+            List<SampleResult> results =
+                    harness.run(1, StompReceiveSampler::new, i -> p, 3).get(0);
             assertThat(results).allSatisfy(r -> {
                 assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
                 assertThat(r.getBytesAsLong()).isEqualTo(50_000);
@@ -476,7 +522,8 @@ class SamplersIT {
             p.put("triggerDestination", "/app/push");
             p.put("triggerPayload", "{\"count\":3,\"bytes\":200000}");
             p.put("expectMessages", "3");
-            List<SampleResult> results = harness.run(1, StompReceiveSampler::new, i -> p, 2).get(0);
+            List<SampleResult> results =
+                    harness.run(1, StompReceiveSampler::new, i -> p, 2).get(0);
             assertThat(results).allSatisfy(r -> {
                 assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue();
                 assertThat(r.getBytesAsLong()).isEqualTo(600_000);
@@ -493,7 +540,8 @@ class SamplersIT {
             Set<String> cookies = new java.util.HashSet<>();
             for (int i = 0; i < users; i++) {
                 List<String> own = harness.users(i).get(0).cookieNames().stream()
-                        .filter(c -> c.startsWith("DEMOSESSION=")).toList();
+                        .filter(c -> c.startsWith("DEMOSESSION="))
+                        .toList();
                 assertThat(own).hasSize(1);
                 cookies.addAll(own);
             }
@@ -509,20 +557,23 @@ class SamplersIT {
             p.put("transport", "carrier-pigeon");
             p.put("mode", "sometimes");
             p.put("payload", "{{nope}}");
-            List<SampleResult> results = harness.run(1, StompSendSampler::new, i -> p, 2).get(0);
+            List<SampleResult> results =
+                    harness.run(1, StompSendSampler::new, i -> p, 2).get(0);
             // Each sampler names the bad parameters it has: the session sampler where and how, the sender what.
             assertThat(harness.sessionSamples(0)).singleElement().satisfies(r -> {
                 assertThat(r.isSuccessful()).isFalse();
                 assertThat(r.getResponseCode()).isEqualTo("ConfigError");
                 assertThat(r.isStopTest()).isTrue();
-                assertThat(r.getResponseMessage()).contains("Parameter 'port' has value '80a'")
+                assertThat(r.getResponseMessage())
+                        .contains("Parameter 'port' has value '80a'")
                         .contains("Parameter 'transport' has value 'carrier-pigeon'");
             });
             assertThat(results).hasSize(2).allSatisfy(r -> {
                 assertThat(r.isSuccessful()).isFalse();
                 assertThat(r.getResponseCode()).isEqualTo("ConfigError");
                 assertThat(r.isStopTest()).isTrue();
-                assertThat(r.getResponseMessage()).contains("Parameter 'mode' has value 'sometimes'")
+                assertThat(r.getResponseMessage())
+                        .contains("Parameter 'mode' has value 'sometimes'")
                         .contains("Parameter 'payload' has value '{{nope}}'");
             });
         }

@@ -14,7 +14,9 @@ class ScheduledSendConfigTest {
     @Test
     void theScheduledSenderIsListedOffByDefault() {
         var args = new StompSendSampler().getDefaultParameters().getArgumentsAsMap();
-        assertThat(args).containsEntry("ratePerThread", "0").containsEntry("tickMillis", "10")
+        assertThat(args)
+                .containsEntry("ratePerThread", "0")
+                .containsEntry("tickMillis", "10")
                 .containsEntry("sampleMillis", "100");
     }
 
@@ -22,12 +24,24 @@ class ScheduledSendConfigTest {
     void aScheduleWithAwaitReplyIsAConfigErrorNamingIt() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "echo",
-                    "timingLog", "none", "mode", "await-reply", "ratePerThread", "60")));
+            int sender = harness.add(
+                    send,
+                    SamplerHarness.context(
+                            send,
+                            Map.of(
+                                    "TestElement.name",
+                                    "echo",
+                                    "timingLog",
+                                    "none",
+                                    "mode",
+                                    "await-reply",
+                                    "ratePerThread",
+                                    "60")));
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
             assertThat(result.isStopTest()).isTrue();
-            assertThat(result.getResponseMessage()).contains("'ratePerThread' has value '60.0'")
+            assertThat(result.getResponseMessage())
+                    .contains("'ratePerThread' has value '60.0'")
                     .contains("fire-and-forget only");
         }
     }
@@ -37,8 +51,19 @@ class ScheduledSendConfigTest {
     void aBadTickOrSampleSpanIsAConfigErrorNamingIt(String parameter, String value) throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             StompSendSampler send = new StompSendSampler();
-            int sender = harness.add(send, SamplerHarness.context(send, Map.of("TestElement.name", "send",
-                    "timingLog", "none", "ratePerThread", "60", parameter, value)));
+            int sender = harness.add(
+                    send,
+                    SamplerHarness.context(
+                            send,
+                            Map.of(
+                                    "TestElement.name",
+                                    "send",
+                                    "timingLog",
+                                    "none",
+                                    "ratePerThread",
+                                    "60",
+                                    parameter,
+                                    value)));
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
             assertThat(result.getResponseMessage()).contains("'" + parameter + "' has value '" + value + "'");

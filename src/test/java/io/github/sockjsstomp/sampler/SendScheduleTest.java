@@ -43,14 +43,14 @@ class SendScheduleTest {
 
     @ParameterizedTest(name = "{0}/min per thread, tick {1} ms: {3} ticks of {4} messages in 1 s")
     @CsvSource({
-            // per minute, tick ms, messages in the first second (0 .. 1000 ms inclusive), ticks, messages per tick
-            "60000, 10, 1001, 101, 10", // 1,000/s: one wake-up per tick, ten messages each (the first alone)
-            "6000, 10, 101, 101, 1", // 100/s: one message per 10 ms, one wake-up each
-            "600, 10, 11, 11, 1", // 10/s: a wake-up per message
-            "120000, 1, 2001, 1001, 2", // 2,000/s, tick 1 ms: two per wake-up
+        // per minute, tick ms, messages in the first second (0 .. 1000 ms inclusive), ticks, messages per tick
+        "60000, 10, 1001, 101, 10", // 1,000/s: one wake-up per tick, ten messages each (the first alone)
+        "6000, 10, 101, 101, 1", // 100/s: one message per 10 ms, one wake-up each
+        "600, 10, 11, 11, 1", // 10/s: a wake-up per message
+        "120000, 1, 2001, 1001, 2", // 2,000/s, tick 1 ms: two per wake-up
     })
-    void messagesDueShareAWakeUpNoMoreOftenThanATick(double perMinute, long tickMillis, int messages, int ticks,
-            int perTick) {
+    void messagesDueShareAWakeUpNoMoreOftenThanATick(
+            double perMinute, long tickMillis, int messages, int ticks, int perTick) {
         SendSchedule schedule = new SendSchedule(perMinute, tickMillis);
         List<Integer> sent = ticksUntil(schedule, START + ms(1000));
         assertThat(sent.stream().mapToInt(Integer::intValue).sum()).isEqualTo(messages);
@@ -138,7 +138,8 @@ class SendScheduleTest {
 
     @Test
     void refusesARateThatIsNotPositive() {
-        assertThatThrownBy(() -> new SendSchedule(0, 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new SendSchedule(0, 10))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0.0");
         assertThatThrownBy(() -> new SendSchedule(Double.NaN, 10)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SendSchedule(60, -1)).isInstanceOf(IllegalArgumentException.class);

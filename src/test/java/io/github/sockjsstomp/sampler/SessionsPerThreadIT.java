@@ -50,7 +50,9 @@ class SessionsPerThreadIT {
 
     private static List<String[]> records(Path timingLog) throws Exception {
         List<String> lines = Files.readAllLines(timingLog, StandardCharsets.UTF_8);
-        return lines.subList(1, lines.size()).stream().map(line -> line.split(",", -1)).toList();
+        return lines.subList(1, lines.size()).stream()
+                .map(line -> line.split(",", -1))
+                .toList();
     }
 
     @Test
@@ -71,17 +73,22 @@ class SessionsPerThreadIT {
             harness.endTest();
             books = harness.books();
         }
-        assertThat(results.stream().flatMap(List::stream)).hasSize(threads * 2 * perThread).allSatisfy(r ->
-                assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue());
+        assertThat(results.stream().flatMap(List::stream))
+                .hasSize(threads * 2 * perThread)
+                .allSatisfy(r -> assertThat(r.isSuccessful())
+                        .as(r.getResponseCode() + " " + r.getResponseMessage())
+                        .isTrue());
         assertThat(books.sent()).isEqualTo(threads * 2 * perThread);
         assertThat(books.answered()).isEqualTo(books.sent());
         List<String[]> records = records(timingLog);
-        assertThat(records).hasSize(threads * 2 * perThread).allSatisfy(r -> assertThat(r[4]).isEqualTo(r[5]));
+        assertThat(records)
+                .hasSize(threads * 2 * perThread)
+                .allSatisfy(r -> assertThat(r[4]).isEqualTo(r[5]));
         // Every session sent twice, under its own login: user-1 .. user-60.
-        Map<String, Long> perSender = records.stream().collect(Collectors.groupingBy(r -> r[4],
-                Collectors.counting()));
-        assertThat(perSender).hasSize(threads * perThread).allSatisfy((sender, count) -> assertThat(count)
-                .isEqualTo(2));
+        Map<String, Long> perSender = records.stream().collect(Collectors.groupingBy(r -> r[4], Collectors.counting()));
+        assertThat(perSender)
+                .hasSize(threads * perThread)
+                .allSatisfy((sender, count) -> assertThat(count).isEqualTo(2));
         assertThat(perSender.keySet()).contains("user-1", "user-20", "user-21", "user-60");
     }
 
@@ -93,25 +100,35 @@ class SessionsPerThreadIT {
             p.put("login", "holder-{{userNumber}}");
             p.put("sessionsPerThread", Integer.toString(perThread));
             p.put("subscribeTo", "/topic/idle-{{userNumber}}");
-            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> p, perThread + 2).get(0);
-            assertThat(results).allSatisfy(r -> assertThat(r.isSuccessful()).as(r.getResponseMessage()).isTrue());
+            List<SampleResult> results = harness.run(1, StompConnectSampler::new, i -> p, perThread + 2)
+                    .get(0);
+            assertThat(results)
+                    .allSatisfy(r -> assertThat(r.isSuccessful())
+                            .as(r.getResponseMessage())
+                            .isTrue());
             assertThat(results.subList(0, perThread)).allSatisfy(r -> {
                 assertThat(r.getSampleLabel()).isEqualTo("StompConnectSampler");
-                assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel)
+                assertThat(r.getSubResults())
+                        .extracting(SampleResult::getSampleLabel)
                         .containsExactly("index", "clientPull", "connect", "subscribe");
             });
             // One label for every destination: the destination is in the sub-result's message.
             assertThat(results.subList(0, perThread).stream().map(r -> r.getSubResults()[3].getResponseMessage()))
-                    .containsExactly("SUBSCRIBE /topic/idle-1", "SUBSCRIBE /topic/idle-2", "SUBSCRIBE /topic/idle-3",
-                            "SUBSCRIBE /topic/idle-4", "SUBSCRIBE /topic/idle-5");
+                    .containsExactly(
+                            "SUBSCRIBE /topic/idle-1",
+                            "SUBSCRIBE /topic/idle-2",
+                            "SUBSCRIBE /topic/idle-3",
+                            "SUBSCRIBE /topic/idle-4",
+                            "SUBSCRIBE /topic/idle-5");
             assertThat(results.subList(perThread, perThread + 2)).allSatisfy(r -> {
                 assertThat(r.getSampleLabel()).isEqualTo("StompConnectSampler alive");
                 assertThat(r.getResponseMessage()).startsWith(perThread + " sessions alive");
             });
-            assertThat(harness.users(0)).hasSize(perThread).allSatisfy(u -> assertThat(u.isConnected())
-                    .isTrue());
-            assertThat(harness.users(0).stream().map(u -> u.settings().login()).collect(Collectors
-                    .toSet())).containsExactlyInAnyOrder("holder-1", "holder-2", "holder-3", "holder-4", "holder-5");
+            assertThat(harness.users(0))
+                    .hasSize(perThread)
+                    .allSatisfy(u -> assertThat(u.isConnected()).isTrue());
+            assertThat(harness.users(0).stream().map(u -> u.settings().login()).collect(Collectors.toSet()))
+                    .containsExactlyInAnyOrder("holder-1", "holder-2", "holder-3", "holder-4", "holder-5");
         }
     }
 
@@ -122,7 +139,8 @@ class SessionsPerThreadIT {
             p.put("login", "guest");
             p.put("passcode", "guest");
             List<List<SampleResult>> results = harness.run(3, StompConnectSampler::new, i -> p, 1);
-            assertThat(results.stream().flatMap(List::stream)).allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
+            assertThat(results.stream().flatMap(List::stream))
+                    .allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
             for (int i = 0; i < 3; i++) {
                 assertThat(harness.users(i).get(0).settings().login()).isEqualTo("guest");
             }
@@ -139,9 +157,11 @@ class SessionsPerThreadIT {
             p.put("login", "ignored");
             p.put("sessionsPerThread", "3");
             harness.run(1, StompConnectSampler::new, i -> p, 3);
-            assertThat(harness.users(0)).extracting(u -> u.settings().login() + "/"
-                    + u.settings().passcode()).containsExactly("alice/a-pass", "bob/b-pass", "carol/c-pass");
-            assertThat(harness.users(0)).allSatisfy(u -> assertThat(u.isConnected()).isTrue());
+            assertThat(harness.users(0))
+                    .extracting(u -> u.settings().login() + "/" + u.settings().passcode())
+                    .containsExactly("alice/a-pass", "bob/b-pass", "carol/c-pass");
+            assertThat(harness.users(0))
+                    .allSatisfy(u -> assertThat(u.isConnected()).isTrue());
         }
     }
 
@@ -155,11 +175,14 @@ class SessionsPerThreadIT {
             p.put("login", "user-{{msgId}}");
             p.put("destination", "/queue/{{nope}}");
             // The session sampler has the session settings; the send sampler after it, the destination.
-            SampleResult r = harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult r =
+                    harness.run(1, StompConnectSampler::new, i -> p, 1).get(0).get(0);
             StompSendSampler sender = new StompSendSampler();
-            SampleResult send = harness.samples(harness.add(sender, SamplerHarness.context(sender, p)), 1).get(0);
+            SampleResult send = harness.samples(harness.add(sender, SamplerHarness.context(sender, p)), 1)
+                    .get(0);
             assertThat(r.getResponseCode()).isEqualTo("ConfigError");
-            assertThat(r.getResponseMessage()).contains("Parameter 'sessionsPerThread' has value '0'")
+            assertThat(r.getResponseMessage())
+                    .contains("Parameter 'sessionsPerThread' has value '0'")
                     .contains("Parameter 'connectsPerSecond' has value 'fast'")
                     .contains("Parameter 'users' has value '" + dir.resolve("missing.csv") + "': cannot be read")
                     .contains("Parameter 'login' has value 'user-{{msgId}}': unknown placeholder {{msgId}}");
@@ -187,10 +210,12 @@ class SessionsPerThreadIT {
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base();
             p.put("host", "bad host");
-            SampleResult send = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult send =
+                    harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
             SampleResult r = harness.sessionSamples(0).get(0);
             assertThat(r.getResponseCode()).isEqualTo("ConfigError");
-            assertThat(r.getResponseMessage()).contains("Parameter 'host/endpoint' has value 'bad host /ws': do not make a URL");
+            assertThat(r.getResponseMessage())
+                    .contains("Parameter 'host/endpoint' has value 'bad host /ws': do not make a URL");
             // No users to send on: the send sampler cannot run either.
             assertThat(send.getResponseCode()).isEqualTo("ConfigError");
         }
@@ -203,7 +228,8 @@ class SessionsPerThreadIT {
             p.put("host", "no-such-host.invalid");
             p.put("indexPath", "none");
             p.put("pullPath", "none");
-            SampleResult r = harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
+            SampleResult r =
+                    harness.run(1, StompSendSampler::new, i -> p, 1).get(0).get(0);
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("UnknownHost");
             assertThat(harness.sessionSamples(0)).singleElement().satisfies(s -> {

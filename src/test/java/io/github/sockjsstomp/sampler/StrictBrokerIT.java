@@ -68,7 +68,9 @@ class StrictBrokerIT {
             assertThat(r.isSuccessful()).isFalse();
             assertThat(r.getResponseCode()).isEqualTo("StompError");
             assertThat(r.getResponseMessage()).isEqualTo("Bad CONNECT: Access refused for user 'guest'");
-            assertThat(r.getSubResults()).extracting(SampleResult::getSampleLabel).containsExactly("connect");
+            assertThat(r.getSubResults())
+                    .extracting(SampleResult::getSampleLabel)
+                    .containsExactly("connect");
         }
     }
 
@@ -129,9 +131,12 @@ class StrictBrokerIT {
             p.put("payload", "");
             p.put("mode", "await-reply");
             p.put("timingLog", timingLog.toString());
-            List<SampleResult> results = harness.run(1, StompSendSampler::new, i -> p, 3).get(0);
+            List<SampleResult> results =
+                    harness.run(1, StompSendSampler::new, i -> p, 3).get(0);
             assertThat(results).allSatisfy(r -> {
-                assertThat(r.isSuccessful()).as(r.getResponseCode() + " " + r.getResponseMessage()).isTrue();
+                assertThat(r.isSuccessful())
+                        .as(r.getResponseCode() + " " + r.getResponseMessage())
+                        .isTrue();
                 assertThat(r.getResponseData()).isEmpty();
             });
             harness.endTest();
@@ -177,7 +182,8 @@ class StrictBrokerIT {
             SampleResult r = waiting.get(60, TimeUnit.SECONDS);
             assertThat(r.getResponseCode()).isEqualTo("Interrupted");
             // The interrupt was ours: the thread goes on sampling.
-            assertThat(harness.onThread(() -> Thread.currentThread().isInterrupted())).isFalse();
+            assertThat(harness.onThread(() -> Thread.currentThread().isInterrupted()))
+                    .isFalse();
         }
     }
 

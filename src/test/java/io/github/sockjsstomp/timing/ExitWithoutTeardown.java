@@ -8,17 +8,19 @@ import java.nio.file.Path;
  */
 final class ExitWithoutTeardown {
 
-    private ExitWithoutTeardown() {
-    }
+    private ExitWithoutTeardown() {}
 
     public static void main(String[] args) throws Exception {
         int messages = Integer.parseInt(args[1]);
-        Run run = Run.join(0, 0, r -> { });
+        Run run = Run.join(0, 0, r -> {});
         TimingLog log = run.timingLog(Path.of(args[0]), "local");
         ReplyTracker tracker = run.tracker();
         for (int i = 0; i < messages; i++) {
-            TestMessages.register(tracker, TestMessages.outgoing("exiter", tracker.ids().next()),
-                    TestMessages.options(60_000, 1, false), log);
+            TestMessages.register(
+                    tracker,
+                    TestMessages.outgoing("exiter", tracker.ids().next()),
+                    TestMessages.options(60_000, 1, false),
+                    log);
         }
         System.exit(0);
     }

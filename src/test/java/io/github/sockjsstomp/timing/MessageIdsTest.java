@@ -15,16 +15,19 @@ class MessageIdsTest {
     private final MessageIds ids = new MessageIds("mabc123-");
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "NONE", value = {
-        "{\"content\":\"Hello, mabc123-42!\"}|mabc123-42",
-        "mabc123-7|mabc123-7",
-        "mabc123-|NONE",
-        "mabc123-x then mabc123-9|mabc123-9",
-        "xmabc12-3 mabc123-12345678901|mabc123-12345678901",
-        "plain text|NONE",
-        "''|NONE",
-        "Hello, m&lt;mabc123-5&gt;|mabc123-5",
-    })
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NONE",
+            value = {
+                "{\"content\":\"Hello, mabc123-42!\"}|mabc123-42",
+                "mabc123-7|mabc123-7",
+                "mabc123-|NONE",
+                "mabc123-x then mabc123-9|mabc123-9",
+                "xmabc12-3 mabc123-12345678901|mabc123-12345678901",
+                "plain text|NONE",
+                "''|NONE",
+                "Hello, m&lt;mabc123-5&gt;|mabc123-5",
+            })
     void findInFindsTheFirstCompleteId(String body, String expected) {
         assertThat(ids.findIn(body.getBytes(StandardCharsets.UTF_8))).isEqualTo(expected);
     }
@@ -42,7 +45,9 @@ class MessageIdsTest {
 
     @Test
     void randomPrefixesDifferBetweenGenerators() {
-        assertThat(MessageIds.random().prefix()).isNotEqualTo(MessageIds.random().prefix()).matches("m[a-z0-9]{6}-");
+        assertThat(MessageIds.random().prefix())
+                .isNotEqualTo(MessageIds.random().prefix())
+                .matches("m[a-z0-9]{6}-");
     }
 
     @Test

@@ -54,7 +54,8 @@ class PercentilesTest {
 
     @Test
     void refusesAQuantileOutsideZeroToOne() {
-        assertThatThrownBy(() -> Percentiles.higher(of(1), 99)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Percentiles.higher(of(1), 99))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("99");
     }
 }

@@ -20,8 +20,8 @@ class ReceiptTrackingTest {
     private final List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
 
     private MessageTiming send(SendMode mode, boolean receipts) {
-        TimingOptions options = new TimingOptions(TIMEOUT_MILLIS, 1, mode, TimingOptions.DEFAULT_ID_HEADER, null,
-                false, receipts);
+        TimingOptions options =
+                new TimingOptions(TIMEOUT_MILLIS, 1, mode, TimingOptions.DEFAULT_ID_HEADER, null, false, receipts);
         return TestMessages.register(tracker, TestMessages.outgoing("alice", ids.next()), options, records::add);
     }
 
@@ -49,7 +49,8 @@ class ReceiptTrackingTest {
             assertThat(r.receiptMicros()).isEqualTo(300);
         });
         Books books = tracker.books();
-        assertThat(List.of(books.receiptsAsked(), books.receipts(), books.noReceipts())).containsExactly(1L, 1L, 0L);
+        assertThat(List.of(books.receiptsAsked(), books.receipts(), books.noReceipts()))
+                .containsExactly(1L, 1L, 0L);
         assertThat(tracker.receiptLatencySnapshot().getMaxValue()).isEqualTo(300);
     }
 
@@ -163,7 +164,10 @@ class ReceiptTrackingTest {
         assertThat(sent.receipt).isNull();
         tracker.reply(sent.msgId(), replyAt(sent, 400));
         receipt(sent, 300);
-        assertThat(records).singleElement().extracting(TimingRecord::receiptMicros).isEqualTo(-1L);
+        assertThat(records)
+                .singleElement()
+                .extracting(TimingRecord::receiptMicros)
+                .isEqualTo(-1L);
         assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 0, 0, 0, 0));
         assertThat(tracker.books().toString()).doesNotContain("receipt");
     }

@@ -7,8 +7,20 @@ import org.junit.jupiter.api.Test;
 class ReplyFeedTest {
 
     private static TimingRecord record(String id) {
-        return new TimingRecord(1_000_000, TimingRecord.Outcome.ANSWERED, id, 1500, "alice", "alice", "/app/echo",
-                10, "", SendMode.FIRE_AND_FORGET, "alice #1", "alice #1", -1);
+        return new TimingRecord(
+                1_000_000,
+                TimingRecord.Outcome.ANSWERED,
+                id,
+                1500,
+                "alice",
+                "alice",
+                "/app/echo",
+                10,
+                "",
+                SendMode.FIRE_AND_FORGET,
+                "alice #1",
+                "alice #1",
+                -1);
     }
 
     @Test

@@ -14,7 +14,7 @@ class ReplySummaryTest {
 
     private MessageTiming send() {
         var message = TestMessages.outgoing("alice", ids.next());
-        return TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), r -> { });
+        return TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), r -> {});
     }
 
     private void answer(MessageTiming sent) {
@@ -33,13 +33,16 @@ class ReplySummaryTest {
         tracker.endSummary();
 
         assertThat(lines).hasSize(4);
-        assertThat(lines.get(0)).startsWith("stomp replies +         3 sent in")
+        assertThat(lines.get(0))
+                .startsWith("stomp replies +         3 sent in")
                 .contains("answered 2, lost 0, failed 1, pending 0; reply ms p50");
         assertThat(lines.get(1)).startsWith("stomp replies =         3 sent");
-        assertThat(lines.get(2)).startsWith("stomp replies +         2 sent").contains("answered 1, lost 0, failed 0, "
-                + "pending 1;");
-        assertThat(lines.get(3)).startsWith("stomp replies =         5 sent").contains("answered 3, lost 0, failed 1, "
-                + "pending 1;");
+        assertThat(lines.get(2))
+                .startsWith("stomp replies +         2 sent")
+                .contains("answered 1, lost 0, failed 0, " + "pending 1;");
+        assertThat(lines.get(3))
+                .startsWith("stomp replies =         5 sent")
+                .contains("answered 3, lost 0, failed 1, " + "pending 1;");
     }
 
     @Test

@@ -33,8 +33,11 @@ class ReplyTrackerTest {
     }
 
     private MessageTiming send(String sender, boolean awaited, int repliesExpected) {
-        return TestMessages.register(tracker, TestMessages.outgoing(sender, ids.next()),
-                TestMessages.options(TIMEOUT_MILLIS, repliesExpected, awaited), sink);
+        return TestMessages.register(
+                tracker,
+                TestMessages.outgoing(sender, ids.next()),
+                TestMessages.options(TIMEOUT_MILLIS, repliesExpected, awaited),
+                sink);
     }
 
     private static IncomingMessage reply(String receiver, int bytes) {
@@ -60,7 +63,9 @@ class ReplyTrackerTest {
             assertThat(r.senderUser()).isEqualTo("alice #1");
             assertThat(r.receiverUser()).isEqualTo("alice #1");
             assertThat(r.bytes()).isEqualTo(7);
-            assertThat(r.latencyMicros()).as("send to reply, within what the test took").isBetween(0L, tookMicros);
+            assertThat(r.latencyMicros())
+                    .as("send to reply, within what the test took")
+                    .isBetween(0L, tookMicros);
             assertThat(r.detail()).isEmpty();
         });
         assertThat(tracker.books()).isEqualTo(new Books(1, 1, 0, 0, 0, 1, 0, 0, 0, 0));
@@ -80,8 +85,12 @@ class ReplyTrackerTest {
     /** An echo on a topic every user sees: the round trip is the sender's, whoever's copy came first. */
     @Test
     void aMessageOnlyItsSendersReplyAnswersIgnoresOtherUsersCopies() {
-        MessageTiming sent = TestMessages.register(tracker, TestMessages.outgoing("alice", ids.next()), new TimingOptions(
-                TIMEOUT_MILLIS, 1, SendMode.AWAIT_REPLY, TimingOptions.DEFAULT_ID_HEADER, null, true, false), sink);
+        MessageTiming sent = TestMessages.register(
+                tracker,
+                TestMessages.outgoing("alice", ids.next()),
+                new TimingOptions(
+                        TIMEOUT_MILLIS, 1, SendMode.AWAIT_REPLY, TimingOptions.DEFAULT_ID_HEADER, null, true, false),
+                sink);
         for (String receiver : List.of("bob", "carol", "alice", "dave")) {
             tracker.reply(sent.msgId(), reply(receiver, 1));
         }
@@ -138,7 +147,8 @@ class ReplyTrackerTest {
         assertThat(books.lost()).isEqualTo(1);
         assertThat(books.lateReplies()).isEqualTo(1);
         assertThat(books.extraReplies()).isZero();
-        assertThat(books.lateMaxMicros()).as("how late: the reply came a timeout after the send")
+        assertThat(books.lateMaxMicros())
+                .as("how late: the reply came a timeout after the send")
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toMicros(TIMEOUT_MILLIS));
         assertThat(books.toString()).contains("late replies=1 up to ");
         tracker.expire(afterDeadline());
@@ -166,8 +176,10 @@ class ReplyTrackerTest {
         tracker.reply(answered.msgId(), reply("bob", 1));
         tracker.abandonAll("test-ended");
 
-        assertThat(records).extracting(TimingRecord::outcome, TimingRecord::detail)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(Outcome.ANSWERED, ""),
+        assertThat(records)
+                .extracting(TimingRecord::outcome, TimingRecord::detail)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(Outcome.ANSWERED, ""),
                         org.assertj.core.groups.Tuple.tuple(Outcome.LOST, "test-ended"));
         assertThat(tracker.books().balanced()).isTrue();
         assertThat(tracker.outstanding()).isZero();
@@ -232,12 +244,14 @@ class ReplyTrackerTest {
         assertThat(books.balanced()).isTrue();
         assertThat(books.pending()).isZero();
         assertThat(books.answered() + books.lost()).isEqualTo(senders * perSender);
-        Map<String, List<Outcome>> outcomesById = records.stream().collect(Collectors.groupingBy(
-                TimingRecord::msgId, Collectors.mapping(TimingRecord::outcome, Collectors.toList())));
+        Map<String, List<Outcome>> outcomesById = records.stream()
+                .collect(Collectors.groupingBy(
+                        TimingRecord::msgId, Collectors.mapping(TimingRecord::outcome, Collectors.toList())));
         assertThat(outcomesById).hasSize(senders * perSender);
-        assertThat(outcomesById.values()).allSatisfy(outcomes -> assertThat(outcomes).hasSize(1));
-        Map<Outcome, Long> counts = records.stream().collect(Collectors.groupingBy(TimingRecord::outcome,
-                Collectors.counting()));
+        assertThat(outcomesById.values())
+                .allSatisfy(outcomes -> assertThat(outcomes).hasSize(1));
+        Map<Outcome, Long> counts =
+                records.stream().collect(Collectors.groupingBy(TimingRecord::outcome, Collectors.counting()));
         assertThat(counts.getOrDefault(Outcome.ANSWERED, 0L)).isEqualTo(books.answered());
         assertThat(counts.getOrDefault(Outcome.LOST, 0L)).isEqualTo(books.lost());
         assertThat(records.stream().map(TimingRecord::msgId).collect(Collectors.toSet()))

@@ -16,12 +16,13 @@ class RunTest {
     @Test
     void theDrainLastsAsLongAsTheLongestSendersWhoeverTearsDownFirst() throws Exception {
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        Run listener = Run.join(0, 0, r -> { });
-        Run sender = Run.join(30_000, 0, r -> { });
+        Run listener = Run.join(0, 0, r -> {});
+        Run sender = Run.join(30_000, 0, r -> {});
         assertThat(sender).isSameAs(listener);
         ReplyTracker tracker = sender.tracker();
         var message = TestMessages.outgoing("alice", tracker.ids().next());
-        MessageTiming pending = TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
+        MessageTiming pending =
+                TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
         Thread replier = new Thread(() -> {
             try {
                 Thread.sleep(300);
@@ -34,10 +35,13 @@ class RunTest {
         listener.leave();
         sender.leave();
         replier.join();
-        assertThat(Run.join(0, 0, r -> { })).as("the last leave ended it: a new run").isNotSameAs(sender).satisfies(
-                Run::leave);
-        assertThat(records).singleElement().satisfies(r -> assertThat(r.outcome())
-                .isEqualTo(TimingRecord.Outcome.ANSWERED));
+        assertThat(Run.join(0, 0, r -> {}))
+                .as("the last leave ended it: a new run")
+                .isNotSameAs(sender)
+                .satisfies(Run::leave);
+        assertThat(records)
+                .singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isEqualTo(TimingRecord.Outcome.ANSWERED));
         assertThat(tracker.books().lost()).isZero();
     }
 
@@ -65,7 +69,9 @@ class RunTest {
             assertThat(r.detail()).isEqualTo("test-ended");
         });
         assertThat(next.books().sent()).as("new books").isZero();
-        assertThat(first.books().lost()).as("the old run's books keep its message").isEqualTo(1);
+        assertThat(first.books().lost())
+                .as("the old run's books keep its message")
+                .isEqualTo(1);
         next.leave();
     }
 
@@ -73,10 +79,10 @@ class RunTest {
     @Test
     void aLateTeardownOfAnEndedRunLeavesTheNextRunAlone() {
         List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
-        Run old = Run.join(0, 3_000, r -> { });
-        Run.join(0, 3_000, r -> { });
+        Run old = Run.join(0, 3_000, r -> {});
+        Run.join(0, 3_000, r -> {});
         old.leave();
-        Run next = Run.join(0, 4_000, r -> { });
+        Run next = Run.join(0, 4_000, r -> {});
         ReplyTracker tracker = next.tracker();
         var message = TestMessages.outgoing("bob", tracker.ids().next());
         TestMessages.register(tracker, message, TestMessages.options(60_000, 1, false), records::add);
@@ -87,20 +93,23 @@ class RunTest {
         assertThat(tracker.books().pending()).isEqualTo(1);
         next.stop();
         next.leave();
-        assertThat(records).singleElement().satisfies(r -> assertThat(r.outcome())
-                .isEqualTo(TimingRecord.Outcome.LOST));
+        assertThat(records)
+                .singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isEqualTo(TimingRecord.Outcome.LOST));
     }
 
     /** A users file edited between two runs in one JVM (the GUI) is read again by the next run. */
     @Test
     void eachRunReadsTheUsersFileAgain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("users.csv"), "alice,a\n");
-        Run first = Run.join(0, 5_000, r -> { });
+        Run first = Run.join(0, 5_000, r -> {});
         assertThat(first.usersFile(file).user(1).login()).isEqualTo("alice");
         java.nio.file.Files.writeString(file, "bob,b\n");
-        assertThat(first.usersFile(file).user(1).login()).as("read once per run").isEqualTo("alice");
+        assertThat(first.usersFile(file).user(1).login())
+                .as("read once per run")
+                .isEqualTo("alice");
         first.leave();
-        Run second = Run.join(0, 6_000, r -> { });
+        Run second = Run.join(0, 6_000, r -> {});
         assertThat(second.usersFile(file).user(1).login()).isEqualTo("bob");
         second.leave();
     }

@@ -10,8 +10,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SendModeTest {
 
     @ParameterizedTest
-    @CsvSource({"fire-and-forget, FIRE_AND_FORGET, false, false", "' await-reply ', AWAIT_REPLY, true, false",
-            "await-receipt, AWAIT_RECEIPT, true, true"})
+    @CsvSource({
+        "fire-and-forget, FIRE_AND_FORGET, false, false",
+        "' await-reply ', AWAIT_REPLY, true, false",
+        "await-receipt, AWAIT_RECEIPT, true, true"
+    })
     void aModeIsReadFromItsText(String text, SendMode mode, boolean awaits, boolean answeredByReceipt) {
         assertThat(SendMode.of(text)).isEqualTo(mode);
         assertThat(mode.awaits()).isEqualTo(awaits);
@@ -21,7 +24,8 @@ class SendModeTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "await", "AWAIT-REPLY", "receipt"})
     void anyOtherTextNamesTheValuesAllowed(String text) {
-        assertThatThrownBy(() -> SendMode.of(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SendMode.of(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("expected fire-and-forget, await-reply, await-receipt");
     }
 
@@ -30,6 +34,7 @@ class SendModeTest {
     void awaitReceiptAlwaysAsksForReceipts(SendMode mode, boolean receipts) {
         TimingOptions options = new TimingOptions(1000, 1, mode, "", null, false, false);
         assertThat(options.receipts()).isEqualTo(receipts);
-        assertThat(options.sameAs(new TimingOptions(1000, 1, mode, "", null, false, true))).isEqualTo(receipts);
+        assertThat(options.sameAs(new TimingOptions(1000, 1, mode, "", null, false, true)))
+                .isEqualTo(receipts);
     }
 }

@@ -11,16 +11,34 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
 /** Messages for the timing tests: a virtual user named {@code <login> #1} with that login. */
 final class TestMessages {
 
-    private TestMessages() {
-    }
+    private TestMessages() {}
 
     static UserSettings user(String login) {
-        return new UserSettings(login + " #1", 1, 1, "http", "localhost", 8080, "/ws", Transport.WEBSOCKET,
-                WebLogin.NONE, login, "", Map.of(), 0, 1000);
+        return new UserSettings(
+                login + " #1",
+                1,
+                1,
+                "http",
+                "localhost",
+                8080,
+                "/ws",
+                Transport.WEBSOCKET,
+                WebLogin.NONE,
+                login,
+                "",
+                Map.of(),
+                0,
+                1000);
     }
 
     static OutgoingMessage outgoing(String sender, String msgId) {
-        return new OutgoingMessage(user(sender), "/app/echo", new StompHeaders(), 1, msgId, new byte[] {1, 2, 3},
+        return new OutgoingMessage(
+                user(sender),
+                "/app/echo",
+                new StompHeaders(),
+                1,
+                msgId,
+                new byte[] {1, 2, 3},
                 System.currentTimeMillis());
     }
 
@@ -33,13 +51,19 @@ final class TestMessages {
     }
 
     static TimingOptions options(long replyTimeoutMillis, int replies, boolean awaited) {
-        return new TimingOptions(replyTimeoutMillis, replies, awaited ? SendMode.AWAIT_REPLY : SendMode.FIRE_AND_FORGET,
-                TimingOptions.DEFAULT_ID_HEADER, null, false, false);
+        return new TimingOptions(
+                replyTimeoutMillis,
+                replies,
+                awaited ? SendMode.AWAIT_REPLY : SendMode.FIRE_AND_FORGET,
+                TimingOptions.DEFAULT_ID_HEADER,
+                null,
+                false,
+                false);
     }
 
     /** Registers a message as UserTiming does, with a sender's answered count of its own. */
-    static MessageTiming register(ReplyTracker tracker, OutgoingMessage message, TimingOptions options,
-            TimingSink sink) {
+    static MessageTiming register(
+            ReplyTracker tracker, OutgoingMessage message, TimingOptions options, TimingSink sink) {
         return tracker.register(message, options, sink, new java.util.concurrent.atomic.LongAdder());
     }
 }

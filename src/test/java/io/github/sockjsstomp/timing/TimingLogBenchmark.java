@@ -27,7 +27,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * end to end, and what one {@code record()} costs the sender that calls it.
  */
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgs = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 3)
 public class TimingLogBenchmark {
@@ -44,10 +46,22 @@ public class TimingLogBenchmark {
     @Setup(Level.Iteration)
     public void open() throws IOException {
         dir = Files.createTempDirectory("timing-bench");
-        log = new TimingLog(dir.resolve("timing.csv"), "1", "local", m -> { });
+        log = new TimingLog(dir.resolve("timing.csv"), "1", "local", m -> {});
         // A typical echo record: an id of the plugin's shape, user names, a destination.
-        answered = new TimingRecord(1_795_420_800_123_456L, Outcome.ANSWERED, "k3f9a2-1-123456", 812, "user-17",
-                "user-17", "/app/echo", 120, "", SendMode.AWAIT_REPLY, "senders #17", "senders #17", -1);
+        answered = new TimingRecord(
+                1_795_420_800_123_456L,
+                Outcome.ANSWERED,
+                "k3f9a2-1-123456",
+                812,
+                "user-17",
+                "user-17",
+                "/app/echo",
+                120,
+                "",
+                SendMode.AWAIT_REPLY,
+                "senders #17",
+                "senders #17",
+                -1);
         offered = 0;
         counted.reset();
     }

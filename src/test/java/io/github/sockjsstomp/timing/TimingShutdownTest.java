@@ -18,16 +18,25 @@ class TimingShutdownTest {
     void jvmExitWithoutTeardownStillWritesEveryMessageAsLost() throws Exception {
         Path file = dir.resolve("exit.csv");
         int messages = 20_000;
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), ExitWithoutTeardown.class.getName(), file.toString(),
-                Integer.toString(messages)).redirectErrorStream(true).redirectOutput(dir.resolve("child.out").toFile())
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ExitWithoutTeardown.class.getName(),
+                        file.toString(),
+                        Integer.toString(messages))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child.out").toFile())
                 .start();
         assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.exitValue()).as(Files.readString(dir.resolve("child.out"))).isZero();
+        assertThat(child.exitValue())
+                .as(Files.readString(dir.resolve("child.out")))
+                .isZero();
 
         List<String> lines = Files.readAllLines(file);
         assertThat(lines.get(0)).isEqualTo(TimingRecord.HEADER);
-        assertThat(lines.subList(1, lines.size())).hasSize(messages)
+        assertThat(lines.subList(1, lines.size()))
+                .hasSize(messages)
                 .allSatisfy(line -> assertThat(line).contains(",LOST,").contains(",test-ended,fire-and-forget,"));
     }
 }

@@ -18,13 +18,15 @@ class WarmUpTest {
      * of them, and the temporary timing log is gone.
      */
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"RAW", "WEBSOCKET"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"RAW", "WEBSOCKET"})
     void sendsEveryMessageRoundThePeerAndLeavesTheRunsBooksAlone(Transport transport) throws Exception {
-        Run run = Run.join(0, 0, r -> { });
+        Run run = Run.join(0, 0, r -> {});
         try {
             Books before = run.tracker().books();
-            WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 10_000,
-                    300, 60_000);
+            WarmUp.Result result =
+                    WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 10_000, 300, 60_000);
             assertThat(result.problem()).isNull();
             assertThat(result.sent()).isEqualTo(300);
             assertThat(result.answered()).isEqualTo(300);
@@ -40,25 +42,33 @@ class WarmUpTest {
 
     /** Stops at its time limit, whatever its message count. */
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"RAW"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"RAW"})
     void stopsAtItsTimeLimit(Transport transport) {
-        WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 0,
-                Integer.MAX_VALUE, 200);
+        WarmUp.Result result =
+                WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 0, Integer.MAX_VALUE, 200);
         assertThat(result.problem()).isNull();
         assertThat(result.sent()).isPositive().isLessThan(Integer.MAX_VALUE);
     }
 
     /** A stopped test (an interrupted thread) ends the warm-up at once, and it says so. */
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"RAW"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"RAW"})
     void endsWhenTheTestIsStopped(Transport transport) {
         Thread.currentThread().interrupt();
         try {
-            WarmUp.Result result = WarmUp.run(SharedStompClients.get(ClientSettings.defaults()), transport, 0,
-                    Integer.MAX_VALUE, 60_000);
+            WarmUp.Result result = WarmUp.run(
+                    SharedStompClients.get(ClientSettings.defaults()), transport, 0, Integer.MAX_VALUE, 60_000);
             assertThat(result.problem()).startsWith("interrupted");
-            assertThat(result.sent()).as("stopped before its connect was answered").isZero();
-            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+            assertThat(result.sent())
+                    .as("stopped before its connect was answered")
+                    .isZero();
+            assertThat(Thread.currentThread().isInterrupted())
+                    .as("the interrupt is kept")
+                    .isTrue();
         } finally {
             Thread.interrupted();
         }
@@ -66,8 +76,11 @@ class WarmUpTest {
 
     /** XHR transports are not warmed; each other kind once per JVM. */
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"XHR", "XHR_STREAMING"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"XHR", "XHR_STREAMING"})
     void xhrIsNotWarmed(Transport transport) {
-        assertThat(WarmUp.once(SharedStompClients.get(ClientSettings.defaults()), transport, 0, 10, 1_000)).isEmpty();
+        assertThat(WarmUp.once(SharedStompClients.get(ClientSettings.defaults()), transport, 0, 10, 1_000))
+                .isEmpty();
     }
 }
