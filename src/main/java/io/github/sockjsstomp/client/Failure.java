@@ -4,11 +4,13 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.web.client.RestClientResponseException;
 
 /**
@@ -86,10 +88,9 @@ public record Failure(String code, String message) {
     }
 
     /** An ERROR frame as users read it: the message header, then the body; either may be missing. */
-    public static String describeStompError(
-            org.springframework.messaging.simp.stomp.StompHeaders headers, byte[] body) {
+    public static String describeStompError(StompHeaders headers, byte[] body) {
         String message = headers.getFirst("message");
-        String text = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).strip();
+        String text = body == null ? "" : new String(body, StandardCharsets.UTF_8).strip();
         if (message == null || message.isBlank()) {
             return text.isEmpty() ? "ERROR frame without message or body" : text;
         }

@@ -3,9 +3,12 @@ package io.github.sockjsstomp.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.channels.AsynchronousChannelGroup;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
@@ -24,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.http.converter.StringHttpMessageConverter;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.web.client.RestTemplate;
@@ -32,7 +36,6 @@ import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 import org.springframework.web.socket.sockjs.client.RestTemplateXhrTransport;
 import org.springframework.web.socket.sockjs.client.SockJsClient;
-import org.springframework.web.socket.sockjs.client.Transport;
 import org.springframework.web.socket.sockjs.client.WebSocketTransport;
 import org.springframework.web.socket.sockjs.frame.Jackson2SockJsMessageCodec;
 import org.springframework.web.socket.sockjs.frame.SockJsMessageCodec;
@@ -62,18 +65,16 @@ public final class SharedStompClients {
     private final ThreadPoolTaskExecutor connectExecutor;
     private final ThreadPoolTaskScheduler heartbeatScheduler;
     /** Per transport, one client per I/O lane (a Tomcat container opens every socket in one group). */
-    private final Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> stompClients =
-            new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    private final Map<Transport, List<WebSocketStompClient>> stompClients = new EnumMap<>(Transport.class);
     /** For https/wss, built on the first such connect: TLS needs larger session buffers (see below). */
-    private final Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> secureStompClients =
-            new EnumMap<>(io.github.sockjsstomp.client.Transport.class);
+    private final Map<Transport, List<WebSocketStompClient>> secureStompClients = new EnumMap<>(Transport.class);
     /** Spreads the sessions over the lanes, round-robin. */
     private final AtomicInteger nextLane = new AtomicInteger();
 
     private final SockJsMessageCodec codec;
     private final RestTemplate restTemplate;
     private final CloseableHttpClient httpClient;
-    private final List<SockJsClient> sockJsClients = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<SockJsClient> sockJsClients = new CopyOnWriteArrayList<>();
     /** The I/O lanes, one per container of a kind; a single null for Tomcat's own group. */
     private final List<AsynchronousChannelGroup> ioLanes;
 
@@ -82,9 +83,8 @@ public final class SharedStompClients {
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
-        this.ioLanes = settings.ioThreads() == 0
-                ? java.util.Collections.singletonList(null)
-                : IoThreads.lanes(settings.ioThreads());
+        this.ioLanes =
+                settings.ioThreads() == 0 ? Collections.singletonList(null) : IoThreads.lanes(settings.ioThreads());
         this.codec = new Jackson2SockJsMessageCodec(objectMapper);
         this.restTemplate = xhrRestTemplate();
         // SockJS frames are JSON arrays that must arrive whole: that container's message buffers hold the
@@ -122,7 +122,7 @@ public final class SharedStompClients {
     }
 
     /** The client for this transport over https/wss when {@code secure}, on the next I/O lane. */
-    public WebSocketStompClient stompClient(io.github.sockjsstomp.client.Transport transport, boolean secure) {
+    public WebSocketStompClient stompClient(Transport transport, boolean secure) {
         List<WebSocketStompClient> lanes;
         if (!secure) {
             lanes = stompClients.get(transport);
@@ -152,7 +152,7 @@ public final class SharedStompClients {
      * client each.
      */
     private void buildStompClients(
-            Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
+            Map<Transport, List<WebSocketStompClient>> clients,
             int sockJsChars,
             int sockJsBinaryBytes,
             int rawBinaryBytes) {
@@ -160,39 +160,27 @@ public final class SharedStompClients {
             StandardWebSocketClient webSocketClient = webSocketClient(lane, sockJsChars, sockJsBinaryBytes);
             StandardWebSocketClient rawClient =
                     webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS, rawBinaryBytes);
-            add(
-                    clients,
-                    io.github.sockjsstomp.client.Transport.WEBSOCKET,
-                    sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec));
-            add(clients, io.github.sockjsstomp.client.Transport.RAW, rawClient);
+            add(clients, Transport.WEBSOCKET, sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec));
+            add(clients, Transport.RAW, rawClient);
         }
-        add(
-                clients,
-                io.github.sockjsstomp.client.Transport.XHR_STREAMING,
-                sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec));
-        add(
-                clients,
-                io.github.sockjsstomp.client.Transport.XHR,
-                sockJs(pollingXhrTransport(restTemplate), restTemplate, codec));
+        add(clients, Transport.XHR_STREAMING, sockJs(new StreamingOnlyXhrTransport(restTemplate), restTemplate, codec));
+        add(clients, Transport.XHR, sockJs(pollingXhrTransport(restTemplate), restTemplate, codec));
         // auto connects with what its probe chose, never as itself
     }
 
-    private void add(
-            Map<io.github.sockjsstomp.client.Transport, List<WebSocketStompClient>> clients,
-            io.github.sockjsstomp.client.Transport kind,
-            WebSocketClient client) {
-        clients.computeIfAbsent(kind, k -> new java.util.ArrayList<>()).add(stompClient(client));
+    private void add(Map<Transport, List<WebSocketStompClient>> clients, Transport kind, WebSocketClient client) {
+        clients.computeIfAbsent(kind, k -> new ArrayList<>()).add(stompClient(client));
     }
 
     /** Drops the SockJS /info answers of finished connects (see {@link PerSessionInfoSockJsClient}). */
-    public void forgetSockJsInfo(io.github.sockjsstomp.client.Transport transport) {
+    public void forgetSockJsInfo(Transport transport) {
         if (transport.isSockJs()) {
             sockJsClients.forEach(SockJsClient::clearServerInfoCache);
         }
     }
 
     /** The heart-beat scheduler, which also times when a session goes silent. */
-    public org.springframework.scheduling.TaskScheduler scheduler() {
+    public TaskScheduler scheduler() {
         return heartbeatScheduler;
     }
 
@@ -235,8 +223,12 @@ public final class SharedStompClients {
         return stompClient;
     }
 
+    // Transport: Spring's SockJS transport here, ours (io.github.sockjsstomp.client.Transport) elsewhere
+    @SuppressWarnings("checkstyle:qualifiedname")
     private PerSessionInfoSockJsClient sockJs(
-            Transport transport, RestTemplate restTemplate, SockJsMessageCodec codec) {
+            org.springframework.web.socket.sockjs.client.Transport transport,
+            RestTemplate restTemplate,
+            SockJsMessageCodec codec) {
         PerSessionInfoSockJsClient client = new PerSessionInfoSockJsClient(List.of(transport));
         sockJsClients.add(client);
         // The /info request goes through our RestTemplate, not a default one built with Jackson probing.

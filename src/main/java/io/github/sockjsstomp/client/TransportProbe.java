@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -157,7 +158,7 @@ public final class TransportProbe {
                 || status == 403
                 || (status / 100 == 3
                         && location != null
-                        && location.toLowerCase(java.util.Locale.ROOT).contains("login"))) {
+                        && location.toLowerCase(Locale.ROOT).contains("login"))) {
             return new Result(
                     null,
                     info,

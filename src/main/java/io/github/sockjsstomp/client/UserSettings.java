@@ -3,6 +3,7 @@ package io.github.sockjsstomp.client;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
  * What one virtual user connects to and how it logs in. Empty paths skip their login step.
@@ -125,8 +126,8 @@ public record UserSettings(
     }
 
     /** The CONNECT frame's headers: login, passcode, the extra ones in order, and the heart-beat both ways. */
-    public org.springframework.messaging.simp.stomp.StompHeaders connectFrameHeaders() {
-        var headers = new org.springframework.messaging.simp.stomp.StompHeaders();
+    public StompHeaders connectFrameHeaders() {
+        var headers = new StompHeaders();
         if (!login.isEmpty()) {
             headers.setLogin(login);
         }

@@ -1,6 +1,24 @@
 package io.github.sockjsstomp.sampler;
 
-import static io.github.sockjsstomp.sampler.StompParameters.*;
+import static io.github.sockjsstomp.sampler.StompParameters.BEARER_ON_CONNECT;
+import static io.github.sockjsstomp.sampler.StompParameters.BEARER_TOKEN;
+import static io.github.sockjsstomp.sampler.StompParameters.CONNECTS_PER_SECOND;
+import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_HEADERS;
+import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_TIMEOUT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.CSRF_PATH;
+import static io.github.sockjsstomp.sampler.StompParameters.ENDPOINT;
+import static io.github.sockjsstomp.sampler.StompParameters.FORM_LOGIN_PATH;
+import static io.github.sockjsstomp.sampler.StompParameters.HEARTBEAT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.HOST;
+import static io.github.sockjsstomp.sampler.StompParameters.INDEX_PATH;
+import static io.github.sockjsstomp.sampler.StompParameters.LOGIN;
+import static io.github.sockjsstomp.sampler.StompParameters.PASSCODE;
+import static io.github.sockjsstomp.sampler.StompParameters.PORT;
+import static io.github.sockjsstomp.sampler.StompParameters.PULL_PATH;
+import static io.github.sockjsstomp.sampler.StompParameters.SCHEME;
+import static io.github.sockjsstomp.sampler.StompParameters.SESSIONS_PER_THREAD;
+import static io.github.sockjsstomp.sampler.StompParameters.TRANSPORT;
+import static io.github.sockjsstomp.sampler.StompParameters.USERS;
 
 import io.github.sockjsstomp.client.SharedStompClients;
 import io.github.sockjsstomp.client.Template;

@@ -9,10 +9,13 @@ import static io.github.sockjsstomp.sampler.Parameter.whole;
 import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Every parameter of every sampler, with its one typed default: what users see first in JMeter's GUI. */
 final class StompParameters {
@@ -133,11 +136,8 @@ final class StompParameters {
             whole("repliesPerMessage", 1, 0, 1_000_000, "0 = broadcast: every reply until the timeout");
     static final Parameter<String> ID_HEADER =
             optional("idHeader", TimingOptions.DEFAULT_ID_HEADER, "header stamped with the message id; empty = none");
-    static final Parameter<java.util.regex.Pattern> REPLY_ID_PATTERN = parsed(
-            "replyIdPattern",
-            "",
-            "regex with one group finding the id in a reply body",
-            io.github.sockjsstomp.timing.ReplyIdFinder::pattern);
+    static final Parameter<Pattern> REPLY_ID_PATTERN =
+            parsed("replyIdPattern", "", "regex with one group finding the id in a reply body", ReplyIdFinder::pattern);
     static final Parameter<String> TIMING_LOG =
             optional("timingLog", "stomp-timing.csv", "CSV file of per-message outcomes; empty = none");
 
@@ -165,7 +165,7 @@ final class StompParameters {
     private StompParameters() {}
 
     private static String replyFrom(String value) {
-        String trimmed = value.trim().toLowerCase(java.util.Locale.ROOT);
+        String trimmed = value.trim().toLowerCase(Locale.ROOT);
         if (!List.of(REPLY_FROM_AUTO, REPLY_FROM_SENDER, REPLY_FROM_ANY).contains(trimmed)) {
             throw new IllegalArgumentException(
                     "expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or " + REPLY_FROM_ANY);
@@ -174,7 +174,7 @@ final class StompParameters {
     }
 
     private static boolean bool(String value) {
-        String trimmed = value.trim().toLowerCase(java.util.Locale.ROOT);
+        String trimmed = value.trim().toLowerCase(Locale.ROOT);
         if (!trimmed.equals("true") && !trimmed.equals("false")) {
             throw new IllegalArgumentException("expected true or false");
         }

@@ -1,6 +1,13 @@
 package io.github.sockjsstomp.sampler;
 
-import static io.github.sockjsstomp.sampler.StompParameters.*;
+import static io.github.sockjsstomp.sampler.StompParameters.EXPECT_MESSAGES;
+import static io.github.sockjsstomp.sampler.StompParameters.ID_HEADER;
+import static io.github.sockjsstomp.sampler.StompParameters.RECEIVE_FROM;
+import static io.github.sockjsstomp.sampler.StompParameters.RECEIVE_TIMEOUT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_ID_PATTERN;
+import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_DESTINATION;
+import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_PAYLOAD;
+import static io.github.sockjsstomp.sampler.StompParameters.WINDOW_MILLIS;
 
 import io.github.sockjsstomp.client.HeaderList;
 import io.github.sockjsstomp.client.IncomingMessage;

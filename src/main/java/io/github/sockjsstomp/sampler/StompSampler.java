@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.timing.Run;
 import java.util.List;
 import org.apache.jmeter.config.Arguments;
@@ -118,7 +119,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
             return Sample.failedAtOnce(label, Sample.INTERRUPTED, "Interrupted: " + this);
         } catch (RuntimeException e) {
             log.warn("{}: sample failed in {}", label, this, e);
-            return Sample.failedAtOnce(label, Sample.SAMPLER_ERROR, io.github.sockjsstomp.client.Failure.describe(e));
+            return Sample.failedAtOnce(label, Sample.SAMPLER_ERROR, Failure.describe(e));
         } finally {
             endSampling();
         }

@@ -1,6 +1,18 @@
 package io.github.sockjsstomp.sampler;
 
-import static io.github.sockjsstomp.sampler.StompParameters.*;
+import static io.github.sockjsstomp.sampler.StompParameters.DESTINATION;
+import static io.github.sockjsstomp.sampler.StompParameters.ID_HEADER;
+import static io.github.sockjsstomp.sampler.StompParameters.MODE;
+import static io.github.sockjsstomp.sampler.StompParameters.PAYLOAD;
+import static io.github.sockjsstomp.sampler.StompParameters.RECEIPTS;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLIES_PER_MESSAGE;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM_AUTO;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM_SENDER;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_ID_PATTERN;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_TIMEOUT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
+import static io.github.sockjsstomp.sampler.StompParameters.TIMING_LOG;
 
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.HeaderList;

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A message's timing: from its send to its outcome (answered, lost, failed). One atomic value holds both its
@@ -38,7 +39,7 @@ public final class MessageTiming {
 
     final TimingSink sink;
     /** Its sender's count of answered messages: a sender none of whose messages is answered gets a hint. */
-    private final java.util.concurrent.atomic.LongAdder senderAnswered;
+    private final LongAdder senderAnswered;
 
     private final AtomicInteger repliesOrOutcome = new AtomicInteger();
     /** Only for senders that wait (await-reply, await-receipt): fire-and-forget allocates nothing here. */
@@ -54,7 +55,7 @@ public final class MessageTiming {
             long sentNanos,
             TimingOptions options,
             TimingSink sink,
-            java.util.concurrent.atomic.LongAdder senderAnswered) {
+            LongAdder senderAnswered) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -308,7 +309,10 @@ public final class ReplyTracker {
     }
 
     public Books books() {
-        long s = sent.sum(), a = answered.sum(), l = lost.sum(), f = failed.sum();
+        long s = sent.sum();
+        long a = answered.sum();
+        long l = lost.sum();
+        long f = failed.sum();
         return new Books(
                 s,
                 a,
@@ -327,7 +331,7 @@ public final class ReplyTracker {
     }
 
     /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */
-    public synchronized ReplySummary summarizeEvery(long intervalSeconds, java.util.function.Consumer<String> out) {
+    public synchronized ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out) {
         ReplySummary previous = summary;
         summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, intervalSeconds, out) : null;
         if (previous != null) {

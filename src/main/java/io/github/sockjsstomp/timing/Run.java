@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
@@ -52,7 +54,7 @@ public final class Run {
     /** Told the run's closing figures (sessions held, connects and expiries); by default only jmeter.log. */
     private volatile Consumer<String> summaries = message -> log.info("{}", message);
 
-    private final java.util.Set<String> noticed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> noticed = ConcurrentHashMap.newKeySet();
 
     Run(long testStartMillis, boolean sweep) {
         this.testStartMillis = testStartMillis;

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.timing;
 
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -50,7 +51,7 @@ public record TimingOptions(
                 && idHeader.equals(other.idHeader)
                 && fromSenderOnly == other.fromSenderOnly
                 && receipts == other.receipts
-                && java.util.Objects.equals(source(replyIdPattern), source(other.replyIdPattern));
+                && Objects.equals(source(replyIdPattern), source(other.replyIdPattern));
     }
 
     private static String source(Pattern pattern) {

@@ -9,6 +9,8 @@ import io.github.sockjsstomp.client.UserListener;
 import io.github.sockjsstomp.client.VirtualUser;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
@@ -29,7 +31,7 @@ public final class UserTiming implements UserListener {
 
     private long sends;
     private long firstSendNanos;
-    private final java.util.concurrent.atomic.LongAdder answered = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder answered = new LongAdder();
 
     private UserTiming(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
         this.user = user;
@@ -98,8 +100,7 @@ public final class UserTiming implements UserListener {
     public boolean noneAnswered() {
         return sends >= 3
                 && answered.sum() == 0
-                && System.nanoTime() - firstSendNanos
-                        > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
+                && System.nanoTime() - firstSendNanos > TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
     }
 
     /** The message this user sent last, for await-reply and await-receipt. */

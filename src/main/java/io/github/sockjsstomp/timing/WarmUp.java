@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.timing;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.github.sockjsstomp.client.LoopbackStompPeer;
 import io.github.sockjsstomp.client.SendFailedException;
 import io.github.sockjsstomp.client.SharedStompClients;
@@ -15,6 +16,7 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,7 @@ public final class WarmUp {
             case AUTO -> List.of(Transport.WEBSOCKET, Transport.RAW);
             case XHR, XHR_STREAMING -> List.of();
         };
-        List<Result> results = new java.util.ArrayList<>();
+        List<Result> results = new ArrayList<>();
         for (Transport kind : kinds) {
             if (WARMED.add(kind)) {
                 Result result = run(shared, kind, heartbeatMillis, messages, limitMillis);
@@ -236,7 +238,7 @@ public final class WarmUp {
 
     /** All threads' CPU: the warm-up's cost is on the sender, the I/O lane, the peer and the JIT's compilers. */
     private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
         return 0;

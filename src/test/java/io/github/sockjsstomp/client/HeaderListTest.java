@@ -3,6 +3,8 @@ package io.github.sockjsstomp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,10 +42,10 @@ class HeaderListTest {
 
     @Test
     void describeHidesSecretValues() {
-        Map<String, java.util.List<String>> headers = new java.util.LinkedHashMap<>();
-        headers.put("destination", java.util.List.of("/app/echo"));
-        headers.put("Authorization", java.util.List.of("Bearer s3cret"));
-        headers.put("passcode", java.util.List.of("hunter2"));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("destination", List.of("/app/echo"));
+        headers.put("Authorization", List.of("Bearer s3cret"));
+        headers.put("passcode", List.of("hunter2"));
         assertThat(HeaderList.describe(headers))
                 .isEqualTo("destination:/app/echo\nAuthorization:***\npasscode:***\n")
                 .doesNotContain("s3cret")

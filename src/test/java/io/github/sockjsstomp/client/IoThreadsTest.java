@@ -2,6 +2,7 @@ package io.github.sockjsstomp.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.AsynchronousChannelGroup;
@@ -74,11 +75,10 @@ class IoThreadsTest {
     }
 
     /** The group {@code container} uses; null while Tomcat's own is not built yet. */
-    private static java.nio.channels.AsynchronousChannelGroup installed(
-            org.apache.tomcat.websocket.WsWebSocketContainer container) throws ReflectiveOperationException {
-        java.lang.reflect.Field field =
-                org.apache.tomcat.websocket.WsWebSocketContainer.class.getDeclaredField(IoThreads.TOMCAT_GROUP_FIELD);
+    private static AsynchronousChannelGroup installed(WsWebSocketContainer container)
+            throws ReflectiveOperationException {
+        Field field = WsWebSocketContainer.class.getDeclaredField(IoThreads.TOMCAT_GROUP_FIELD);
         field.setAccessible(true);
-        return (java.nio.channels.AsynchronousChannelGroup) field.get(container);
+        return (AsynchronousChannelGroup) field.get(container);
     }
 }

@@ -11,6 +11,7 @@ import org.springframework.messaging.simp.stomp.StompFrameHandler;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
+import org.springframework.util.MimeTypeUtils;
 import org.springframework.web.socket.WebSocketHttpHeaders;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 
@@ -128,7 +129,7 @@ public final class RateFloor {
                     int index = (int) (next % own.size());
                     StompHeaders headers = new StompHeaders();
                     headers.setDestination(destination.replace("{n}", "" + (firstUser + index)));
-                    headers.setContentType(org.springframework.util.MimeTypeUtils.APPLICATION_JSON);
+                    headers.setContentType(MimeTypeUtils.APPLICATION_JSON);
                     String body = "{\"id\":\"floor-" + firstUser + "-" + next + "\",\"seq\":" + next
                             + ",\"user\":\"user-" + (firstUser + index) + "\",\"text\":\"hello\"}";
                     own.get(index).send(headers, body.getBytes(StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.client;
 
+import com.sun.management.OperatingSystemMXBean;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
@@ -99,7 +100,7 @@ public final class RoundTripFloor {
             workers.add(worker);
             worker.start();
         }
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         TimeUnit.NANOSECONDS.sleep(warmupNanos);
         long cpu0 = os.getProcessCpuTime();
         long trips0 = roundTrips.sum();

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.client.FakeHttpServer.Answer;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import org.apache.http.impl.client.CloseableHttpClient;
@@ -99,7 +100,7 @@ class TransportProbeTest {
     @Test
     void refusedConnectionSaysWhatWasAsked() throws Exception {
         int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
         TransportProbe.Result result = probe.probe(URI.create("http://127.0.0.1:" + port + "/ws"), "");

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +39,7 @@ public final class WireFloor {
         long intervalNanos = (long) (TimeUnit.SECONDS.toNanos(1) * threads / perSecond);
         long rampNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[5]));
         AtomicLong ids = new AtomicLong();
-        List<String> rows = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> rows = Collections.synchronizedList(new ArrayList<>());
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int number = t + 1;

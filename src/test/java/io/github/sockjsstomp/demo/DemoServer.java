@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -201,7 +202,7 @@ public final class DemoServer implements AutoCloseable {
     }
 
     /** The session cookie values this server issued and still accepts. */
-    public java.util.Set<String> sessionCookieValues() {
+    public Set<String> sessionCookieValues() {
         return this.context.getBean(DemoHttpSessions.class).tokens();
     }
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -91,7 +92,7 @@ class JMeterMavenPluginIT {
         Path newest;
         try (var files = Files.list(results)) {
             newest = files.filter(f -> f.toString().endsWith(".csv"))
-                    .max(java.util.Comparator.comparingLong(f -> f.toFile().lastModified()))
+                    .max(Comparator.comparingLong(f -> f.toFile().lastModified()))
                     .orElseThrow();
         }
         return PlanRun.readCsv(newest);

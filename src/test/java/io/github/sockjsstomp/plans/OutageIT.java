@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -221,7 +222,7 @@ class OutageIT {
                 .isGreaterThanOrEqualTo(wanted);
     }
 
-    private static int lastIndex(List<Map<String, String>> rows, java.util.function.Predicate<Map<String, String>> p) {
+    private static int lastIndex(List<Map<String, String>> rows, Predicate<Map<String, String>> p) {
         for (int i = rows.size() - 1; i >= 0; i--) {
             if (p.test(rows.get(i))) {
                 return i;

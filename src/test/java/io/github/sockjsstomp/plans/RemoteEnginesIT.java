@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +101,7 @@ class RemoteEnginesIT {
         assertThat(controller.exitValue()).as(Files.readString(console)).isZero();
 
         assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
-        Set<String> prefixes = new java.util.HashSet<>();
+        Set<String> prefixes = new HashSet<>();
         for (String name : names) {
             Path own = dir.resolve("timing-" + name.replace(':', '_') + ".csv");
             assertThat(own).as(own.toString()).exists();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +112,7 @@ class ScheduledSendIT {
             for (int i = 0; i < starts.length; i++) {
                 starts[i] = sentMicros(sent.get(i)) - i * INTERVAL_US;
             }
-            java.util.Arrays.sort(starts);
+            Arrays.sort(starts);
             long start = starts[starts.length / 2];
             long last = sentMicros(sent.get(sent.size() - 1));
             long scheduled = (last - start) / INTERVAL_US + 1;

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,7 +20,7 @@ class EngineNameTest {
         assertThat(EngineName.timingLogFor(Path.of(configured), engine)).isEqualTo(Path.of(expected));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void outsideARemoteEngineItIsLocal() {
         assertThat(EngineName.current()).isEqualTo(EngineName.LOCAL);
     }

@@ -5,10 +5,13 @@ import io.github.sockjsstomp.timing.Books;
 import io.github.sockjsstomp.timing.Run;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -35,8 +38,8 @@ final class SamplerHarness implements AutoCloseable {
     /** Every sampler in the order they were set up: JMeter's teardown order. */
     private final List<Running> all = new ArrayList<>();
 
-    private final Map<Integer, List<SampleResult>> sessionSamples = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Set<Running> setUp = new java.util.HashSet<>();
+    private final Map<Integer, List<SampleResult>> sessionSamples = new ConcurrentHashMap<>();
+    private final Set<Running> setUp = new HashSet<>();
     private final Run run;
     private boolean ended;
 

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -159,7 +161,7 @@ class SamplersIT {
         // Round-robin over the three sessions, in send order (a record is written when its reply is matched, on
         // the I/O lane that read it, so two lanes may write in either order).
         assertThat(records.stream()
-                        .sorted(java.util.Comparator.comparingLong(r -> Long.parseLong(r[11])))
+                        .sorted(Comparator.comparingLong(r -> Long.parseLong(r[11])))
                         .map(r -> r[4])
                         .toList())
                 .containsExactly("user-1", "user-2", "user-3", "user-1", "user-2", "user-3");
@@ -537,7 +539,7 @@ class SamplersIT {
         try (SamplerHarness harness = new SamplerHarness(users)) {
             List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> base("c-" + i), 1);
             assertAllSuccessful(results);
-            Set<String> cookies = new java.util.HashSet<>();
+            Set<String> cookies = new HashSet<>();
             for (int i = 0; i < users; i++) {
                 List<String> own = harness.users(i).get(0).cookieNames().stream()
                         .filter(c -> c.startsWith("DEMOSESSION="))

@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.messaging.simp.stomp.StompHeaders;
@@ -178,9 +179,7 @@ class ReplyTrackerTest {
 
         assertThat(records)
                 .extracting(TimingRecord::outcome, TimingRecord::detail)
-                .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(Outcome.ANSWERED, ""),
-                        org.assertj.core.groups.Tuple.tuple(Outcome.LOST, "test-ended"));
+                .containsExactlyInAnyOrder(Tuple.tuple(Outcome.ANSWERED, ""), Tuple.tuple(Outcome.LOST, "test-ended"));
         assertThat(tracker.books().balanced()).isTrue();
         assertThat(tracker.outstanding()).isZero();
     }

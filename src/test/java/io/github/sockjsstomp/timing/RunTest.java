@@ -2,10 +2,13 @@ package io.github.sockjsstomp.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunTest {
 
@@ -100,11 +103,11 @@ class RunTest {
 
     /** A users file edited between two runs in one JVM (the GUI) is read again by the next run. */
     @Test
-    void eachRunReadsTheUsersFileAgain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("users.csv"), "alice,a\n");
+    void eachRunReadsTheUsersFileAgain(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("users.csv"), "alice,a\n");
         Run first = Run.join(0, 5_000, r -> {});
         assertThat(first.usersFile(file).user(1).login()).isEqualTo("alice");
-        java.nio.file.Files.writeString(file, "bob,b\n");
+        Files.writeString(file, "bob,b\n");
         assertThat(first.usersFile(file).user(1).login())
                 .as("read once per run")
                 .isEqualTo("alice");

@@ -6,6 +6,7 @@ import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /** Messages for the timing tests: a virtual user named {@code <login> #1} with that login. */
@@ -64,6 +65,6 @@ final class TestMessages {
     /** Registers a message as UserTiming does, with a sender's answered count of its own. */
     static MessageTiming register(
             ReplyTracker tracker, OutgoingMessage message, TimingOptions options, TimingSink sink) {
-        return tracker.register(message, options, sink, new java.util.concurrent.atomic.LongAdder());
+        return tracker.register(message, options, sink, new LongAdder());
     }
 }

@@ -14,11 +14,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -254,8 +256,8 @@ class TimingLogTest {
     @Test
     void aFileThatCannotBeWrittenIsSaidOnceAndItsRecordsCountedAsUnwritten() throws Exception {
         Path full = Path.of("/dev/full");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
-        List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Assumptions.assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
+        List<String> problems = new CopyOnWriteArrayList<>();
         TimingLog log = new TimingLog(full, "1", "local", problems::add);
         for (int i = 0; i < 5_000; i++) {
             log.record(new TimingRecord(
