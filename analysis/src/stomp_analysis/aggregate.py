@@ -31,7 +31,6 @@ from .results import (
     RunResult,
     RunSpec,
     ScheduleLag,
-    number,
 )
 from .runs import FILE, FileScan, PartPlan, add_records, mark_part, plan_parts, windows
 from .stats import Distribution, DistributionBuilder, KeyedHistograms, Serial
@@ -52,7 +51,6 @@ __all__ = [
     "analyze_run",
     "expected_interval_us",
     "finish_parts",
-    "number",
 ]
 
 #: Latencies at or above this many µs (~12.7 days) are not recordable (and keep the packed sort key in int64).

@@ -11,9 +11,29 @@ by side here, so that the outputs read as they did.
 
 from __future__ import annotations
 
-from .results import UNKNOWN, RunResult, number
+from .results import UNKNOWN, RunResult, RunSpec
 from .stats import Distribution
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
+
+# ----------------------------------------------------------------------------------------------------------
+# numbers and pacings as the words write them
+
+
+def number(x: float) -> str:
+    """A plain number without exponent: 1200000, 2.5, 0.125."""
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def pacing_text(spec: RunSpec) -> str:
+    """The pacing a run was given: "50 ms/sender", "6000 msg/min" or "unthrottled"."""
+    if spec.expected_interval_ms:
+        return f"{number(spec.expected_interval_ms)} ms/sender"
+    if spec.target_rate_per_min:
+        return f"{number(spec.target_rate_per_min)} msg/min"
+    return "unthrottled"
+
 
 # ----------------------------------------------------------------------------------------------------------
 # notes under the tables (Markdown, HTML)
@@ -177,7 +197,8 @@ def _ms(us: float) -> str:
 
 
 def treatment_sentence(r: RunResult) -> str:
-    """The sentence of RunResult.treatment: ``run <label>: <treatment_reason>``, saying so when it has a warm-up."""
+    """The run's treatment (CO correction or not, schedule lag) and why, in one sentence: ``run <label>:
+    <treatment_reason>``, saying so when it has a warm-up (stdout, report.html, comparison.csv)."""
     reason = r.treatment_reason
     if r.warmup_s and not r.is_warmup:
         reason = f"{reason.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."

@@ -24,21 +24,6 @@ class RunSpec:
     target_rate_per_min: float | None = None  # Constant Throughput Timer target for the whole run
     expected_interval_ms: float | None = None  # per sender
 
-    @property
-    def pacing(self) -> str:
-        if self.expected_interval_ms:
-            return f"{number(self.expected_interval_ms)} ms/sender"
-        if self.target_rate_per_min:
-            return f"{number(self.target_rate_per_min)} msg/min"
-        return "unthrottled"
-
-
-def number(x: float) -> str:
-    """A plain number without exponent: 1200000, 2.5, 0.125."""
-    if float(x).is_integer():
-        return str(int(x))
-    return f"{x:.3f}".rstrip("0").rstrip(".")
-
 
 @dataclass
 class Books:
@@ -122,13 +107,6 @@ class RunResult:
     @property
     def label(self) -> str:
         return self.spec.label
-
-    @property
-    def treatment(self) -> str:
-        """One sentence: the run's treatment (CO correction or not, schedule lag) and why."""
-        from .explain import treatment_sentence  # the words live there, and explain imports this module
-
-        return treatment_sentence(self)
 
     @property
     def co_corrected(self) -> list[Books]:

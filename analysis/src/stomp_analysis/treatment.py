@@ -8,7 +8,8 @@ The sentence that says so is written in explain.py.
 
 from __future__ import annotations
 
-from .results import MIXED, UNKNOWN, Books, RunSpec, number
+from .explain import number
+from .results import MIXED, UNKNOWN, Books, RunSpec
 from .stats import co_correct
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
 
