@@ -45,7 +45,7 @@ runs: each timing log is one run, labelled by its --label (in order) or its file
 several test runs (the run column: runs appended to one file) are split into runs LABEL#1, LABEL#2, ...
 
 """
-    + explain.EPILOG_TREATMENT
+    + explain.EPILOG_COORDINATED_OMISSION
     + """
 
 examples:

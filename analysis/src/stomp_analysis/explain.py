@@ -1,8 +1,11 @@
 """The words: what the figures mean and which treatment a run got, written once.
 
 The tables' notes, the report's "How to read this report", the command's help and the sentences and notes of
-each run all come from here; the code that computes the figures (aggregate.py, treatment.py, runs.py) holds no
-English beyond its docstrings (and the formula of a pacing interval, treatment.expected_interval_us).
+each run all come from here; the code that computes the figures (aggregate.py, pacing.py, runs.py) holds no
+English beyond its docstrings (and the formula of a pacing interval, pacing.expected_interval_us).
+
+A run's *treatment* is what its mode and pacing give its latencies: corrected for coordinated omission or not, and
+its sends held to their schedule or not (pacing.py decides it); treatment_sentence states it.
 analysis/README.md says the same for the reader of the repository.
 
 The table notes are the short forms of the explanations of the report (REPORT_EXPLANATIONS): both are kept, side
@@ -74,7 +77,7 @@ JTL_NOTE = "Sampler elapsed times as JMeter measured them (ms); throughput = sam
 # ----------------------------------------------------------------------------------------------------------
 # the command's help
 
-EPILOG_TREATMENT = """\
+EPILOG_COORDINATED_OMISSION = """\
 coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
 loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead."""
 
@@ -198,14 +201,14 @@ def _ms(us: float) -> str:
 
 def treatment_sentence(r: RunResult) -> str:
     """The run's treatment (CO correction or not, schedule lag) and why, in one sentence: ``run <label>:
-    <treatment_reason>``, saying so when it has a warm-up (stdout, report.html, comparison.csv)."""
-    reason = r.treatment_reason
+    <treatment clause>``, saying so when it has a warm-up (stdout, report.html, comparison.csv)."""
+    clause = _treatment_clause(r)
     if r.warmup_s and not r.is_warmup:
-        reason = f"{reason.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."
-    return f"run {r.label}: {reason}"
+        clause = f"{clause.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."
+    return f"run {r.label}: {clause}"
 
 
-def treatment_reason(r: RunResult) -> str:
+def _treatment_clause(r: RunResult) -> str:
     """Which treatment the run got and why, in one sentence (without the leading "run <label>: ")."""
     spec = r.spec
     pacing = ""

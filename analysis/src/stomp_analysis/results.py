@@ -1,4 +1,5 @@
-"""What the aggregation gives: per run, its books per destination, distributions, series and treatment.
+"""What the aggregation gives: per run, its books per destination, distributions, series, and what its treatment
+rests on (mode, pacing interval, CO-corrected books, schedule lag).
 
 What the figures mean is written once, in ``explain.py`` (shown in the tables, the report and the README).
 """
@@ -100,7 +101,6 @@ class RunResult:
     mode_records: dict[str, int] = field(default_factory=dict)  # records per mode (unknown = without a mode)
     target_per_s: float | None = None  # sends per second the pacing asks for (whole run)
     schedule: ScheduleLag | None = None  # fire-and-forget sends vs their schedule (needs a pacing)
-    treatment_reason: str = ""  # which CO treatment the run got and why (see treatment)
     warmup_s: float = 0.0  # the run's first seconds shown apart as its warm-up (0: none)
     is_warmup: bool = False  # this is the warm-up part of a run
 
