@@ -4,10 +4,11 @@ import csv
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from stomp_analysis.cli import build_parser, main
+from stomp_analysis.cli import build_parser, main, pipeline_options, repeated_paths
 
 from .conftest import ANALYSIS_DIR, TINY, write_log
 
@@ -170,6 +171,26 @@ def test_parser_is_separate_and_documents_options():
         assert opt in text
     ns = p.parse_args(["x.csv", "--target-rate", "600", "--target-rate", "0"])
     assert ns.target_rate == [600.0, 0.0]
+
+
+def test_repeated_paths_are_the_later_mentions(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a, b = Path("a.csv"), Path("b.csv")
+    assert repeated_paths([a, b, Path("./a.csv"), tmp_path / "b.csv", a]) == [Path("./a.csv"), tmp_path / "b.csv", a]
+    assert repeated_paths([a, b]) == []
+
+
+def test_repeated_log_is_warned_once_per_mention(tmp_path, capsys):
+    log = write_log(tmp_path / "t.csv", TINY)
+    assert main([str(log), str(log), "--quiet"]) == 0
+    assert capsys.readouterr().err.count("is given more than once: its messages are counted once per mention") == 1
+
+
+def test_pipeline_options_from_the_arguments():
+    args = build_parser().parse_args(["t.csv", "--warmup", "2", "--max-in-memory", "0", "--temp-dir", "x", "--quiet"])
+    o = pipeline_options(args)
+    assert (o.warmup_s, o.max_in_memory_mib, o.temp_dir, o.progress, o.max_issues) == (2.0, 0, Path("x"), False, 5)
+    assert pipeline_options(build_parser().parse_args(["t.csv"])).progress is None  # on a terminal, for big inputs
 
 
 def test_all_records_malformed_exits_2(tmp_path, capsys):
