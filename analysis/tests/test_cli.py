@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import re
 import subprocess
 import sys
@@ -191,6 +192,31 @@ def test_pipeline_options_from_the_arguments():
     o = pipeline_options(args)
     assert (o.warmup_s, o.max_in_memory_mib, o.temp_dir, o.progress, o.max_issues) == (2.0, 0, Path("x"), False, 5)
     assert pipeline_options(build_parser().parse_args(["t.csv"])).progress is None  # on a terminal, for big inputs
+
+
+#: Imports the command line, printing NUMPY_MADVISE_HUGEPAGE as it is whenever numpy is looked for, then whether
+#: numpy was imported.
+WATCH_NUMPY_IMPORT = """
+import os, sys
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            print(os.environ.get("NUMPY_MADVISE_HUGEPAGE"))
+sys.meta_path.insert(0, Watch())
+import stomp_analysis.cli
+print("numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "0"), ("1", "1")])
+def test_numpy_is_imported_without_huge_pages_unless_asked(given, seen):
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if given is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = given
+    proc = subprocess.run([sys.executable, "-c", WATCH_NUMPY_IMPORT], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    *looked_for, imported = proc.stdout.splitlines()
+    assert imported == "True" and looked_for and set(looked_for) == {seen}
 
 
 def test_all_records_malformed_exits_2(tmp_path, capsys):

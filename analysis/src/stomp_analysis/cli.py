@@ -3,6 +3,10 @@ the work is the pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
+from . import huge_pages  # noqa: F401  first: numpy reads its switch when it is imported (see huge_pages.py)
+
+# isort: split
+
 import argparse
 import math
 import sys
@@ -11,11 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from polars.exceptions import PanicException  # a polars panic is a BaseException
-
-try:
-    from numpy._core import multiarray as np_multiarray
-except ImportError:  # numpy 1
-    from numpy.core import multiarray as np_multiarray
 
 from . import InputError, __version__, explain
 from .pipeline import DEFAULT_MAX_IN_MEMORY_MIB, Options, Stage, analyse, write_outputs
@@ -309,18 +308,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     return 0
 
 
-def without_huge_pages() -> None:
-    """Stops numpy from asking for transparent huge pages (it does for every array of 4 MiB and more): where the
-    kernel's THP defrag setting is ``madvise`` (a common default, and this project's machines'), the first touch
-    of each such array may compact memory first. The aggregation makes many short-lived arrays of a few million
-    values: on 10 million real-shaped records, page faults were a fifth of the CPU (perf), and fewer without."""
-    set_madvise = getattr(np_multiarray, "_set_madvise_hugepage", None)  # numpy's switch for NUMPY_MADVISE_HUGEPAGE
-    if set_madvise is not None:
-        set_madvise(False)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    without_huge_pages()
     parser = build_parser()
     stage = Stage()
     args = None
