@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import re
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from stomp_analysis.cli import build_parser, main, pipeline_options, repeated_paths
+from stomp_analysis.cli import build_parser, main, non_negative_int, pipeline_options, positive_int, repeated_paths
 
 from .conftest import ANALYSIS_DIR, TINY, write_log
 
@@ -154,6 +155,26 @@ def test_malformed_lines_reported_on_stderr_and_rest_aggregated(tmp_path, capsys
 def test_argument_types_quote_the_bad_value(args, fragment, capsys):
     assert main(["log.csv", *args]) == 2
     assert fragment in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "message"),
+    [
+        (positive_int, "0", "invalid count '0': must be > 0"),
+        (positive_int, "-3", "invalid count '-3': must be > 0"),
+        (positive_int, "1.5", "invalid count '1.5': expected a whole number"),
+        (non_negative_int, "-1", "invalid count '-1': must be >= 0"),
+        (non_negative_int, "x", "invalid count 'x': expected a whole number"),
+    ],
+)
+def test_counts_rejected_with_the_bad_value(parse, text, message):
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        parse(text)
+    assert str(e.value) == message
+
+
+def test_counts_accepted():
+    assert (positive_int("1"), non_negative_int("0"), non_negative_int("7")) == (1, 0, 7)
 
 
 def test_option_counts_checked(tmp_path, capsys):

@@ -85,24 +85,22 @@ def positive_ms(text: str) -> float:
     return v
 
 
-def positive_int(text: str) -> int:
+def _count(text: str, zero_allowed: bool) -> int:
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be > 0")
+    if v < 0 or (v == 0 and not zero_allowed):
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be {'>=' if zero_allowed else '>'} 0")
     return v
+
+
+def positive_int(text: str) -> int:
+    return _count(text, zero_allowed=False)
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be >= 0")
-    return v
+    return _count(text, zero_allowed=True)
 
 
 def label_text(text: str) -> str:
