@@ -149,9 +149,8 @@ if kind == "parse":  # the floor: polars parses every column, nothing else
         n += batch.height
     out["parse_s"] = time.perf_counter() - t0
 else:
+    import stomp_analysis.huge_pages  # as the command does: before numpy is imported
     from stomp_analysis.aggregate import RunSpec, analyze
-    from stomp_analysis.cli import without_huge_pages
-    without_huge_pages()  # as the command does
     spec = RunSpec("bench", [log], target_rate_per_min=rate)
     if kind == "out-of-core":
         from stomp_analysis.spill import SpillStore, analyze_spilled

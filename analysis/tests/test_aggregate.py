@@ -3,7 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stomp_analysis.aggregate import RunSpec, analyze_run, expected_interval_us
+from stomp_analysis.aggregate import RunSpec, analyze_run
+from stomp_analysis.pacing import expected_interval_us
 from stomp_analysis.stats import QUANTILES
 from stomp_analysis.timing_log import read_timing_log
 

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+import argparse
 import csv
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from stomp_analysis.cli import build_parser, main
+from stomp_analysis.cli import build_parser, main, non_negative_int, pipeline_options, positive_int, repeated_paths
 
 from .conftest import ANALYSIS_DIR, TINY, write_log
 
@@ -154,6 +157,26 @@ def test_argument_types_quote_the_bad_value(args, fragment, capsys):
     assert fragment in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("parse", "text", "message"),
+    [
+        (positive_int, "0", "invalid count '0': must be > 0"),
+        (positive_int, "-3", "invalid count '-3': must be > 0"),
+        (positive_int, "1.5", "invalid count '1.5': expected a whole number"),
+        (non_negative_int, "-1", "invalid count '-1': must be >= 0"),
+        (non_negative_int, "x", "invalid count 'x': expected a whole number"),
+    ],
+)
+def test_counts_rejected_with_the_bad_value(parse, text, message):
+    with pytest.raises(argparse.ArgumentTypeError) as e:
+        parse(text)
+    assert str(e.value) == message
+
+
+def test_counts_accepted():
+    assert (positive_int("1"), non_negative_int("0"), non_negative_int("7")) == (1, 0, 7)
+
+
 def test_option_counts_checked(tmp_path, capsys):
     a = write_log(tmp_path / "a.csv", TINY)
     assert main([str(a), "--label", "x", "--label", "y"]) == 2
@@ -170,6 +193,51 @@ def test_parser_is_separate_and_documents_options():
         assert opt in text
     ns = p.parse_args(["x.csv", "--target-rate", "600", "--target-rate", "0"])
     assert ns.target_rate == [600.0, 0.0]
+
+
+def test_repeated_paths_are_the_later_mentions(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a, b = Path("a.csv"), Path("b.csv")
+    assert repeated_paths([a, b, Path("./a.csv"), tmp_path / "b.csv", a]) == [Path("./a.csv"), tmp_path / "b.csv", a]
+    assert repeated_paths([a, b]) == []
+
+
+def test_repeated_log_is_warned_once_per_mention(tmp_path, capsys):
+    log = write_log(tmp_path / "t.csv", TINY)
+    assert main([str(log), str(log), "--quiet"]) == 0
+    assert capsys.readouterr().err.count("is given more than once: its messages are counted once per mention") == 1
+
+
+def test_pipeline_options_from_the_arguments():
+    args = build_parser().parse_args(["t.csv", "--warmup", "2", "--max-in-memory", "0", "--temp-dir", "x", "--quiet"])
+    o = pipeline_options(args)
+    assert (o.warmup_s, o.max_in_memory_mib, o.temp_dir, o.progress, o.max_issues) == (2.0, 0, Path("x"), False, 5)
+    assert pipeline_options(build_parser().parse_args(["t.csv"])).progress is None  # on a terminal, for big inputs
+
+
+#: Imports the command line, printing NUMPY_MADVISE_HUGEPAGE as it is whenever numpy is looked for, then whether
+#: numpy was imported.
+WATCH_NUMPY_IMPORT = """
+import os, sys
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            print(os.environ.get("NUMPY_MADVISE_HUGEPAGE"))
+sys.meta_path.insert(0, Watch())
+import stomp_analysis.cli
+print("numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "0"), ("1", "1")])
+def test_numpy_is_imported_without_huge_pages_unless_asked(given, seen):
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if given is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = given
+    proc = subprocess.run([sys.executable, "-c", WATCH_NUMPY_IMPORT], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    *looked_for, imported = proc.stdout.splitlines()
+    assert imported == "True" and looked_for and set(looked_for) == {seen}
 
 
 def test_all_records_malformed_exits_2(tmp_path, capsys):

@@ -10,6 +10,7 @@ import pytest
 
 from stomp_analysis.aggregate import RunSpec, analyze, analyze_run
 from stomp_analysis.cli import main
+from stomp_analysis.explain import treatment_sentence
 from stomp_analysis.runs import FileScan, plan_parts, windows
 from stomp_analysis.tables import co_table, per_second_frame, schedule_table, summary_table
 from stomp_analysis.timing_log import HEADER_V2, read_timing_log
@@ -149,7 +150,7 @@ def test_await_reply_is_corrected(log_writer):
     assert all(b.co is not None for b in [*r.destinations, r.total])
     assert r.total.co.added == 5
     assert r.schedule is None
-    assert r.treatment == (
+    assert treatment_sentence(r) == (
         "run echo: await-reply (closed loop) with a pacing of 2 ms/sender: latencies also shown corrected for "
         "coordinated omission (HdrHistogram expected interval)."
     )
@@ -164,7 +165,7 @@ def test_fire_and_forget_is_not_corrected(log_writer):
     assert co_table([r]) is None
     row = summary_table([r]).rows[-1]
     assert row["destination"] == "TOTAL" and "co_p99_ms" not in row and row["p99_ms"] == 7.0
-    assert r.treatment.startswith(
+    assert treatment_sentence(r).startswith(
         "run send: fire-and-forget (open loop) with a pacing of 2 ms/sender: latencies not corrected for "
         "coordinated omission, since a slow reply delays no send; sends fell behind their schedule by 2896.000 ms "
         "at p99 and 2896.000 ms at most;"
@@ -176,8 +177,10 @@ def test_unthrottled_runs_are_not_corrected(log_writer):
     (ar,) = analyze_files([tiny(log_writer, "await-reply", "a.csv")], label="a")
     (ff,) = analyze_files([tiny(log_writer, "fire-and-forget", "f.csv")], label="f")
     assert ar.total.co is None and ff.total.co is None and ff.schedule is None
-    assert ar.treatment == "run a: await-reply (closed loop), unthrottled: no expected interval, so no correction."
-    assert ff.treatment == (
+    assert treatment_sentence(ar) == (
+        "run a: await-reply (closed loop), unthrottled: no expected interval, so no correction."
+    )
+    assert treatment_sentence(ff) == (
         "run f: fire-and-forget (open loop), unthrottled: latencies not corrected for coordinated omission, since a "
         "slow reply delays no send; no pacing given, so no schedule to hold the sends to."
     )
@@ -196,8 +199,8 @@ def test_old_logs_keep_their_results_and_say_so(log_writer):
     assert figures(old) == figures(new)  # books, raw and CO figures
     assert old.per_second.equals(new.per_second)
     assert (old.span_s, old.achieved_tps, old.interval_us) == (new.span_s, new.achieved_tps, new.interval_us)
-    assert old.treatment.startswith("run old: mode unknown (a timing log of an older plugin version")
-    assert "corrected for coordinated omission as before" in old.treatment
+    assert treatment_sentence(old).startswith("run old: mode unknown (a timing log of an older plugin version")
+    assert "corrected for coordinated omission as before" in treatment_sentence(old)
 
 
 def mixed_lines(same_destination: bool):
@@ -217,14 +220,14 @@ def test_mixed_run_corrects_only_await_reply_destinations(log_writer):
     assert by["/app/echo"].co is not None and by["/app/echo"].co.added == 3  # 9000: +7000 +5000 +3000
     assert by["/topic/chat"].co is None and r.total.co is None
     assert [b.destination for b in r.co_corrected] == ["/app/echo"]
-    assert "only /app/echo (await-reply records only) also shown corrected" in r.treatment
+    assert "only /app/echo (await-reply records only) also shown corrected" in treatment_sentence(r)
     assert r.schedule is not None and r.schedule.senders == 1  # the fire-and-forget sender
 
 
 def test_mixed_run_on_one_destination_is_not_corrected(log_writer):
     (r,) = analyze_files([log_writer(mixed_lines(True), header=HEADER_V2)], label="m", expected_interval_ms=2)
     assert r.mode == "mixed" and not r.co_corrected
-    assert r.treatment.startswith(
+    assert treatment_sentence(r).startswith(
         "run m: mixed modes (await-reply and fire-and-forget) with a pacing of 2 ms/sender: latencies not corrected"
     )
 
@@ -262,8 +265,8 @@ def test_schedule_lag_hand_computed(log_writer):
     assert s.worst_sender == "u1"
     assert r.target_per_s == pytest.approx(20.0)  # 2 senders every 100 ms
     assert r.achieved_tps == pytest.approx(8 / 0.7)
-    assert "sends fell behind their schedule by 300.000 ms at p99 and 300.000 ms at most; " in r.treatment
-    assert "11.4 sends/s achieved vs 20.0/s target" in r.treatment
+    assert "sends fell behind their schedule by 300.000 ms at p99 and 300.000 ms at most; " in treatment_sentence(r)
+    assert "11.4 sends/s achieved vs 20.0/s target" in treatment_sentence(r)
     row = schedule_table([r]).rows[0]
     assert (row["lag_p50_ms"], row["lag_p99_ms"], row["lag_max_ms"], row["worst_sender"]) == (10.0, 300.0, 300.0, "u1")
     ps = per_second_frame([r], {})
@@ -276,7 +279,7 @@ def test_schedule_lag_from_a_target_rate(log_writer):
     (r,) = analyze_files([log_writer(schedule_log(), header=HEADER_V2)], label="send", target_rate_per_min=1200)
     assert r.interval_us == 100_000
     assert r.schedule.lag.quantile(0.99) == 300_000
-    assert "with a pacing of 100 ms/sender (1200 msg/min)" in r.treatment
+    assert "with a pacing of 100 ms/sender (1200 msg/min)" in treatment_sentence(r)
 
 
 def test_cli_and_report_state_the_treatment_of_each_run(log_writer, tmp_path, capsys):
@@ -318,7 +321,7 @@ def test_warmup_is_shown_apart_with_books_that_hold_on_both_sides(log_writer):
     assert (t.sent, t.answered, t.lost, t.failed) == (4, 2, 1, 1)
     assert np.repeat(t.latency.values, t.latency.counts).tolist() == [2000, 5000, 6000, 7000]
     assert warm.is_warmup and not main_run.is_warmup
-    assert main_run.treatment.endswith("the messages of its first 1 s are shown apart as warm-up.")
+    assert treatment_sentence(main_run).endswith("the messages of its first 1 s are shown apart as warm-up.")
     assert any("shown apart as 'echo warm-up'" in n for n in main_run.notes)
 
 

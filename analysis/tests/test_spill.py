@@ -11,6 +11,7 @@ import pytest
 from stomp_analysis import aggregate
 from stomp_analysis.aggregate import RunSpec, analyze
 from stomp_analysis.cli import main
+from stomp_analysis.explain import treatment_sentence
 from stomp_analysis.spill import SpillStore, analyze_spilled
 from stomp_analysis.timing_log import HEADER_V2, read_timing_log
 
@@ -85,7 +86,7 @@ def figures(r: aggregate.RunResult) -> dict:
         schedule = (s.interval_us, s.senders, s.sends, dist(s.lag), s.worst_sender)
     return {
         "label": r.label,
-        "treatment": r.treatment,
+        "treatment": treatment_sentence(r),
         "notes": r.notes,
         "files": r.files,
         "records": r.records,

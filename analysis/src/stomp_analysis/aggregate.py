@@ -3,7 +3,7 @@
 :class:`RunAccumulator` adds up the records of one run, slice after slice (the in-memory path adds them at once,
 the out-of-core one, spill.py, one slice of send time after the other), exactly: books and counts are sums,
 latency distributions value->count histograms. :meth:`RunAccumulator.finish` turns the sums into a
-:class:`~stomp_analysis.results.RunResult`, applying the treatment's policies (treatment.py) and the words
+:class:`~stomp_analysis.results.RunResult`, applying the policies of its pacing (pacing.py) and the words
 (explain.py). Which records form a run, or its warm-up, is planned in runs.py; what the figures mean is
 written in explain.py.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from . import explain, treatment
+from . import explain, pacing
 from .receipts import ReceiptAccumulator, take_before
 from .results import (
     MIXED,
@@ -31,12 +31,10 @@ from .results import (
     RunResult,
     RunSpec,
     ScheduleLag,
-    number,
 )
 from .runs import FILE, FileScan, PartPlan, add_records, mark_part, plan_parts, windows
 from .stats import Distribution, DistributionBuilder, KeyedHistograms, Serial
 from .timing_log import ANSWERED, AWAIT_REPLY, FAILED, FIRE_AND_FORGET, LOST, TimingLog
-from .treatment import expected_interval_us
 
 __all__ = [
     "MIXED",
@@ -50,9 +48,7 @@ __all__ = [
     "ScheduleLag",
     "analyze",
     "analyze_run",
-    "expected_interval_us",
     "finish_parts",
-    "number",
 ]
 
 #: Latencies at or above this many µs (~12.7 days) are not recordable (and keep the packed sort key in int64).
@@ -127,7 +123,7 @@ class RunAccumulator:
     def __init__(self, spec: RunSpec, senders: int) -> None:
         self.spec = spec
         self.senders = senders
-        self.interval_us, self.interval_note = expected_interval_us(spec, senders)
+        self.interval_us, self.interval_note = pacing.expected_interval_us(spec, senders)
         self.records = 0
         self.mixed = 0
         self.mode_records = {AWAIT_REPLY: 0, FIRE_AND_FORGET: 0, UNKNOWN: 0}
@@ -291,14 +287,14 @@ class RunAccumulator:
         self._latencies.flush()
         self._background.wait()
         destinations, total = self._books()
-        mode = treatment.run_mode(self.mode_records)
+        mode = pacing.run_mode(self.mode_records)
         interval_us = self.interval_us
-        treatment.correct(
-            treatment.books_to_correct(mode, interval_us, destinations, total, self._closed),
+        pacing.correct(
+            pacing.books_to_correct(mode, interval_us, destinations, total, self._closed),
             interval_us,
             co_max_entries,
         )
-        holds = treatment.holds_to_schedule(interval_us, self.mode_records)
+        holds = pacing.holds_to_schedule(interval_us, self.mode_records)
         start_ms, end_us = self._first_send_us // 1000, _max(self._last_send_us, self._last_answer_us)
         result = RunResult(
             spec=self.spec,
@@ -319,10 +315,9 @@ class RunAccumulator:
             interval_note=self.interval_note,
             mode=mode,
             mode_records=dict(self.mode_records),
-            target_per_s=treatment.target_per_s(self.spec, self.senders, interval_us),
+            target_per_s=pacing.target_per_s(self.spec, self.senders, interval_us),
             schedule=self._schedule_lag() if holds else None,
         )
-        result.treatment_reason = explain.treatment_reason(result)
         result.notes += explain.result_notes(result)
         return result
 

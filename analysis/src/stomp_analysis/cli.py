@@ -1,36 +1,26 @@
-"""Command line: ``sockjs-stomp-aggregate`` / ``python3 analysis/aggregate.py``."""
+"""Command line: ``sockjs-stomp-aggregate`` / ``python3 analysis/aggregate.py``: the arguments, and what is printed;
+the work is the pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
+from . import huge_pages  # noqa: F401  first: numpy reads its switch when it is imported (see huge_pages.py)
+
+# isort: split
+
 import argparse
 import math
-import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from polars.exceptions import PanicException  # a polars panic is a BaseException
 
-try:
-    from numpy._core import multiarray as np_multiarray
-except ImportError:  # numpy 1
-    from numpy.core import multiarray as np_multiarray
-
 from . import InputError, __version__, explain
-from .aggregate import RunResult, RunSpec, analyze
-from .jtl import _header as check_jtl_header
-from .jtl import assign_to_runs, read_jtl
-from .progress import Progress
-from .spill import SpillStore, analyze_spilled
-from .tables import Table, build_tables, markdown_document, per_second_frame
-from .timing_log import TimingLog, check_header, read_timing_log
+from .pipeline import DEFAULT_MAX_IN_MEMORY_MIB, Options, Stage, analyse, write_outputs
+from .results import RunSpec
 
 PROG = "sockjs-stomp-aggregate"
-#: Runs whose timing logs total this many MiB or more are aggregated out of core (--max-in-memory).
-DEFAULT_MAX_IN_MEMORY_MIB = 512
 
 DESCRIPTION = """\
 Aggregates the reply-timing logs written by the jmeter-sockjs-stomp plugin (one CSV line per outcome of a
@@ -45,7 +35,7 @@ runs: each timing log is one run, labelled by its --label (in order) or its file
 several test runs (the run column: runs appended to one file) are split into runs LABEL#1, LABEL#2, ...
 
 """
-    + explain.EPILOG_TREATMENT
+    + explain.EPILOG_COORDINATED_OMISSION
     + """
 
 examples:
@@ -95,24 +85,22 @@ def positive_ms(text: str) -> float:
     return v
 
 
-def positive_int(text: str) -> int:
+def _count(text: str, zero_allowed: bool) -> int:
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be > 0")
+    if v < 0 or (v == 0 and not zero_allowed):
+        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be {'>=' if zero_allowed else '>'} 0")
     return v
+
+
+def positive_int(text: str) -> int:
+    return _count(text, zero_allowed=False)
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: expected a whole number") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"invalid count {text!r}: must be >= 0")
-    return v
+    return _count(text, zero_allowed=True)
 
 
 def label_text(text: str) -> str:
@@ -255,43 +243,39 @@ def build_runs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
     ]
 
 
-def _warn(msg: str) -> None:
+def repeated_paths(paths: Sequence[Path]) -> list[Path]:
+    """The mentions of a file that an earlier one already named (by its resolved path), in order."""
+    seen: set[Path] = set()
+    repeated = []
+    for pth in paths:
+        key = pth.resolve()
+        if key in seen:
+            repeated.append(pth)
+        seen.add(key)
+    return repeated
+
+
+def pipeline_options(args: argparse.Namespace) -> Options:
+    """The pipeline's options from the command line's."""
+    return Options(
+        max_issues=args.max_issues,
+        co_max_entries=args.co_max_entries,
+        warmup_s=args.warmup,
+        max_in_memory_mib=args.max_in_memory,
+        temp_dir=args.temp_dir,
+        progress=None if not args.quiet else False,
+    )
+
+
+def _warn(msg: str, listed: Sequence[str] = ()) -> None:
     print(f"{PROG}: warning: {msg}", file=sys.stderr)
+    for line in listed:
+        print(f"  {line}", file=sys.stderr)
 
 
 def _info(msg: str, quiet: bool) -> None:
     if not quiet:
         print(f"{PROG}: {msg}", file=sys.stderr)
-
-
-def _report_issues(path: Path, records: int, malformed: int, issues: list) -> None:
-    if not malformed:
-        return
-    _warn(f"{path}: {malformed} malformed record(s) out of {records} skipped; the first {len(issues)}:")
-    for i in issues:
-        print(f"  {i}", file=sys.stderr)
-
-
-def _unique_labels(results: list[RunResult]) -> None:
-    """Runs split from a spec (LABEL#n) may meet a label given to another run: later ones get " (2)", ..."""
-    used: set[str] = set()
-    for r in results:
-        label, k = r.label, 2
-        while label in used:
-            label, k = f"{r.label} ({k})", k + 1
-        if label != r.label:
-            r.spec = replace(r.spec, label=label)
-        used.add(label)
-
-
-class Stage:
-    """What the command is doing, for the one-line message when something fails."""
-
-    def __init__(self) -> None:
-        self.text = "starting"
-
-    def __call__(self, text: str) -> None:
-        self.text = text
 
 
 def _failure(stage: Stage, e: BaseException) -> str:
@@ -304,168 +288,25 @@ def _failure(stage: Stage, e: BaseException) -> str:
     return f"{stage.text} failed: {why}"
 
 
-def _read_in_memory(spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage) -> list[RunResult]:
-    logs = []
-    for i, pth in enumerate(spec.paths):
-        stage(f"reading {pth}")
-        progress.describe(f"reading {pth.name}")
-        logs.append(read_timing_log(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
-    _check_usable(spec, [(log, log.frame.height) for log in logs], progress)
-    stage(f"aggregating {spec.label}")
-    progress.describe(f"aggregating {spec.label}")
-    return analyze(spec, logs, co_max_entries=args.co_max_entries, warmup_s=args.warmup)
-
-
-def _read_out_of_core(
-    spec: RunSpec, file_index: int, args, progress: Progress, stage: Stage, total: int
-) -> list[RunResult]:
-    stage(f"creating a temporary directory in {args.temp_dir or tempfile.gettempdir()}")
-    with SpillStore(args.temp_dir, total_bytes=total, held_bytes=args.max_in_memory * 2**20) as store:
-        scans = []
-        for i, pth in enumerate(spec.paths):
-            stage(f"reading {pth} (out of core, into {store.directory})")
-            progress.describe(f"reading {pth.name}")
-            scans.append(store.read(pth, file_index + i, max_issues=args.max_issues, advance=progress.advance))
-        _check_usable(spec, [(s.log, s.rows) for s in scans], progress)
-        stage(f"aggregating {spec.label} (out of core, from {store.directory})")
-
-        def describe(text: str) -> None:
-            stage(text)
-            progress.describe(text)
-
-        return analyze_spilled(
-            spec, scans, store, co_max_entries=args.co_max_entries, warmup_s=args.warmup, describe=describe
-        )
-
-
-def _check_usable(spec: RunSpec, logs: list[tuple[TimingLog, int]], progress: Progress) -> None:
-    """Raises InputError when no file of the spec has a usable record: (description, good records) per file."""
-    if any(good for _, good in logs):
-        return
-    progress.close()
-    for log, _ in logs:
-        _report_issues(log.path, log.records, log.malformed, log.issues)
-    names = ", ".join(str(p) for p in spec.paths)
-    raise InputError(f"{names}: no usable record (all {sum(log.records for log, _ in logs)} are malformed)")
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage | None = None) -> int:
+    """The command once its arguments are parsed: the pipeline, its warnings on stderr, the Markdown on stdout and,
+    with --out, the files."""
     stage = stage or Stage()
-    specs = _check_inputs(args, parser, stage)
-    results = _aggregate(specs, args, stage)
-    stage("making the tables")
-    _unique_labels(results)
-    for r in results:
-        for f in r.files:
-            _report_issues(f.path, f.records, f.malformed, f.issues)
-    jtls, jtl_by_run = _read_jtls(args.jtl, results, args.max_issues, stage)
-    notes = [f"{r.label}: {n}" for r in results for n in r.notes]
-    for n in notes:
-        _warn(n)
-    tables, inputs = build_tables(results, jtls, jtl_by_run)
+    stage("checking the inputs")
+    specs = build_runs(args, parser)
+    for pth in repeated_paths(args.timing_logs):
+        _warn(f"{pth} is given more than once: its messages are counted once per mention")
+    analysis = analyse(specs, args.jtl, pipeline_options(args), out=args.out, stage=stage, warn=_warn)
     stage("writing the tables to stdout")
-    sys.stdout.write(markdown_document(results, tables, inputs))
+    sys.stdout.write(analysis.markdown())
     sys.stdout.flush()
     if args.out is not None:
-        per_second = per_second_frame(results, {k: v for k, v in jtl_by_run.items() if k is not None})
-        _write_out(args, stage, results, jtls, [*tables, inputs], per_second, notes)
+        written = write_outputs(analysis, args.out, charts=not args.no_charts, stage=stage)
+        _info(f"wrote {len(written)} files to {args.out}: " + ", ".join(p.name for p in written), args.quiet)
     return 0
 
 
-def _check_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage) -> list[RunSpec]:
-    """The run specs, once every input has been checked (before the long work starts)."""
-    stage("checking the inputs")
-    specs = build_runs(args, parser)
-    seen: set[Path] = set()
-    for pth in args.timing_logs:
-        key = pth.resolve()
-        if key in seen:
-            _warn(f"{pth} is given more than once: its messages are counted once per mention")
-        seen.add(key)
-    for spec in specs:
-        for pth in spec.paths:
-            check_header(pth)
-    for pth in args.jtl:
-        check_jtl_header(pth)
-    if args.out is not None:
-        try:
-            args.out.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise InputError(f"{args.out}: cannot create the output directory: {e.strerror or e}") from None
-    return specs
-
-
-def _aggregate(specs: list[RunSpec], args: argparse.Namespace, stage: Stage) -> list[RunResult]:
-    """The runs of every spec, each spec in memory or out of core by its size."""
-    total_bytes = sum(os.path.getsize(p) for s in specs for p in s.paths)
-    progress = Progress(total_bytes, enabled=None if not args.quiet else False)
-    results: list[RunResult] = []
-    file_index = 0
-    try:
-        for spec in specs:
-            spec_bytes = sum(os.path.getsize(p) for p in spec.paths)
-            if spec_bytes >= args.max_in_memory * 2**20:
-                results += _read_out_of_core(spec, file_index, args, progress, stage, spec_bytes)
-            else:
-                results += _read_in_memory(spec, file_index, args, progress, stage)
-            file_index += len(spec.paths)
-    finally:
-        progress.close()
-    return results
-
-
-def _read_jtls(paths: list[Path], results: list[RunResult], max_issues: int, stage: Stage) -> tuple[list, dict]:
-    """The .jtl files, and which run each belongs to (None: none)."""
-    jtls = []
-    for p in paths:
-        stage(f"reading {p}")
-        jtls.append(read_jtl(p, max_issues=max_issues))
-    stage("making the tables")
-    for j in jtls:
-        _report_issues(j.path, j.records, j.malformed, j.issues)
-    assignment = assign_to_runs(jtls, [(r.start_ms, r.end_us // 1000) for r in results])
-    jtl_by_run: dict = {}
-    for j, idx in zip(jtls, assignment):
-        jtl_by_run.setdefault(idx, []).append(j)
-        if idx is None:
-            _warn(f"{j.path}: its samples overlap no run in time; shown apart")
-    return jtls, jtl_by_run
-
-
-def _write_out(args, stage: Stage, results, jtls, tables: list[Table], per_second, notes: list[str]) -> None:
-    """The CSV files, the charts and report.html in --out."""
-    d: Path = args.out
-    stage(f"writing to {d}")
-    *shown, inputs = tables
-    written = [t.write_csv(d) for t in shown]
-    ps_path = d / "per_second.csv"
-    per_second.write_csv(ps_path, null_value="")
-    written.append(ps_path)
-    written.append(inputs.write_csv(d))
-    charts = []
-    if not args.no_charts:
-        from .charts import write_charts  # matplotlib is only imported when charts are wanted
-
-        charts = write_charts(results, per_second, d)
-        written += [p for _, p in charts]
-    from .report import write_html
-
-    written.append(write_html(d / "report.html", runs=results, jtls=jtls, tables=tables, charts=charts, notes=notes))
-    _info(f"wrote {len(written)} files to {d}: " + ", ".join(p.name for p in written), args.quiet)
-
-
-def without_huge_pages() -> None:
-    """Stops numpy from asking for transparent huge pages (it does for every array of 4 MiB and more): where the
-    kernel's THP defrag setting is ``madvise`` (a common default, and this project's machines'), the first touch
-    of each such array may compact memory first. The aggregation makes many short-lived arrays of a few million
-    values: on 10 million real-shaped records, page faults were a fifth of the CPU (perf), and fewer without."""
-    set_madvise = getattr(np_multiarray, "_set_madvise_hugepage", None)  # numpy's switch for NUMPY_MADVISE_HUGEPAGE
-    if set_madvise is not None:
-        set_madvise(False)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    without_huge_pages()
     parser = build_parser()
     stage = Stage()
     args = None

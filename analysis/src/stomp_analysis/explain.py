@@ -1,8 +1,11 @@
 """The words: what the figures mean and which treatment a run got, written once.
 
 The tables' notes, the report's "How to read this report", the command's help and the sentences and notes of
-each run all come from here; the code that computes the figures (aggregate.py, treatment.py, runs.py) holds no
-English beyond its docstrings (and the formula of a pacing interval, treatment.expected_interval_us).
+each run all come from here; the code that computes the figures (aggregate.py, pacing.py, runs.py) holds no
+English beyond its docstrings (and the formula of a pacing interval, pacing.expected_interval_us).
+
+A run's *treatment* is what its mode and pacing give its latencies: corrected for coordinated omission or not, and
+its sends held to their schedule or not (pacing.py decides it); treatment_sentence states it.
 analysis/README.md says the same for the reader of the repository.
 
 The table notes are the short forms of the explanations of the report (REPORT_EXPLANATIONS): both are kept, side
@@ -11,9 +14,29 @@ by side here, so that the outputs read as they did.
 
 from __future__ import annotations
 
-from .results import UNKNOWN, RunResult, number
+from .results import UNKNOWN, RunResult, RunSpec
 from .stats import Distribution
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
+
+# ----------------------------------------------------------------------------------------------------------
+# numbers and pacings as the words write them
+
+
+def number(x: float) -> str:
+    """A plain number without exponent: 1200000, 2.5, 0.125."""
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def pacing_text(spec: RunSpec) -> str:
+    """The pacing a run was given: "50 ms/sender", "6000 msg/min" or "unthrottled"."""
+    if spec.expected_interval_ms:
+        return f"{number(spec.expected_interval_ms)} ms/sender"
+    if spec.target_rate_per_min:
+        return f"{number(spec.target_rate_per_min)} msg/min"
+    return "unthrottled"
+
 
 # ----------------------------------------------------------------------------------------------------------
 # notes under the tables (Markdown, HTML)
@@ -54,7 +77,7 @@ JTL_NOTE = "Sampler elapsed times as JMeter measured them (ms); throughput = sam
 # ----------------------------------------------------------------------------------------------------------
 # the command's help
 
-EPILOG_TREATMENT = """\
+EPILOG_COORDINATED_OMISSION = """\
 coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
 loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead."""
 
@@ -177,14 +200,15 @@ def _ms(us: float) -> str:
 
 
 def treatment_sentence(r: RunResult) -> str:
-    """The sentence of RunResult.treatment: ``run <label>: <treatment_reason>``, saying so when it has a warm-up."""
-    reason = r.treatment_reason
+    """The run's treatment (CO correction or not, schedule lag) and why, in one sentence: ``run <label>:
+    <treatment clause>``, saying so when it has a warm-up (stdout, report.html, comparison.csv)."""
+    clause = _treatment_clause(r)
     if r.warmup_s and not r.is_warmup:
-        reason = f"{reason.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."
-    return f"run {r.label}: {reason}"
+        clause = f"{clause.rstrip('.')}; the messages of its first {number(r.warmup_s)} s are shown apart as warm-up."
+    return f"run {r.label}: {clause}"
 
 
-def treatment_reason(r: RunResult) -> str:
+def _treatment_clause(r: RunResult) -> str:
     """Which treatment the run got and why, in one sentence (without the leading "run <label>: ")."""
     spec = r.spec
     pacing = ""

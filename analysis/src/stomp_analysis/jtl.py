@@ -55,7 +55,8 @@ class JtlLog:
         return int(self.frame.select((pl.col("timeStamp") + pl.col("elapsed")).max()).item())
 
 
-def _header(path: Path) -> list[str]:
+def check_header(path: Path) -> list[str]:
+    """The column names of a .jtl's header line; raises InputError naming the file when it is not one."""
     first = read_head(path, "a .jtl file")[0].decode("utf-8", errors="replace")
     if not first:
         raise InputError(f"{path}: empty file (expected a JMeter CSV result file with a header line)")
@@ -72,7 +73,7 @@ def _header(path: Path) -> list[str]:
 
 def read_jtl(path: str | os.PathLike, *, max_issues: int = 5) -> JtlLog:
     path = Path(path)
-    names = _header(path)
+    names = check_header(path)
     has_success = "success" in names
     has_threads = "allThreads" in names
     has_label = "label" in names

@@ -58,7 +58,7 @@ def write_html(
     for n in notes:
         parts.append(f'<p class="warn">{html.escape(n)}</p>')
     parts.append("<h2>Treatment per run</h2>")
-    parts.append("<ul>" + "".join(f"<li>{html.escape(r.treatment)}</li>" for r in runs) + "</ul>")
+    parts.append("<ul>" + "".join(f"<li>{html.escape(explain.treatment_sentence(r))}</li>" for r in runs) + "</ul>")
     by_name = {t.name: t for t in tables}
     first = ("comparison", "summary", "receipts", "latency_co", "schedule")
     for name in first:

@@ -1,4 +1,5 @@
-"""What the aggregation gives: per run, its books per destination, distributions, series and treatment.
+"""What the aggregation gives: per run, its books per destination, distributions, series, and what its treatment
+rests on (mode, pacing interval, CO-corrected books, schedule lag).
 
 What the figures mean is written once, in ``explain.py`` (shown in the tables, the report and the README).
 """
@@ -23,21 +24,6 @@ class RunSpec:
     paths: list[Path]
     target_rate_per_min: float | None = None  # Constant Throughput Timer target for the whole run
     expected_interval_ms: float | None = None  # per sender
-
-    @property
-    def pacing(self) -> str:
-        if self.expected_interval_ms:
-            return f"{number(self.expected_interval_ms)} ms/sender"
-        if self.target_rate_per_min:
-            return f"{number(self.target_rate_per_min)} msg/min"
-        return "unthrottled"
-
-
-def number(x: float) -> str:
-    """A plain number without exponent: 1200000, 2.5, 0.125."""
-    if float(x).is_integer():
-        return str(int(x))
-    return f"{x:.3f}".rstrip("0").rstrip(".")
 
 
 @dataclass
@@ -115,20 +101,12 @@ class RunResult:
     mode_records: dict[str, int] = field(default_factory=dict)  # records per mode (unknown = without a mode)
     target_per_s: float | None = None  # sends per second the pacing asks for (whole run)
     schedule: ScheduleLag | None = None  # fire-and-forget sends vs their schedule (needs a pacing)
-    treatment_reason: str = ""  # which CO treatment the run got and why (see treatment)
     warmup_s: float = 0.0  # the run's first seconds shown apart as its warm-up (0: none)
     is_warmup: bool = False  # this is the warm-up part of a run
 
     @property
     def label(self) -> str:
         return self.spec.label
-
-    @property
-    def treatment(self) -> str:
-        """One sentence: the run's treatment (CO correction or not, schedule lag) and why."""
-        from .explain import treatment_sentence  # the words live there, and explain imports this module
-
-        return treatment_sentence(self)
 
     @property
     def co_corrected(self) -> list[Books]:

@@ -14,7 +14,7 @@ import polars as pl
 from . import explain
 from .jtl import JtlLog, jtl_per_second, jtl_summary, max_threads
 from .receipts import PER_SECOND as RECEIPT_PER_SECOND
-from .results import TOTAL, Books, RunResult, number
+from .results import TOTAL, Books, RunResult
 from .stats import QUANTILE_NAMES, QUANTILES
 
 # column kinds: how a value is shown (CSV keeps full precision except ms, rounded to the µs)
@@ -281,7 +281,7 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
             if m is not None:
                 threads = m if threads is None else max(threads, m)
         lat = _latency_values(r.total)
-        pacing = r.spec.pacing
+        pacing = explain.pacing_text(r.spec)
         t.rows.append(
             {
                 "run": r.label,
@@ -289,7 +289,7 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 "concurrency_from": "jtl allThreads" if threads is not None else "senders",
                 "pacing": pacing
                 if not r.interval_us or r.spec.expected_interval_ms
-                else f"{pacing} ({number(r.interval_us / 1000)} ms/sender)",
+                else f"{pacing} ({explain.number(r.interval_us / 1000)} ms/sender)",
                 "mode": r.mode,
                 "co_interval_ms": r.interval_us / 1000.0 if r.interval_us else None,
                 "sent": r.total.sent,
@@ -305,7 +305,7 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 "lag_p99_ms": _us_to_ms(r.schedule.lag.quantile(0.99)) if r.schedule else None,
                 "loss_pct": r.total.loss_pct,
                 "failed_pct": 100.0 * r.total.failed / r.total.sent if r.total.sent else None,
-                "treatment": r.treatment,
+                "treatment": explain.treatment_sentence(r),
             }
         )
     return t
@@ -480,13 +480,13 @@ def markdown_document(runs: Sequence[RunResult], tables: Sequence[Table], inputs
     records were found)."""
     out = ["# SockJS/STOMP reply timing\n\n"]
     for r in runs:
-        pacing = r.spec.pacing + (f"; expected interval {r.interval_note}" if r.interval_us else "")
+        pacing = explain.pacing_text(r.spec) + (f"; expected interval {r.interval_note}" if r.interval_us else "")
         out.append(
             f"- **{r.label}**: {len(r.files)} file(s), {r.records} records, {r.senders} sender(s), "
             f"span {r.span_s:.1f} s, pacing {pacing}, mode {r.mode}\n"
         )
     out.append("\n## Treatment\n\n")
-    out += [f"- {r.treatment}\n" for r in runs]
+    out += [f"- {explain.treatment_sentence(r)}\n" for r in runs]
     out.append("\n")
     shown = [*tables, inputs] if any(row["malformed"] for row in inputs.rows) else tables
     out += [t.markdown() + "\n" for t in shown]

@@ -1,14 +1,16 @@
-"""The treatment of a run, as policies apart from the accumulation: which expected interval its pacing gives,
-which of its books are corrected for coordinated omission, and whether its sends are held to a schedule.
+"""A run's pacing and what follows from it, as policies apart from the accumulation: each sender's expected
+interval and the run's target send rate; then, by the run's mode, which of its books are corrected for coordinated
+omission and whether its sends are held to a schedule (together, the run's *treatment*).
 
 The correction assumes a closed loop (a slow reply held the sender back): it is applied to await-reply records,
 and to old logs without a mode (as before); fire-and-forget senders (open loop) get the schedule lag instead.
-The sentence that says so is written in explain.py.
+The sentence that states a run's treatment is written in explain.py (treatment_sentence).
 """
 
 from __future__ import annotations
 
-from .results import MIXED, UNKNOWN, Books, RunSpec, number
+from .explain import number
+from .results import MIXED, UNKNOWN, Books, RunSpec
 from .stats import co_correct
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
 
