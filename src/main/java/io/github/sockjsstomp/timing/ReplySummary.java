@@ -84,10 +84,12 @@ public final class ReplySummary implements AutoCloseable {
                 ? ""
                 : String.format(
                         Locale.ROOT,
-                        " (%d replies came after their "
-                                + "message was LOST, up to %.1f s after the send: the server fell behind)",
+                        " (%d replies came after their message was LOST%s: the server fell behind)",
                         books.lateReplies(),
-                        books.lateMaxMicros() / 1e6);
+                        books.lateMaxMicros() == 0
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT, ", up to %.1f s after the send", books.lateMaxMicros() / 1e6));
         return String.format(
                 Locale.ROOT,
                 "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, " + "failed %d, pending %d; %s",

@@ -42,8 +42,10 @@ public final class ReplyTracker {
     private final LongAdder answerRecords = new LongAdder();
     private final LongAdder extraReplies = new LongAdder();
     private final LongAdder lateReplies = new LongAdder();
-    /** The longest send-to-reply time of a late reply whose message was still known. */
+    /** The longest send-to-reply time of a late reply. */
     private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
+    /** When the last LOST messages were sent: their late replies come after the tracker forgot them. */
+    private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
     private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
@@ -215,8 +217,9 @@ public final class ReplyTracker {
             extraReplies.increment();
         } else if (ids.isOurs(msgId)) {
             lateReplies.increment();
-            if (entry != null) {
-                lateMaxMicros.accumulate((message.receivedNanos() - entry.sentNanos) / 1000);
+            long sentNanos = entry != null ? entry.sentNanos : recentlyLost.sentNanos(ids.sequenceOf(msgId));
+            if (sentNanos != RecentlyLost.UNKNOWN) {
+                lateMaxMicros.accumulate((message.receivedNanos() - sentNanos) / 1000);
             }
         } else {
             // An id another generator issued, or a header that only looks like one.
@@ -288,6 +291,7 @@ public final class ReplyTracker {
     private void lose(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.LOST)) {
             lost.increment();
+            recentlyLost.lost(ids.sequenceOf(entry.msgId), entry.sentNanos);
             emit(entry, entry.record(TimingRecord.Outcome.LOST, -1, null, entry.bytes, reason));
         }
     }
