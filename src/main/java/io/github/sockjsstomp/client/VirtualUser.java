@@ -130,6 +130,7 @@ public final class VirtualUser implements AutoCloseable {
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();
+            log.debug("{} connect failed", this, e);
             return failed(use, uri, Failure.of(e), startMillis, startNanos);
         } finally {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
@@ -192,6 +193,7 @@ public final class VirtualUser implements AutoCloseable {
             throw e;
         } catch (ExecutionException e) {
             current.abandon(future);
+            log.debug("{} connect failed", this, e.getCause());
             String error = stompError;
             if (error != null) {
                 return StepResult.failure(

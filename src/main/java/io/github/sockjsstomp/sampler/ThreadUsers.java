@@ -272,6 +272,7 @@ final class ThreadUsers {
                 server.connected(now);
             }
         } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
+            sayFailedConnect(result);
             schedule.failed(now);
             countWaiting(wasWaiting, schedule);
             if (server != null) {
@@ -279,6 +280,21 @@ final class ThreadUsers {
             }
         }
         return result;
+    }
+
+    /**
+     * A failed connect is one line in jmeter.log per cause, the first time it is seen; the run's end says how many
+     * failed for each cause. A thousand users refused alike are one line, not a thousand stack traces.
+     */
+    private void sayFailedConnect(SampleResult result) {
+        String cause = result.getResponseCode() + ": " + result.getResponseMessage();
+        if (capacity.connectFailed(cause)) {
+            log.warn(
+                    "Connect failed ({}); further connects that fail so are counted, the counts said at the end of "
+                            + "the run (each failure's stack trace: {} at DEBUG)",
+                    cause,
+                    VirtualUser.class.getName());
+        }
     }
 
     private void countWaiting(boolean wasWaiting, ReconnectBackoff.Schedule schedule) {

@@ -257,6 +257,7 @@ public final class Run {
         if (figures != null) {
             summaries.accept(figures);
         }
+        capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         tracker.close();
         long unwritten = 0;
         synchronized (timingLogs) {
