@@ -9,6 +9,7 @@ import io.github.sockjsstomp.timing.CapacityBook;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
+import io.github.sockjsstomp.timing.UnsaidRefusals;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.BitSet;
 import java.util.List;
@@ -57,6 +58,9 @@ final class ThreadUsers {
     private TimingOptions timedWith;
     private TimingSink timedInto;
     private List<UserTiming> timings;
+    /** The server's refusals on these users' sessions that no sample said yet. */
+    private final UnsaidRefusals refusals = new UnsaidRefusals();
+
     private boolean closed;
 
     ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity) {
@@ -105,6 +109,11 @@ final class ThreadUsers {
         return users.size();
     }
 
+    /** ERROR frames on these users' open sessions that no sample of the thread said yet. */
+    UnsaidRefusals refusals() {
+        return refusals;
+    }
+
     /** The next user in turn, round-robin. */
     int nextIndex() {
         int index = next;
@@ -124,7 +133,7 @@ final class ThreadUsers {
             timedWith = options;
             timedInto = sink;
             timings = users.stream()
-                    .map(u -> UserTiming.attach(u, tracker, options, sink))
+                    .map(u -> UserTiming.attach(u, tracker, options, sink, refusals))
                     .toList();
         } else if (!options.sameAs(timedWith) || sink != timedInto) {
             throw new IllegalStateException("'" + sampler + "' and '" + timedBy + "' send on the same thread's "

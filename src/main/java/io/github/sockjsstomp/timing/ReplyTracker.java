@@ -52,6 +52,7 @@ public final class ReplyTracker {
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
 
     private final ReceiptBooks receipts = new ReceiptBooks();
+    private final Refusals refusals = new Refusals();
     private final ScheduledExecutorService sweeper;
     private volatile ReplySummary summary;
 
@@ -76,15 +77,14 @@ public final class ReplyTracker {
     }
 
     /**
-     * Called just before the message is written; the clock starts here. {@code senderAnswered} counts the
-     * sender's messages answered (for a hint when none is).
+     * Called just before the message is written; the clock starts here. {@code sender} counts the sender's
+     * messages answered (for a hint when none is) and knows when the server last refused one of its frames.
      */
-    MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, LongAdder senderAnswered) {
+    MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, SenderBook sender) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        MessageTiming entry =
-                new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, senderAnswered);
+        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, sender);
         sent.increment();
         if (entry.receipt != null) {
             receipts.ask();
@@ -142,6 +142,30 @@ public final class ReplyTracker {
             noReceipt(entry);
             fail(entry, reason);
         }
+    }
+
+    /** A message still known (sent, its deadline not passed or not yet swept); null if not. */
+    MessageTiming known(String msgId) {
+        return msgId == null ? null : known.get(msgId);
+    }
+
+    /**
+     * An ERROR frame on an open session of {@code sender} ({@code user}): the server refused a frame. The message
+     * it names ({@code named}, null if none) is FAILED with the server's words.
+     *
+     * @param destination where the refused frame went, as far as known; null if not
+     */
+    void refused(SenderBook sender, MessageTiming named, String words, String destination, String user) {
+        sender.refused(System.nanoTime());
+        if (named != null) {
+            fail(named, "StompError: " + words);
+        }
+        refusals.refused(words, destination, named != null, user);
+    }
+
+    /** The run's ERROR frames on open sessions. */
+    public Refusals refusals() {
+        return refusals;
     }
 
     /** Settles a message's receipt as not received, and writes what waited for it. */
@@ -292,6 +316,9 @@ public final class ReplyTracker {
         if (entry.end(MessageTiming.LOST)) {
             lost.increment();
             recentlyLost.lost(ids.sequenceOf(entry.msgId), entry.sentNanos);
+            if (entry.senderBook.refusedSince(entry.sentNanos)) {
+                refusals.lostWhileRefused();
+            }
             emit(entry, entry.record(TimingRecord.Outcome.LOST, -1, null, entry.bytes, reason));
         }
     }
