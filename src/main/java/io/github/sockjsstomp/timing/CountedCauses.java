@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * One kind of trouble by cause, as a user reads it: each distinct cause is said the first time it is seen
@@ -60,11 +61,16 @@ public final class CountedCauses {
 
     /** One line per cause, the most frequent first ("12 x cause"), then the other causes' count, if any. */
     public List<String> lines() {
+        return lines(Function.identity());
+    }
+
+    /** As {@link #lines()}, each cause shown as {@code shown} gives it. */
+    public List<String> lines(Function<String, String> shown) {
         List<Map.Entry<String, Long>> byCount = new ArrayList<>();
         counts.forEach((cause, count) -> byCount.add(Map.entry(cause, count.sum())));
         byCount.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
         List<String> lines = new ArrayList<>();
-        byCount.forEach(entry -> lines.add(entry.getValue() + " x " + entry.getKey()));
+        byCount.forEach(entry -> lines.add(entry.getValue() + " x " + shown.apply(entry.getKey())));
         long other = others.sum();
         if (other > 0) {
             lines.add(other + " x other causes (only the first " + maxCauses + " distinct causes are told apart)");

@@ -2,8 +2,11 @@ package io.github.sockjsstomp.timing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The ERROR frames a server sent on open sessions during a run: a SEND to a destination it does not know, a
@@ -18,8 +21,13 @@ public final class Refusals {
     static final int MAX_WORDS_CHARS = 240;
 
     private static final int MAX_TEXTS = 20;
+    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
+    /** By the server's words with numbers and our ids taken out: a broker quoting each refused frame says one text. */
     private final CountedCauses byWords = new CountedCauses(MAX_TEXTS);
+    /** The words each text first came with, as said. */
+    private final Map<String, String> firstWords = new ConcurrentHashMap<>();
+
     private final LongAdder frames = new LongAdder();
     private final LongAdder lostWhileRefused = new LongAdder();
     private volatile Consumer<String> out = line -> {};
@@ -38,7 +46,9 @@ public final class Refusals {
      */
     void refused(String words, String destination, boolean failed, String user) {
         frames.increment();
-        if (byWords.add(words)) {
+        String text = text(words);
+        if (byWords.add(text)) {
+            firstWords.put(text, words);
             out.accept("the server refused a frame with an ERROR and kept the session open: \"" + words + "\" ("
                     + user + (destination == null ? "" : ", " + destination) + "). "
                     + (failed
@@ -65,13 +75,19 @@ public final class Refusals {
     /** The run's end: one line per text with its count, then the LOST messages; empty when nothing was refused. */
     public List<String> endLines() {
         List<String> lines = new ArrayList<>();
-        byWords.lines().forEach(line -> lines.add("stomp server refusals (ERROR frames): " + line));
+        byWords.lines(text -> firstWords.getOrDefault(text, text))
+                .forEach(line -> lines.add("stomp server refusals (ERROR frames): " + line));
         long lost = lostWhileRefused.sum();
         if (lost > 0) {
             lines.add("stomp: " + lost + " messages were LOST while the server was refusing their senders' frames "
                     + "with ERRORs that named no message: likely refused, not lost");
         }
         return lines;
+    }
+
+    /** What tells texts apart: the words without their numbers (ids, sequence numbers, counts). */
+    static String text(String words) {
+        return DIGITS.matcher(words).replaceAll("#");
     }
 
     /** The server's words on one line, cut to {@value #MAX_WORDS_CHARS} characters. */

@@ -117,6 +117,16 @@ class RefusalsTest {
                         "stomp server refusals (ERROR frames): 2 x a", "stomp server refusals (ERROR frames): 1 x b");
     }
 
+    /** ActiveMQ quotes the refused frame, ids and numbers in it: one text, said once with its first words. */
+    @Test
+    void wordsThatDifferOnlyInTheirNumbersAreOneText() {
+        tracker.refused(alice, null, "Refused: {\"id\":\"mrefus0-1\",\"seq\":1}", null, "alice #1");
+        tracker.refused(alice, null, "Refused: {\"id\":\"mrefus0-2\",\"seq\":2}", null, "alice #1");
+        assertThat(said).singleElement().asString().contains("mrefus0-1");
+        assertThat(tracker.refusals().endLines())
+                .containsExactly("stomp server refusals (ERROR frames): 2 x Refused: {\"id\":\"mrefus0-1\",\"seq\":1}");
+    }
+
     @Test
     void theServersWordsAreOneLineAndCut() {
         assertThat(Refusals.shorten("Bad SEND:\n  the frame\r\n\tquoted ")).isEqualTo("Bad SEND: the frame quoted");
