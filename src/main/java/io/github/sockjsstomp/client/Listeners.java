@@ -73,6 +73,16 @@ final class Listeners {
         }
     }
 
+    void refusal(StompHeaders headers, byte[] body, String words) {
+        for (UserListener listener : all) {
+            try {
+                listener.onRefusal(headers, body, words);
+            } catch (RuntimeException e) {
+                log.warn("{}: {} failed on an ERROR frame on an open session", owner, listener, e);
+            }
+        }
+    }
+
     void receiptError(String receiptId, String error) {
         for (UserListener listener : all) {
             try {

@@ -1,5 +1,7 @@
 package io.github.sockjsstomp.client;
 
+import org.springframework.messaging.simp.stomp.StompHeaders;
+
 /**
  * What a virtual user's session delivers ({@link VirtualUser#addListener}), on I/O (or heart-beat) threads:
  * never block here. A listener that throws is logged and the others still run.
@@ -15,6 +17,17 @@ public interface UserListener {
      * @param receivedNanos {@link System#nanoTime()} on arrival, before any listener ran
      */
     default void onReceipt(String receiptId, long receivedNanos) {}
+
+    /**
+     * An ERROR frame on an open session: the server refused a frame of ours (a SEND to a destination it does not
+     * know, a SUBSCRIBE it forbids) and, as RabbitMQ does, may keep the session open. Heard first of the events
+     * of that frame ({@link #onReceiptError}, {@link #onStompError}); not heard for an ERROR answering CONNECT.
+     *
+     * @param headers the frame's headers ({@code message}, {@code receipt-id}, whatever the server added)
+     * @param body the frame's body; empty when it had none
+     * @param words the server's words, as {@link Failure#describeStompError} gives them
+     */
+    default void onRefusal(StompHeaders headers, byte[] body, String words) {}
 
     /**
      * An ERROR frame that names a receipt (its {@code receipt-id}): the server refused that frame. Heard before

@@ -18,6 +18,7 @@ import org.springframework.web.socket.CloseStatus;
 final class UserSessionHandler extends StompSessionHandlerAdapter implements ReceiptingStompClient.ReceiptListener {
 
     private static final Logger log = LoggerFactory.getLogger(VirtualUser.class);
+    private static final byte[] EMPTY = new byte[0];
 
     private final VirtualUser user;
     private final Listeners listeners;
@@ -50,7 +51,9 @@ final class UserSessionHandler extends StompSessionHandlerAdapter implements Rec
             log.debug("{} got ERROR while closing: {}", user, error);
             return;
         }
-        user.errorFrame(error);
+        if (user.errorFrame(error)) {
+            listeners.refusal(headers, payload == null ? EMPTY : (byte[]) payload, error);
+        }
         String receiptId = headers.getReceiptId();
         if (receiptId != null) {
             listeners.receiptError(receiptId, error);

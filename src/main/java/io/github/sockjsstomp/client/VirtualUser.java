@@ -130,6 +130,7 @@ public final class VirtualUser implements AutoCloseable {
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();
+            log.debug("{} connect failed", this, e);
             return failed(use, uri, Failure.of(e), startMillis, startNanos);
         } finally {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
@@ -192,6 +193,7 @@ public final class VirtualUser implements AutoCloseable {
             throw e;
         } catch (ExecutionException e) {
             current.abandon(future);
+            log.debug("{} connect failed", this, e.getCause());
             String error = stompError;
             if (error != null) {
                 return StepResult.failure(
@@ -345,15 +347,23 @@ public final class VirtualUser implements AutoCloseable {
         return closing;
     }
 
-    /** An ERROR frame ("message: body"): it fails a connect under way and is the reason the session is unusable. */
-    void errorFrame(String error) {
+    /**
+     * An ERROR frame ("message: body"): it fails a connect under way and is the reason the session is unusable if it
+     * closes. Said at DEBUG only: a refusal on an open session is said by the run, once per text, a refused connect
+     * by its sample and the run's connect failures.
+     *
+     * @return whether it came on an open session (not in answer to CONNECT)
+     */
+    boolean errorFrame(String error) {
         stompError = error;
         lastError = "ERROR frame: " + error;
-        log.warn("{} got ERROR frame: {}", this, error);
+        log.debug("{} got ERROR frame: {}", this, error);
         ConnectAttempt current = attempt;
         if (current != null) {
             current.error.complete(error);
+            return false;
         }
+        return session != null;
     }
 
     /**

@@ -23,6 +23,9 @@ final class Sample {
     static final String CONNECTION_LOST = Failure.CONNECTION_LOST;
     static final String SEND_FAILED = "SendFailed";
     static final String REPLY_TIMEOUT = "ReplyTimeout";
+    /** The server refused earlier frames of the thread's users with ERROR frames (the session stayed open). */
+    static final String SERVER_ERROR = "ServerError";
+
     static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
 
     private Sample() {}

@@ -54,6 +54,11 @@ final class ScheduledSender {
             pendingFailure = null;
             return failure;
         }
+        String refused = sampler.users().refusals().take();
+        if (refused != null) {
+            // A sample of its own: the messages the server refused were sent in earlier, successful samples.
+            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
+        }
         long now = System.nanoTime();
         schedule.start(now);
         if (schedule.due(now) == 0) {

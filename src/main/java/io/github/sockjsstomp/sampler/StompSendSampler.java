@@ -211,10 +211,29 @@ public class StompSendSampler extends StompSampler {
             return connectFailure;
         }
         SampleResult result = Sample.timed(label, r -> send(timing, destination, sendHeaders, payload, r));
+        if (result.isSuccessful()) {
+            sayRefusals(result);
+        }
         if (users.subscribes() && timing.noneAnswered()) {
             noticeNoReply(label, timing, destination);
         }
         return result;
+    }
+
+    /**
+     * A sample that sent its message fails if the server refused earlier frames of the thread's users that no
+     * sample said: in fire-and-forget the refused message's own sample was over before the ERROR came.
+     */
+    private void sayRefusals(SampleResult result) {
+        String refused = users.refusals().take();
+        if (refused != null) {
+            Sample.fail(result, Sample.SERVER_ERROR, refusedText(refused) + "; this sample's message was sent");
+        }
+    }
+
+    /** What a sample says of the server's ERROR frames on the thread's open sessions. */
+    static String refusedText(String words) {
+        return "The server refused frames of this thread's users with an ERROR (the session stays open): " + words;
     }
 
     /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */

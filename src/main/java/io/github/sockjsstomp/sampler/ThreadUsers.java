@@ -9,6 +9,7 @@ import io.github.sockjsstomp.timing.CapacityBook;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
+import io.github.sockjsstomp.timing.UnsaidRefusals;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.BitSet;
 import java.util.List;
@@ -57,6 +58,9 @@ final class ThreadUsers {
     private TimingOptions timedWith;
     private TimingSink timedInto;
     private List<UserTiming> timings;
+    /** The server's refusals on these users' sessions that no sample said yet. */
+    private final UnsaidRefusals refusals = new UnsaidRefusals();
+
     private boolean closed;
 
     ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity) {
@@ -105,6 +109,11 @@ final class ThreadUsers {
         return users.size();
     }
 
+    /** ERROR frames on these users' open sessions that no sample of the thread said yet. */
+    UnsaidRefusals refusals() {
+        return refusals;
+    }
+
     /** The next user in turn, round-robin. */
     int nextIndex() {
         int index = next;
@@ -124,7 +133,7 @@ final class ThreadUsers {
             timedWith = options;
             timedInto = sink;
             timings = users.stream()
-                    .map(u -> UserTiming.attach(u, tracker, options, sink))
+                    .map(u -> UserTiming.attach(u, tracker, options, sink, refusals))
                     .toList();
         } else if (!options.sameAs(timedWith) || sink != timedInto) {
             throw new IllegalStateException("'" + sampler + "' and '" + timedBy + "' send on the same thread's "
@@ -272,6 +281,7 @@ final class ThreadUsers {
                 server.connected(now);
             }
         } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
+            sayFailedConnect(result);
             schedule.failed(now);
             countWaiting(wasWaiting, schedule);
             if (server != null) {
@@ -279,6 +289,21 @@ final class ThreadUsers {
             }
         }
         return result;
+    }
+
+    /**
+     * A failed connect is one line in jmeter.log per cause, the first time it is seen; the run's end says how many
+     * failed for each cause. A thousand users refused alike are one line, not a thousand stack traces.
+     */
+    private void sayFailedConnect(SampleResult result) {
+        String cause = result.getResponseCode() + ": " + result.getResponseMessage();
+        if (capacity.connectFailed(cause)) {
+            log.warn(
+                    "Connect failed ({}); further connects that fail so are counted, the counts said at the end of "
+                            + "the run (each failure's stack trace: {} at DEBUG)",
+                    cause,
+                    VirtualUser.class.getName());
+        }
     }
 
     private void countWaiting(boolean wasWaiting, ReconnectBackoff.Schedule schedule) {

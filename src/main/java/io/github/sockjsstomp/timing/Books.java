@@ -9,7 +9,8 @@ package io.github.sockjsstomp.timing;
  *     that every subscriber sees, with one reply expected. Not an error; not late
  * @param lateReplies replies carrying one of our ids after that message was declared LOST (its
  *     {@code replyTimeoutMillis} passed): the server fell behind, it did not lose them
- * @param lateMaxMicros the longest send-to-reply time among the late replies, in microseconds (0 if none)
+ * @param lateMaxMicros the longest send-to-reply time among the late replies, in microseconds (0 if none, or none
+ *     could be measured: a reply that comes after {@code RecentlyLost.SLOTS} more messages were LOST)
  * @param untimed messages received that carry no id of a timed message (pushes, other clients' traffic):
  *     not an error, just not part of the books
  * @param receiptsAsked messages sent with a receipt header ({@code receipts=true}, await-receipt)
@@ -71,7 +72,7 @@ public record Books(
     public String toString() {
         return "sent=" + sent + " answered=" + answered + " lost=" + lost + " failed=" + failed + " pending="
                 + pending + " (answer records=" + answerRecords + ", extra copies=" + extraReplies + ", late replies="
-                + lateReplies + (lateReplies == 0 ? "" : " up to " + lateMaxMicros / 1000 + " ms after their send")
+                + lateReplies + (lateMaxMicros == 0 ? "" : " up to " + lateMaxMicros / 1000 + " ms after their send")
                 + ", untimed=" + untimed + ")" + (balanced() ? "" : " UNBALANCED") + receiptBooks();
     }
 

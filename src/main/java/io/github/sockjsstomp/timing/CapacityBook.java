@@ -15,9 +15,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class CapacityBook implements Silence.Listener {
 
+    static final int MAX_CONNECT_FAILURE_CAUSES = 20;
+
     private final ConcurrentLinkedQueue<Silence> silent = new ConcurrentLinkedQueue<>();
     /** From silent to closed by the server, in microseconds. */
     private final Histogram detection = new Histogram(3);
+    /** Failed connects by cause (response code and message), each said once, counted, the counts said at the end. */
+    private final CountedCauses connectFailures = new CountedCauses(MAX_CONNECT_FAILURE_CAUSES);
 
     private long connects;
     private long firstConnectNanos;
@@ -34,6 +38,19 @@ public final class CapacityBook implements Silence.Listener {
         }
         lastConnectNanos = endNanos;
         peak = Math.max(peak, ++held);
+    }
+
+    /**
+     * A connect failed for {@code cause} (its response code and message); true the first time this cause is seen,
+     * when the caller says it.
+     */
+    public boolean connectFailed(String cause) {
+        return connectFailures.add(cause);
+    }
+
+    /** The run's failed connects, one line per cause with its count ("12 x 403: ..."); empty when none failed. */
+    public List<String> connectFailures() {
+        return connectFailures.lines();
     }
 
     /** A session that was held is gone (lost, closed). */

@@ -46,6 +46,22 @@ public final class MessageIds {
         return id != null && id.startsWith(prefix);
     }
 
+    /** The counter of one of our ids ({@code m4k2x9a-17}: 17); -1 if the id is not ours or has no number. */
+    public long sequenceOf(String id) {
+        if (!isOurs(id) || id.length() == prefix.length() || id.length() - prefix.length() > 18) {
+            return -1;
+        }
+        long seq = 0;
+        for (int i = prefix.length(); i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            seq = seq * 10 + (c - '0');
+        }
+        return seq;
+    }
+
     /** The first id of this JVM found in the bytes (a prefix followed by at least one digit), or null. */
     public String findIn(byte[] body) {
         int from = 0;

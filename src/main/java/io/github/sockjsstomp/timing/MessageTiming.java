@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A message's timing: from its send to its outcome (answered, lost, failed). One atomic value holds both its
@@ -38,8 +37,8 @@ public final class MessageTiming {
     final int repliesExpected;
 
     final TimingSink sink;
-    /** Its sender's count of answered messages: a sender none of whose messages is answered gets a hint. */
-    private final LongAdder senderAnswered;
+    /** Its sender's answered messages and refusals. */
+    final SenderBook senderBook;
 
     private final AtomicInteger repliesOrOutcome = new AtomicInteger();
     /** Only for senders that wait (await-reply, await-receipt): fire-and-forget allocates nothing here. */
@@ -55,7 +54,7 @@ public final class MessageTiming {
             long sentNanos,
             TimingOptions options,
             TimingSink sink,
-            LongAdder senderAnswered) {
+            SenderBook senderBook) {
         this.msgId = message.msgId();
         this.sender = message.sender().loginOrName();
         this.senderUser = message.sender().name();
@@ -67,7 +66,7 @@ public final class MessageTiming {
         this.deadlineNanos = sentNanos + TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         this.repliesExpected = options.repliesPerMessage();
         this.sink = sink;
-        this.senderAnswered = senderAnswered;
+        this.senderBook = senderBook;
         this.mode = options.mode();
         this.firstReply = mode.awaits() ? new CompletableFuture<>() : null;
         this.receipt = options.receipts() ? new MessageReceipt() : null;
@@ -110,7 +109,7 @@ public final class MessageTiming {
             }
             if (repliesOrOutcome.compareAndSet(current, current + 1)) {
                 if (current == 0) {
-                    senderAnswered.increment();
+                    senderBook.answered.increment();
                     if (firstReply != null) {
                         firstReply.complete(message);
                     }
@@ -127,6 +126,11 @@ public final class MessageTiming {
             firstReply.complete(null);
         }
         return ended;
+    }
+
+    /** Whether it still waits for its first reply: neither answered nor ended. */
+    boolean pending() {
+        return repliesOrOutcome.get() == 0;
     }
 
     /** Whether it was answered at least once. */

@@ -24,6 +24,7 @@ public final class ReplySummary implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private Books last = new Books(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     private long lastNanos = startNanos;
+    private long lastRefusals;
     private Histogram recycled;
 
     ReplySummary(ReplyTracker tracker, long intervalSeconds, Consumer<String> out) {
@@ -48,8 +49,10 @@ public final class ReplySummary implements AutoCloseable {
         Histogram recent = interval.getIntervalHistogram(recycled);
         total.add(recent);
         Books books = tracker.books();
-        out.accept(line("+", delta(books, last), recent, now - lastNanos));
-        out.accept(line("=", books, total, now - startNanos));
+        long refusals = tracker.refusals().count();
+        out.accept(line("+", delta(books, last), refusals - lastRefusals, recent, now - lastNanos));
+        out.accept(line("=", books, refusals, total, now - startNanos));
+        lastRefusals = refusals;
         recycled = recent;
         last = books;
         lastNanos = now;
@@ -69,7 +72,8 @@ public final class ReplySummary implements AutoCloseable {
                 0);
     }
 
-    static String line(String kind, Books books, Histogram latency, long elapsedNanos) {
+    /** @param refusals ERROR frames on open sessions in the line's time: the server refused frames */
+    static String line(String kind, Books books, long refusals, Histogram latency, long elapsedNanos) {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
         String latencyText = latency.getTotalCount() == 0
                 ? "no replies"
@@ -84,13 +88,15 @@ public final class ReplySummary implements AutoCloseable {
                 ? ""
                 : String.format(
                         Locale.ROOT,
-                        " (%d replies came after their "
-                                + "message was LOST, up to %.1f s after the send: the server fell behind)",
+                        " (%d replies came after their message was LOST%s: the server fell behind)",
                         books.lateReplies(),
-                        books.lateMaxMicros() / 1e6);
+                        books.lateMaxMicros() == 0
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT, ", up to %.1f s after the send", books.lateMaxMicros() / 1e6));
         return String.format(
                 Locale.ROOT,
-                "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, " + "failed %d, pending %d; %s",
+                "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, failed %d, pending %d%s; %s",
                 kind,
                 books.sent(),
                 seconds / 3600,
@@ -101,6 +107,7 @@ public final class ReplySummary implements AutoCloseable {
                 late,
                 books.failed(),
                 books.pending(),
+                refusals == 0 ? "" : ", refused by the server " + refusals + " (ERROR frames)",
                 latencyText);
     }
 

@@ -42,14 +42,17 @@ public final class ReplyTracker {
     private final LongAdder answerRecords = new LongAdder();
     private final LongAdder extraReplies = new LongAdder();
     private final LongAdder lateReplies = new LongAdder();
-    /** The longest send-to-reply time of a late reply whose message was still known. */
+    /** The longest send-to-reply time of a late reply. */
     private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
+    /** When the last LOST messages were sent: their late replies come after the tracker forgot them. */
+    private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
     private final LongAdder untimed = new LongAdder();
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
 
     private final ReceiptBooks receipts = new ReceiptBooks();
+    private final Refusals refusals = new Refusals();
     private final ScheduledExecutorService sweeper;
     private volatile ReplySummary summary;
 
@@ -74,15 +77,14 @@ public final class ReplyTracker {
     }
 
     /**
-     * Called just before the message is written; the clock starts here. {@code senderAnswered} counts the
-     * sender's messages answered (for a hint when none is).
+     * Called just before the message is written; the clock starts here. {@code sender} counts the sender's
+     * messages answered (for a hint when none is) and knows when the server last refused one of its frames.
      */
-    MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, LongAdder senderAnswered) {
+    MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, SenderBook sender) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        MessageTiming entry =
-                new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, senderAnswered);
+        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, sender);
         sent.increment();
         if (entry.receipt != null) {
             receipts.ask();
@@ -140,6 +142,30 @@ public final class ReplyTracker {
             noReceipt(entry);
             fail(entry, reason);
         }
+    }
+
+    /** A message still known (sent, its deadline not passed or not yet swept); null if not. */
+    MessageTiming known(String msgId) {
+        return msgId == null ? null : known.get(msgId);
+    }
+
+    /**
+     * An ERROR frame on an open session of {@code sender} ({@code user}): the server refused a frame. The message
+     * it names ({@code named}, null if none) is FAILED with the server's words.
+     *
+     * @param destination where the refused frame went, as far as known; null if not
+     */
+    void refused(SenderBook sender, MessageTiming named, String words, String destination, String user) {
+        sender.refused(System.nanoTime());
+        if (named != null) {
+            fail(named, "StompError: " + words);
+        }
+        refusals.refused(words, destination, named != null, user);
+    }
+
+    /** The run's ERROR frames on open sessions. */
+    public Refusals refusals() {
+        return refusals;
     }
 
     /** Settles a message's receipt as not received, and writes what waited for it. */
@@ -215,8 +241,9 @@ public final class ReplyTracker {
             extraReplies.increment();
         } else if (ids.isOurs(msgId)) {
             lateReplies.increment();
-            if (entry != null) {
-                lateMaxMicros.accumulate((message.receivedNanos() - entry.sentNanos) / 1000);
+            long sentNanos = entry != null ? entry.sentNanos : recentlyLost.sentNanos(ids.sequenceOf(msgId));
+            if (sentNanos != RecentlyLost.UNKNOWN) {
+                lateMaxMicros.accumulate((message.receivedNanos() - sentNanos) / 1000);
             }
         } else {
             // An id another generator issued, or a header that only looks like one.
@@ -288,6 +315,10 @@ public final class ReplyTracker {
     private void lose(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.LOST)) {
             lost.increment();
+            recentlyLost.lost(ids.sequenceOf(entry.msgId), entry.sentNanos);
+            if (entry.senderBook.refusedSince(entry.sentNanos)) {
+                refusals.lostWhileRefused();
+            }
             emit(entry, entry.record(TimingRecord.Outcome.LOST, -1, null, entry.bytes, reason));
         }
     }

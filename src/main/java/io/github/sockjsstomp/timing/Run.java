@@ -60,6 +60,7 @@ public final class Run {
         this.testStartMillis = testStartMillis;
         this.id = Long.toString(nextId());
         this.tracker = new ReplyTracker(MessageIds.random(), feed, sweep);
+        tracker.refusals().onFirstOfItsWords(message -> notices.accept(message));
     }
 
     /** Run ids: epoch milliseconds when the run started; two runs started within one millisecond still differ. */
@@ -257,6 +258,8 @@ public final class Run {
         if (figures != null) {
             summaries.accept(figures);
         }
+        capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
+        tracker.refusals().endLines().forEach(summaries);
         tracker.close();
         long unwritten = 0;
         synchronized (timingLogs) {

@@ -10,7 +10,6 @@ import io.github.sockjsstomp.client.VirtualUser;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
@@ -31,20 +30,30 @@ public final class UserTiming implements UserListener {
 
     private long sends;
     private long firstSendNanos;
-    private final LongAdder answered = new LongAdder();
+    private final SenderBook book = new SenderBook();
+    /** The ERROR frames no sample of the sender's thread has said yet; shared by the thread's users. */
+    private final UnsaidRefusals unsaid;
 
-    private UserTiming(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
+    private UserTiming(
+            VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink, UnsaidRefusals unsaid) {
         this.user = user;
         this.tracker = tracker;
         this.options = options;
         this.sink = sink;
+        this.unsaid = unsaid;
         this.replies = new ReplyMatcher(
                 tracker, new ReplyIdFinder(options.idHeader(), options.replyIdPattern(), tracker.ids()));
     }
 
     /** Times what {@code user} sends from now on, its outcomes going to {@code sink}. */
     public static UserTiming attach(VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink) {
-        UserTiming timing = new UserTiming(user, tracker, options, sink);
+        return attach(user, tracker, options, sink, new UnsaidRefusals());
+    }
+
+    /** As above; the server's refusals that name no answered sample go to {@code unsaid}, the thread's. */
+    public static UserTiming attach(
+            VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink, UnsaidRefusals unsaid) {
+        UserTiming timing = new UserTiming(user, tracker, options, sink, unsaid);
         user.addListener(timing);
         if (options.receipts()) {
             user.wantReceipts();
@@ -78,7 +87,7 @@ public final class UserTiming implements UserListener {
                 .getBytes(StandardCharsets.UTF_8);
         OutgoingMessage message =
                 new OutgoingMessage(user.settings(), destination, stompHeaders, seq, msgId, body, sentAtMillis);
-        MessageTiming timing = tracker.register(message, options, sink, answered);
+        MessageTiming timing = tracker.register(message, options, sink, book);
         lastSent = timing;
         if (sends++ == 0) {
             firstSendNanos = System.nanoTime();
@@ -99,7 +108,7 @@ public final class UserTiming implements UserListener {
      */
     public boolean noneAnswered() {
         return sends >= 3
-                && answered.sum() == 0
+                && book.answered.sum() == 0
                 && System.nanoTime() - firstSendNanos > TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
     }
 
@@ -118,6 +127,47 @@ public final class UserTiming implements UserListener {
         if (options.receipts()) {
             tracker.receipt(receiptId, user.settings(), receivedNanos);
         }
+    }
+
+    /**
+     * The server refused a frame of this user's open session. The message it refuses is FAILED with the server's
+     * words when the frame names it (its {@code receipt-id}, our id header, or our id quoted in its body), or when
+     * this user waits for each answer (await-reply, await-receipt): it has then exactly one message in flight, since
+     * the next is written only once the last was answered or its deadline passed, and a server answers a session's
+     * frames in order. Otherwise nothing tells which of the messages in flight it refuses: they stay LOST at their
+     * deadline, and the run counts them as LOST while refused. A sample that did not say it yet goes to the thread's
+     * next sample.
+     */
+    @Override
+    public void onRefusal(StompHeaders headers, byte[] body, String words) {
+        String said = Refusals.shorten(words);
+        MessageTiming named = named(headers, body);
+        MessageTiming inFlight = lastSent;
+        if (named == null && options.awaitReply() && inFlight != null && inFlight.pending()) {
+            named = inFlight;
+        }
+        String destination = named != null
+                ? "SEND to " + named.destination
+                : inFlight == null ? null : "its last SEND went to " + inFlight.destination;
+        tracker.refused(book, named, said, destination, user.settings().name());
+        if (named == null || !options.awaitReply()) {
+            unsaid.note(said);
+        }
+    }
+
+    /** The message an ERROR frame names, if it names one of ours still in flight. */
+    private MessageTiming named(StompHeaders headers, byte[] body) {
+        MessageTiming byReceipt = tracker.known(headers.getReceiptId());
+        if (byReceipt != null) {
+            return byReceipt;
+        }
+        if (!options.idHeader().isEmpty()) {
+            MessageTiming byHeader = tracker.known(headers.getFirst(options.idHeader()));
+            if (byHeader != null) {
+                return byHeader;
+            }
+        }
+        return tracker.known(tracker.ids().findIn(body));
     }
 
     /** The server's words fail the message it names, whatever the mode. */

@@ -25,7 +25,10 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
  * for user '&lt;login&gt;'"; with {@value #REJECT_BARE_PASSCODE}: an ERROR with neither message nor body.</li>
  * <li>SUBSCRIBE to {@value #FORBIDDEN_DESTINATION}: ERROR {@code message:Access denied}.</li>
  * <li>SEND to {@value #FAIL_DESTINATION}: ERROR {@code message:Bad SEND}, the body quoted; to
- * {@value #FAIL_BARE_DESTINATION}: a bare ERROR.</li>
+ * {@value #FAIL_BARE_DESTINATION}: a bare ERROR; to a destination under {@value #UNKNOWN_PREFIX}: RabbitMQ's ERROR
+ * for a destination it does not know ({@code message:Unknown destination}, naming no message).</li>
+ * <li>An ERROR answering a frame that asked for a receipt carries its {@code receipt-id}, as STOMP 1.2 says it
+ * should.</li>
  * <li>Any other SEND: a MESSAGE with the same headers and body to each of the session's subscriptions of that
  * destination (an echo, empty bodies included).</li>
  * </ul>
@@ -40,6 +43,7 @@ class DemoStrictBroker implements WebSocketConfigurer {
     static final String FORBIDDEN_DESTINATION = "/queue/forbidden";
     static final String FAIL_DESTINATION = "/app/fail";
     static final String FAIL_BARE_DESTINATION = "/app/fail-bare";
+    static final String UNKNOWN_PREFIX = "/unknown/";
     static final String SILENT_PASSCODE = "no-answer";
 
     /** Connections open on this endpoint, across the JVM's demo servers. */
@@ -112,8 +116,16 @@ class DemoStrictBroker implements WebSocketConfigurer {
                     }
                 }
                 case "SEND" -> {
+                    String receiptId =
+                            headers.containsKey("receipt") ? "receipt-id:" + headers.get("receipt") + "\n" : "";
                     if (FAIL_DESTINATION.equals(destination)) {
-                        send(session, "ERROR\nmessage:Bad SEND\n\nRefused: " + body);
+                        send(session, "ERROR\nmessage:Bad SEND\n" + receiptId + "\nRefused: " + body);
+                    } else if (destination.startsWith(UNKNOWN_PREFIX)) {
+                        send(
+                                session,
+                                "ERROR\nmessage:Unknown destination\ncontent-type:text/plain\n" + receiptId + "\n'"
+                                        + destination + "' is not a valid destination.\nValid destination types are: "
+                                        + "/temp-queue, /exchange, /topic, /queue, /amq/queue, /reply-queue/.\n");
                     } else if (FAIL_BARE_DESTINATION.equals(destination)) {
                         send(session, "ERROR\n\n");
                     } else if (subs.containsKey(destination)) {

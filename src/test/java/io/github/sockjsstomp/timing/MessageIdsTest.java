@@ -54,4 +54,17 @@ class MessageIdsTest {
     void prefixMustSurviveEscaping() {
         assertThatThrownBy(() -> new MessageIds("a\"b-")).hasMessageContaining("'a\"b-'");
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "mabc123-17, 17",
+        "mabc123-1, 1",
+        "mabc123-, -1",
+        "mabc123-1x, -1",
+        "mother1-17, -1",
+        "mabc123-9223372036854775807, -1"
+    })
+    void theSequenceNumberOfOneOfOurIds(String id, long sequence) {
+        assertThat(new MessageIds("mabc123-").sequenceOf(id)).isEqualTo(sequence);
+    }
 }

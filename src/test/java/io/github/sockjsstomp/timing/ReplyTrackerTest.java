@@ -122,7 +122,8 @@ class ReplyTrackerTest {
         assertThat(records).isEmpty();
 
         tracker.expire(afterDeadline());
-        tracker.reply(sent.msgId(), reply("alice", 1));
+        long lateMicros = TimeUnit.MILLISECONDS.toMicros(3 * TIMEOUT_MILLIS);
+        tracker.reply(sent.msgId(), replyAt(sent, lateMicros));
 
         assertThat(records).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(Outcome.LOST);
@@ -130,7 +131,46 @@ class ReplyTrackerTest {
             assertThat(r.latencyMicros()).isEqualTo(-1);
             assertThat(r.bytes()).isEqualTo(3);
         });
-        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 0, 1, 0, 0));
+        assertThat(tracker.books()).isEqualTo(new Books(1, 0, 1, 0, 0, 0, 0, 1, lateMicros, 0));
+    }
+
+    /**
+     * Issue 29: the sweep forgets a LOST message, and its late reply said "up to 0 ms after the send". How late
+     * is measured from the send of the LOST message, whichever of many late replies is the latest.
+     */
+    @Test
+    void lateRepliesAfterTheSweepForgotTheirMessagesSayHowLateTheyCame() {
+        List<MessageTiming> sent = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            sent.add(send("alice", false, 1));
+        }
+        tracker.expire(afterDeadline());
+        for (int i = 0; i < sent.size(); i++) {
+            tracker.reply(sent.get(i).msgId(), replyAt(sent.get(i), TimeUnit.MILLISECONDS.toMicros(5_000 + 100 * i)));
+        }
+
+        Books books = tracker.books();
+        assertThat(books.lost()).isEqualTo(40);
+        assertThat(books.lateReplies()).isEqualTo(40);
+        assertThat(books.lateMaxMicros()).isEqualTo(TimeUnit.MILLISECONDS.toMicros(8_900));
+        assertThat(books.toString()).contains("late replies=40 up to 8900 ms after their send");
+    }
+
+    /** A reply for an id of ours that no LOST message of this run had (a copy from an earlier run): late, unmeasured. */
+    @Test
+    void aLateReplyWhoseSendIsUnknownIsCountedButNotMeasured() {
+        send("alice", false, 1);
+        tracker.expire(afterDeadline());
+        tracker.reply(ids.prefix() + "999999", reply("alice", 1));
+
+        assertThat(tracker.books().lateReplies()).isEqualTo(1);
+        assertThat(tracker.books().lateMaxMicros()).isZero();
+    }
+
+    /** A reply to {@code sent} that arrives {@code micros} after its send. */
+    private static IncomingMessage replyAt(MessageTiming sent, long micros) {
+        return TestMessages.incoming(
+                "alice", new StompHeaders(), new byte[1], sent.sentNanos + TimeUnit.MICROSECONDS.toNanos(micros));
     }
 
     /** The sweep runs every few milliseconds: a reply that came after the deadline is late even before it. */

@@ -6,7 +6,6 @@ import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /** Messages for the timing tests: a virtual user named {@code <login> #1} with that login. */
@@ -65,6 +64,6 @@ final class TestMessages {
     /** Registers a message as UserTiming does, with a sender's answered count of its own. */
     static MessageTiming register(
             ReplyTracker tracker, OutgoingMessage message, TimingOptions options, TimingSink sink) {
-        return tracker.register(message, options, sink, new LongAdder());
+        return tracker.register(message, options, sink, new SenderBook());
     }
 }
