@@ -318,7 +318,8 @@ class JMeterPlansIT {
                         "pullPath=/clientPull",
                         "users=5",
                         "rampUp=0",
-                        "duration=6",
+                        // long enough for the JIT warm-up and the connects on a busy machine, then some sending
+                        "duration=12",
                         "throughput=1200",
                         "replyTimeoutMillis=3000"));
         assertThat(Files.readString(run.dir().resolve("console.txt")))
@@ -342,7 +343,7 @@ class JMeterPlansIT {
     /** A JMeter user's habit: -Jthreads=N alone is N users, one per thread. */
     @Test
     void threadsAloneIsThatManyUsersOnePerThread() throws Exception {
-        PlanRun run = jmeter("send-threads", false, "threads=3", "rampUp=0", "duration=4", "throughput=600");
+        PlanRun run = jmeter("send-threads", false, "threads=3", "rampUp=0", "duration=10", "throughput=600");
         assertThat(Files.readString(run.dir().resolve("console.txt")))
                 .contains("stomp: senders: 3 virtual users on 3 threads (1 per thread)");
         assertThat(run.threads("session"))
