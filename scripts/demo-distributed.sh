@@ -4,13 +4,13 @@
 # engine, then the books and percentiles per engine and over both (merged data, never averaged).
 #   results/distributed-<time>/ engine-1/, engine-2/ (their logs), timing-<engine>.csv, results.jtl,
 #                                 analysis-per-engine/, analysis-merged/
-# Overrides: DEMO_THREADS per engine (10), DEMO_DURATION seconds (30), DEMO_THROUGHPUT messages/minute per
+# Overrides: DEMO_USERS virtual users per engine (10), DEMO_DURATION seconds (30), DEMO_THROUGHPUT messages/minute per
 #            engine (3000). RMI runs without SSL here (server.rmi.ssl.disable): for a test on loopback only.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-threads=${DEMO_THREADS:-10}
+users=${DEMO_USERS:-${DEMO_THREADS:-10}}
 duration=${DEMO_DURATION:-30}
 throughput=${DEMO_THROUGHPUT:-3000}
 out="$root/results/distributed-$(date +%Y%m%d-%H%M%S)"
@@ -45,12 +45,12 @@ for n in 1 2; do
   for _ in $(seq 1 600); do grep -q "Created remote object" "$out/engine-$n/console.txt" 2>/dev/null && break; sleep 0.1; done
   grep -q "Created remote object" "$out/engine-$n/console.txt" || { echo "engine $n did not start" >&2; exit 1; }
 done
-echo "demo-distributed: engines ${engines[*]}; $threads users and $throughput messages/min each, ${duration}s"
+echo "demo-distributed: engines ${engines[*]}; $users users and $throughput messages/min each, ${duration}s"
 
 HEAP="-Xms512m -Xmx512m" timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -R "$(IFS=,; echo "${engines[*]}")" -Jserver.rmi.ssl.disable=true -l "$out/results.jtl" -j "$out/controller.log" \
   -Gport="$DEMO_SERVER_PORT" -GindexPath=/index -GpullPath=/clientPull -GtimingLog="$out/timing.csv" \
-  -Gthreads="$threads" -GrampUp=2 \
+  -Gusers="$users" -GrampUp=2 \
   -Gduration="$duration" -Gthroughput="$throughput" -X
 cleanup
 trap - EXIT INT TERM

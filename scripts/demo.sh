@@ -2,13 +2,13 @@
 # The main job (make demo): a real load test of the embedded demo server with JMeter 5.6.3 and the plugin,
 # headless, about a minute at a modest rate, then the aggregated report. Everything lands in one folder:
 #   results/demo-<time>/ results.jtl, timing.csv, jmeter.log, dashboard/ (JMeter's HTML), analysis/ (ours)
-# Overrides: DEMO_THREADS (20), DEMO_DURATION seconds (60), DEMO_THROUGHPUT messages/minute (6000),
-#            DEMO_TRANSPORT (websocket), HEAP (-Xms1g -Xmx1g).
+# Overrides: DEMO_USERS virtual users (20, on 2 JMeter threads), DEMO_DURATION seconds (60), DEMO_THROUGHPUT
+#            messages/minute (6000), DEMO_TRANSPORT (auto), HEAP (-Xms1g -Xmx1g).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-threads=${DEMO_THREADS:-20}
+users=${DEMO_USERS:-${DEMO_THREADS:-20}}
 duration=${DEMO_DURATION:-60}
 throughput=${DEMO_THROUGHPUT:-6000}
 transport=${DEMO_TRANSPORT:-auto}
@@ -24,12 +24,12 @@ trap stop_demo_server EXIT INT TERM
 echo "demo: starting the demo server (log: $out/demo-server.log)"
 start_demo_server "$out" "$out/demo-server.log"
 port=$DEMO_SERVER_PORT
-echo "demo: server on http://127.0.0.1:$port; JMeter: $threads users, $throughput messages/min, ${duration}s, $transport"
+echo "demo: server on http://127.0.0.1:$port; JMeter: $users users, $throughput messages/min, ${duration}s, $transport"
 
 HEAP=${HEAP:--Xms1g -Xmx1g} timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -l "$out/results.jtl" -j "$out/jmeter.log" -e -o "$out/dashboard" \
   -Jhost=127.0.0.1 -Jport="$port" -Jtransport="$transport" -JindexPath=/index -JpullPath=/clientPull \
-  -Jthreads="$threads" -JrampUp=5 \
+  -Jusers="$users" -JrampUp=5 \
   -Jduration="$duration" -Jthroughput="$throughput" -JtimingLog="$out/timing.csv"
 stop_demo_server
 trap - EXIT INT TERM

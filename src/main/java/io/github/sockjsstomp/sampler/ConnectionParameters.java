@@ -19,6 +19,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.SCHEME;
 import static io.github.sockjsstomp.sampler.StompParameters.SESSIONS_PER_THREAD;
 import static io.github.sockjsstomp.sampler.StompParameters.TRANSPORT;
 import static io.github.sockjsstomp.sampler.StompParameters.USERS;
+import static io.github.sockjsstomp.sampler.StompParameters.USERS_FILE;
 
 import io.github.sockjsstomp.client.SharedStompClients;
 import io.github.sockjsstomp.client.Template;
@@ -41,7 +42,8 @@ import org.apache.jmeter.threads.JMeterContextService;
 /**
  * Where, how and who: the parameters that make a thread's virtual users, read once per thread. Credentials
  * three ways: one {@code login} for every user; a login with {@code {{userNumber}}} for unique generated
- * names; or a {@code users} file with a line per user.
+ * names; or a {@code usersFile} with a line per user. How many: the thread's share of {@code users} (the thread
+ * group's, see {@link UserShare}), or {@code sessionsPerThread} when {@code users} is 0.
  */
 final class ConnectionParameters {
 
@@ -61,10 +63,11 @@ final class ConnectionParameters {
                 BEARER_ON_CONNECT,
                 LOGIN,
                 PASSCODE,
-                USERS,
+                USERS_FILE,
                 CONNECT_HEADERS,
                 HEARTBEAT_MILLIS,
                 CONNECT_TIMEOUT_MILLIS,
+                USERS,
                 SESSIONS_PER_THREAD,
                 CONNECTS_PER_SECOND,
                 subscribe);
@@ -79,14 +82,15 @@ final class ConnectionParameters {
         String passcode = params.read(PASSCODE);
         Template bearer = params.read(BEARER_TOKEN);
         UsersFile usersFile = usersFile(params, run);
-        int perThread = params.readInt(SESSIONS_PER_THREAD);
+        UserShare share = share(params, run);
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params);
-        if (params.hasErrors() || base == null) {
+        if (params.hasErrors() || base == null || share == null) {
             return null;
         }
+        int perThread = share.count();
         SharedStompClients shared = SharedStompClients.get(clientSettings);
         if (warmUp) {
             // Before this thread's first connect; the other threads' setups wait on it, so no message is timed
@@ -103,7 +107,7 @@ final class ConnectionParameters {
         String group = groupName();
         List<VirtualUser> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
-            int number = (base.threadNumber() - 1) * perThread + k;
+            int number = share.firstNumber() + k - 1;
             String userLogin = usersFile != null
                     ? usersFile.user(number).login()
                     : login.render((name, out) -> out.append(name.equals("thread") ? base.threadNumber() : number));
@@ -189,15 +193,52 @@ final class ConnectionParameters {
         return params.hasErrors() ? null : base;
     }
 
+    /**
+     * This thread's users: its share of the thread group's {@code users}, said once per run and group on the
+     * console, or {@code sessionsPerThread} when {@code users} is 0; null when they cannot be shared.
+     */
+    private static UserShare share(ParameterReader params, Run run) {
+        long users = params.read(USERS);
+        int perThread = params.readInt(SESSIONS_PER_THREAD);
+        int thread = JMeterContextService.getContext().getThreadNum() + 1;
+        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        if (users == 0 || params.hasErrors()) {
+            return new UserShare(perThread, (thread - 1) * perThread + 1);
+        }
+        int threads = group != null ? group.getNumThreads() : 1;
+        if (users < threads) {
+            params.error(
+                    USERS.name,
+                    Long.toString(users),
+                    "fewer users than the thread group's " + threads + " threads, and each thread needs one: "
+                            + "give threads at most " + users + " (or leave threads out)");
+            return null;
+        }
+        if (users / threads > StompParameters.MAX_USERS_PER_THREAD) {
+            params.error(
+                    USERS.name,
+                    Long.toString(users),
+                    "more than " + StompParameters.MAX_USERS_PER_THREAD + " users per thread on " + threads
+                            + " threads: give more threads");
+            return null;
+        }
+        String name = groupName();
+        run.noticeOnce(
+                "users of " + name,
+                name + ": " + users + " virtual users on " + threads + " threads ("
+                        + UserShare.perThread(users, threads) + ")");
+        return UserShare.of(users, threads, Math.min(thread, threads));
+    }
+
     private static UsersFile usersFile(ParameterReader params, Run run) {
-        String path = params.read(USERS).trim();
+        String path = params.read(USERS_FILE).trim();
         if (path.isEmpty()) {
             return null;
         }
         try {
             return run.usersFile(Path.of(path));
         } catch (IllegalArgumentException e) {
-            params.error(USERS.name, path, e.getMessage());
+            params.error(USERS_FILE.name, path, e.getMessage());
             return null;
         }
     }

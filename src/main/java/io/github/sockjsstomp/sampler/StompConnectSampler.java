@@ -19,7 +19,8 @@ import org.apache.jmeter.threads.JMeterVariables;
  * and a later sample connects it again.
  *
  * <p>After each sample the variable {@value StompParameters#ALL_CONNECTED_VARIABLE} says whether all of the
- * thread's users are connected ({@code true} after an alive check), so a plan holds only then. Users are
+ * thread's users are connected ({@code true} after an alive check), so a plan holds only then, and
+ * {@value StompParameters#USERS_TO_CONNECT_VARIABLE} whether some have not had their first connect yet. Users are
  * connected in order first; only after that does a sample look over all of them for one to reconnect, so
  * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
  * (see {@link ThreadUsers}).
@@ -84,6 +85,7 @@ public class StompConnectSampler extends StompSampler {
             variables.put(
                     StompParameters.ALL_CONNECTED_VARIABLE,
                     Boolean.toString(result.getSampleLabel().equals(label + ALIVE)));
+            variables.put(StompParameters.USERS_TO_CONNECT_VARIABLE, Boolean.toString(firstPass < users.size()));
         }
         return result;
     }

@@ -24,7 +24,7 @@ final class StompParameters {
 
     // Where, how and who: the session sampler's and the receive sampler's.
     static final Parameter<String> SCHEME = required("scheme", "http", "http or https");
-    static final Parameter<String> HOST = required("host", "localhost", null);
+    static final Parameter<String> HOST = required("host", "127.0.0.1", null);
     static final Parameter<Long> PORT = whole("port", 8080, 1, 65535, null);
     static final Parameter<String> ENDPOINT =
             required("endpoint", "/ws", "SockJS endpoint path, or WebSocket path for raw");
@@ -61,8 +61,8 @@ final class StompParameters {
             "STOMP login, e.g. guest (every user) or user-{{userNumber}} (unique)",
             text -> Template.parse(text.trim(), Template.LOGIN));
     static final Parameter<String> PASSCODE = optional("passcode", "", null);
-    static final Parameter<String> USERS =
-            optional("users", "", "CSV file of login,passcode lines, one per user; overrides login");
+    static final Parameter<String> USERS_FILE =
+            optional("usersFile", "", "CSV file of login,passcode lines, one per user; overrides login");
     static final Parameter<Map<String, String>> CONNECT_HEADERS =
             parsed("connectHeaders", "", "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
     static final Parameter<Long> HEARTBEAT_MILLIS =
@@ -75,6 +75,12 @@ final class StompParameters {
             1,
             MAX_USERS_PER_THREAD,
             "virtual users this thread owns, each with its STOMP session");
+    static final Parameter<Long> USERS = parsed(
+            "users",
+            "0",
+            "virtual users of this thread group, shared among its threads (shares differ by at most one); "
+                    + "0 = sessionsPerThread each",
+            StompParameters::userCount);
     static final Parameter<Double> CONNECTS_PER_SECOND =
             decimal("connectsPerSecond", 0, 0, 1_000_000, "this thread's connect rate; 0 = as fast as they complete");
     // Dead clients: the session sampler's own.
@@ -162,6 +168,13 @@ final class StompParameters {
     /** Set by the session sampler after each sample: true once all of the thread's users are connected. */
     static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 
+    /**
+     * Set by the session sampler after each sample: true while some of the thread's users have not had their
+     * first connect yet, false after; a plan's While Controller loops on it, since only the sampler knows the
+     * thread's share of {@code users}.
+     */
+    static final String USERS_TO_CONNECT_VARIABLE = "stompUsersToConnect";
+
     private StompParameters() {}
 
     private static String replyFrom(String value) {
@@ -171,6 +184,22 @@ final class StompParameters {
                     "expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or " + REPLY_FROM_ANY);
         }
         return trimmed;
+    }
+
+    private static long userCount(String value) {
+        String trimmed = value.trim();
+        try {
+            long count = trimmed.isEmpty() ? 0 : Long.parseLong(trimmed);
+            if (count >= 0 && count <= Integer.MAX_VALUE) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        // users was the users file's name before it became the number of users: say where a file goes now
+        boolean looksLikeFile = trimmed.contains(".") || trimmed.contains("/") || trimmed.contains("\\");
+        throw new IllegalArgumentException("expected a whole number of virtual users (0 = sessionsPerThread each)"
+                + (looksLikeFile ? "; a file of login,passcode lines is usersFile (-JusersFile=" + trimmed + ")" : ""));
     }
 
     private static boolean bool(String value) {

@@ -52,7 +52,8 @@ class ArtemisBrokerIT {
                 "transport=raw",
                 "endpoint=/",
                 "indexPath=none",
-                "pullPath=none"));
+                "pullPath=none",
+                "replySamples=false"));
         properties.addAll(Arrays.asList(more));
         return properties;
     }
@@ -96,7 +97,7 @@ class ArtemisBrokerIT {
                         "rampUp=0",
                         "duration=6",
                         "throughput=1200",
-                        "users=" + users,
+                        "usersFile=" + users,
                         "destination=/queue/orders.{{login}}",
                         "subscribeTo=/queue/orders.{{login}}",
                         "replyTimeoutMillis=3000"));
@@ -118,15 +119,15 @@ class ArtemisBrokerIT {
                 "connect",
                 false,
                 artemis(
+                        "users=6",
                         "threads=2",
-                        "sessionsPerThread=3",
                         "rampUp=0",
                         "duration=5",
                         "aliveMillis=1000",
                         "login=guest",
                         "passcode=guest",
                         "heartbeatMillis=1000",
-                        "connectSubscribeTo=/topic/news"));
+                        "subscribeTo=/topic/news"));
         assertThat(run.count("session")).isEqualTo(6);
         assertThat(run.count("subscribe")).isEqualTo(6);
         assertThat(run.rows().stream().filter(r -> r.get("label").equals("session alive")))

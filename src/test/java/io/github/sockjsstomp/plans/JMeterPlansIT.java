@@ -261,7 +261,7 @@ class JMeterPlansIT {
     }
 
     /**
-     * Opt-in reply samples: every finished message of a fire-and-forget run reaches JMeter's listeners as a
+     * Reply samples (send.jmx's default): every finished message of a fire-and-forget run reaches JMeter's listeners as a
      * sample of its own, its elapsed time the reply latency, and the HTML dashboard lists them.
      */
     @Test
@@ -278,8 +278,8 @@ class JMeterPlansIT {
                 "replySamples=true");
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
-        long sends = run.count("send");
-        assertThat(timing).hasSize((int) sends);
+        assertThat(run.count("send")).as("send rows kept out of the listeners").isZero();
+        long sends = timing.size();
         List<Map<String, String>> replies = run.rows().stream()
                 .filter(r -> r.get("label").equals("reply /app/echo"))
                 .toList();
@@ -299,6 +299,57 @@ class JMeterPlansIT {
         }
         assertThat(Files.readString(run.dir().resolve("report/statistics.json")))
                 .contains("\"reply /app/echo\"");
+    }
+
+    /**
+     * send.jmx's defaults: users without threads are placed on min(users, max(2, ceil(users / 1000))) threads,
+     * 3 and 2 for 5 users, said on the console; every message is one reply row (the send rows are kept out of
+     * the listeners), so JMeter's own views count messages.
+     */
+    @Test
+    void fiveUsersRunOnTwoThreadsThreeAndTwoAndEveryMessageIsOneReplyRow() throws Exception {
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("send-five-users"),
+                "send",
+                false,
+                List.of(
+                        "port=" + server.port(),
+                        "indexPath=/index",
+                        "pullPath=/clientPull",
+                        "users=5",
+                        "rampUp=0",
+                        // long enough for the JIT warm-up and the connects on a busy machine, then some sending
+                        "duration=12",
+                        "throughput=1200",
+                        "replyTimeoutMillis=3000"));
+        assertThat(Files.readString(run.dir().resolve("console.txt")))
+                .contains("stomp: senders: 5 virtual users on 2 threads (2 to 3 per thread)");
+        assertThat(run.threads("session")).containsOnlyKeys("senders 1-1", "senders 1-2");
+        assertThat(run.threads("session").values()).containsExactlyInAnyOrder(3L, 2L);
+        List<String[]> timing = run.timing();
+        assertOnlyAnswered(timing);
+        assertThat(distinct(timing, 4)).containsExactlyInAnyOrder("user-1", "user-2", "user-3", "user-4", "user-5");
+        assertThat(run.count("send")).as("send rows kept out of the listeners").isZero();
+        List<Map<String, String>> replies = run.rows().stream()
+                .filter(r -> r.get("label").equals("reply /app/echo"))
+                .toList();
+        // The replies thread stops with the senders: the last replies may finish after it, in the drain.
+        assertThat(replies)
+                .hasSizeBetween(timing.size() - 2 * 5, timing.size())
+                .allSatisfy(r -> assertThat(r.get("success")).isEqualTo("true"));
+        assertThat(replies).allSatisfy(r -> assertThat(r.get("SampleCount")).isEqualTo("1"));
+    }
+
+    /** A JMeter user's habit: -Jthreads=N alone is N users, one per thread. */
+    @Test
+    void threadsAloneIsThatManyUsersOnePerThread() throws Exception {
+        PlanRun run = jmeter("send-threads", false, "threads=3", "rampUp=0", "duration=10", "throughput=600");
+        assertThat(Files.readString(run.dir().resolve("console.txt")))
+                .contains("stomp: senders: 3 virtual users on 3 threads (1 per thread)");
+        assertThat(run.threads("session"))
+                .hasSize(3)
+                .allSatisfy((thread, sessions) -> assertThat(sessions).isEqualTo(1L));
+        assertThat(distinct(run.timing(), 4)).containsExactlyInAnyOrder("user-1", "user-2", "user-3");
     }
 
     /**
@@ -508,12 +559,12 @@ class JMeterPlansIT {
         PlanRun run = jmeter(
                 "connect-many",
                 false,
+                "users=10",
                 "threads=2",
-                "sessionsPerThread=5",
                 "rampUp=0",
                 "duration=8",
                 "aliveMillis=1000",
-                "connectSubscribeTo=/topic/idle-{{userNumber}}");
+                "subscribeTo=/topic/idle-{{userNumber}}");
         assertThat(run.count("session")).isEqualTo(10);
         assertThat(run.count("subscribe")).isEqualTo(10);
         assertThat(run.threads("session")).containsOnly(Map.entry("users 1-1", 5L), Map.entry("users 1-2", 5L));
@@ -526,7 +577,13 @@ class JMeterPlansIT {
     void usersFileGivesEveryUserItsLine() throws Exception {
         Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a\nbob,b\ncarol,c\n");
         PlanRun run = jmeter(
-                "connect-users", false, "threads=3", "rampUp=0", "duration=4", "aliveMillis=1000", "users=" + users);
+                "connect-users",
+                false,
+                "threads=3",
+                "rampUp=0",
+                "duration=4",
+                "aliveMillis=1000",
+                "usersFile=" + users);
         assertThat(run.rows().stream()
                         .filter(r -> r.get("label").equals("session"))
                         .map(r -> r.get("responseMessage")
@@ -614,7 +671,8 @@ class JMeterPlansIT {
         // The demo server's SockJS endpoint wants the cookie its login steps set; greetings.jmx's own endpoint is
         // the Spring guide's.
         List<String> all = new ArrayList<>(List.of("port=" + server.port()));
-        for (String demo : List.of("indexPath=/index", "pullPath=/clientPull", "endpoint=/ws")) {
+        // replySamples=false: these runs count send.jmx's send rows (its default is one reply row per message instead)
+        for (String demo : List.of("indexPath=/index", "pullPath=/clientPull", "endpoint=/ws", "replySamples=false")) {
             String name = demo.substring(0, demo.indexOf('=') + 1);
             if (Arrays.stream(properties).noneMatch(p -> p.startsWith(name))) {
                 all.add(demo);

@@ -59,6 +59,7 @@ class ReceiptsIT {
                 "endpoint=/",
                 "indexPath=none",
                 "pullPath=none",
+                "replySamples=false",
                 "login=guest",
                 "passcode=guest",
                 "threads=2",

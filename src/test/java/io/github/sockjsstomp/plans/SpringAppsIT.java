@@ -71,7 +71,11 @@ class SpringAppsIT {
                     dir.resolve("secured-" + sockJs),
                     "echo",
                     false,
-                    secured(app, "users=" + users, "formLoginPath=/login", "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
+                    secured(
+                            app,
+                            "usersFile=" + users,
+                            "formLoginPath=/login",
+                            "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
             assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
             assertThat(run.labels()).containsKeys("login", "csrf");
         }
@@ -83,7 +87,10 @@ class SpringAppsIT {
                 Files.writeString(dir.resolve("tokens.csv"), "alice,token-alice\nbob,token-bob\nuser-3,token-user-3\n");
         try (SecuredChatApp app = SecuredChatApp.start(false, StompAuth.CONNECT_HEADER)) {
             PlanRun run = PlanRun.runClean(
-                    dir.resolve("bearer"), "echo", false, secured(app, "users=" + users, "bearerToken={{passcode}}"));
+                    dir.resolve("bearer"),
+                    "echo",
+                    false,
+                    secured(app, "usersFile=" + users, "bearerToken={{passcode}}"));
             assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
         }
     }
@@ -221,6 +228,7 @@ class SpringAppsIT {
                 "endpoint=" + SecuredChatApp.ENDPOINT,
                 "destination=/app/echo",
                 "subscribeTo=/user/queue/echo",
+                "replySamples=false",
                 "threads=3",
                 "rampUp=0",
                 "duration=4",

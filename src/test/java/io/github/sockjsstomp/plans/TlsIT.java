@@ -149,6 +149,7 @@ class TlsIT {
                 "endpoint=" + endpoint,
                 "indexPath=/index",
                 "pullPath=/clientPull",
+                "replySamples=false",
                 "threads=2",
                 "rampUp=0",
                 "duration=5",

@@ -41,13 +41,15 @@ class WhenThingsGoWrongIT {
         }
     }
 
-    /** -1 is "forever" to the plans' Loop Controller: before, every turn was one more ConfigError row. */
+    /** users was the users file's name: a file name there now gets one thread, whose ConfigError says where it goes. */
     @Test
-    void aLoopCountJMeterWouldRunForeverIsOneConfigErrorPerThreadAndTheTestStops() throws Exception {
-        PlanRun run = send("bad-loop", "threads=3", "rampUp=0", "duration=60", "sessionsPerThread=-1");
-        assertThat(run.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(3).allSatisfy(r -> {
+    void aUsersValueThatIsNoNumberIsOneConfigErrorNamingUsersAndUsersFile() throws Exception {
+        PlanRun run = send("bad-users", "users=users.csv", "rampUp=0", "duration=60");
+        assertThat(run.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(1).allSatisfy(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
-            assertThat(r.get("responseMessage")).contains("Parameter 'sessionsPerThread' has value '-1'");
+            assertThat(r.get("responseMessage"))
+                    .contains("Parameter 'users' has value 'users.csv': expected a whole number of virtual users")
+                    .contains("usersFile");
         });
     }
 
@@ -110,8 +112,8 @@ class WhenThingsGoWrongIT {
     }
 
     private static PlanRun send(String name, String... properties) throws Exception {
-        List<String> all =
-                new ArrayList<>(List.of("port=" + server.port(), "indexPath=/index", "pullPath=/clientPull"));
+        List<String> all = new ArrayList<>(
+                List.of("port=" + server.port(), "indexPath=/index", "pullPath=/clientPull", "replySamples=false"));
         all.addAll(Arrays.asList(properties));
         return PlanRun.launch(dir.resolve(name), "send", false, all).await();
     }

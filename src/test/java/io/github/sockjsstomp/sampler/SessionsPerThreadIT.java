@@ -153,7 +153,7 @@ class SessionsPerThreadIT {
         Files.writeString(users, "login,passcode\nalice,a-pass\nbob,b-pass\ncarol,c-pass\n", StandardCharsets.UTF_8);
         try (SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = base();
-            p.put("users", users.toString());
+            p.put("usersFile", users.toString());
             p.put("login", "ignored");
             p.put("sessionsPerThread", "3");
             harness.run(1, StompConnectSampler::new, i -> p, 3);
@@ -171,7 +171,8 @@ class SessionsPerThreadIT {
             Map<String, String> p = base();
             p.put("sessionsPerThread", "0");
             p.put("connectsPerSecond", "fast");
-            p.put("users", dir.resolve("missing.csv").toString());
+            p.put("usersFile", dir.resolve("missing.csv").toString());
+            p.put("users", "users.csv");
             p.put("login", "user-{{msgId}}");
             p.put("destination", "/queue/{{nope}}");
             // The session sampler has the session settings; the send sampler after it, the destination.
@@ -184,7 +185,9 @@ class SessionsPerThreadIT {
             assertThat(r.getResponseMessage())
                     .contains("Parameter 'sessionsPerThread' has value '0'")
                     .contains("Parameter 'connectsPerSecond' has value 'fast'")
-                    .contains("Parameter 'users' has value '" + dir.resolve("missing.csv") + "': cannot be read")
+                    .contains("Parameter 'usersFile' has value '" + dir.resolve("missing.csv") + "': cannot be read")
+                    .contains("Parameter 'users' has value 'users.csv': expected a whole number of virtual users")
+                    .contains("a file of login,passcode lines is usersFile")
                     .contains("Parameter 'login' has value 'user-{{msgId}}': unknown placeholder {{msgId}}");
             assertThat(send.getResponseCode()).isEqualTo("ConfigError");
             assertThat(send.getResponseMessage()).contains("Parameter 'destination' has value '/queue/{{nope}}'");
