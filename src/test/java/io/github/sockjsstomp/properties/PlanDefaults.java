@@ -15,12 +15,12 @@ import java.util.stream.Stream;
  * (JMeter's own default, {@code 1}, when there is none), unescaped as JMeter reads it. A default that is itself
  * a JMeter expression is kept as written; {@link #isComputed} tells it.
  */
-final class PlanDefaults {
+public final class PlanDefaults {
 
     private PlanDefaults() {}
 
     /** Plan (file name without .jmx) to property to every default the plan writes for it. */
-    static Map<String, Map<String, Set<String>>> of(Path jmxDir) throws IOException {
+    public static Map<String, Map<String, Set<String>>> of(Path jmxDir) throws IOException {
         Map<String, Map<String, Set<String>>> plans = new TreeMap<>();
         try (Stream<Path> files = Files.list(jmxDir)) {
             for (Path file : files.filter(p -> p.toString().endsWith(".jmx")).toList()) {
@@ -52,7 +52,7 @@ final class PlanDefaults {
         return defaults;
     }
 
-    static boolean isComputed(String value) {
+    public static boolean isComputed(String value) {
         return value.contains("${");
     }
 
