@@ -59,7 +59,7 @@ class TypedPropertiesIT {
                 .containsExactly(
                         "stomp: -Jdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?",
                         "stomp: -JholdMillis=1500 is not read by send.jmx (another plan's property); the nearest it"
-                                + " reads is pauseMillis",
+                                + " reads is tickMillis",
                         "stomp: -Jsockjsstomp.warmup=true is not a setting of the plugin: did you mean"
                                 + " sockjsstomp.warmUp?");
         // The send test itself still sent to its own destination and every message was answered.
