@@ -86,6 +86,7 @@ class RemoteEnginesIT {
                 "-Gduration=6",
                 "-Gthroughput=600",
                 "-GreplyTimeoutMillis=3000",
+                "-Gdestinaton=/app/elsewhere",
                 "-X"));
         Path console = dir.resolve("controller.txt");
         Process controller = new ProcessBuilder(command)
@@ -123,6 +124,9 @@ class RemoteEnginesIT {
             assertThat(Files.readString(engineLog))
                     .contains("STOMP timing books: sent=" + records.size() + " answered=" + records.size()
                             + " lost=0 failed=0 pending=0");
+            // A misspelt -G property is said on the engine's console, where the samplers run.
+            assertThat(Files.readString(engineLog.resolveSibling("console.txt")))
+                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
         }
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
     }
