@@ -52,9 +52,9 @@ class TypedPropertiesIT {
                         "destinaton=/app/elsewhere",
                         "holdMillis=1500",
                         "sockjsstomp.warmup=true"));
-        List<String> said = Files.readAllLines(run.dir().resolve("console.txt")).stream()
-                .filter(line -> line.startsWith("stomp: -J"))
-                .toList();
+        List<String> console = Files.readAllLines(run.dir().resolve("console.txt"));
+        List<String> said =
+                console.stream().filter(line -> line.startsWith("stomp: -J")).toList();
         assertThat(said)
                 .containsExactly(
                         "stomp: -Jdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?",
@@ -63,6 +63,9 @@ class TypedPropertiesIT {
                         "stomp: -Jsockjsstomp.warmup=true is not a setting of the plugin: did you mean"
                                 + " sockjsstomp.warmUp?");
         // The send test itself still sent to its own destination and every message was answered.
+        assertThat(run.count("send"))
+                .as("send samples among %s; console: %s", run.labels(), String.join("\n", console))
+                .isPositive();
         assertThat(run.timing()).isNotEmpty().allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/echo"));
         assertThat(run.timing()).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
     }
