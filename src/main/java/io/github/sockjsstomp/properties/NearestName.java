@@ -33,7 +33,7 @@ public final class NearestName {
     }
 
     /** Optimal string alignment distance between the lower-case forms. */
-    static int edits(String a, String b) {
+    public static int edits(String a, String b) {
         String s = a.toLowerCase(Locale.ROOT);
         String t = b.toLowerCase(Locale.ROOT);
         int[][] d = new int[s.length() + 1][t.length() + 1];

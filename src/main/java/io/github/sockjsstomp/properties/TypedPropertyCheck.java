@@ -87,7 +87,9 @@ public final class TypedPropertyCheck {
             return Optional.of(new Finding(name, notRead + ": did you mean " + nearMiss.get() + "?", false));
         }
         if (PlanVocabulary.PLAN_PROPERTIES.contains(name) || renamedTo != null) {
+            // A nearest name many edits away would be noise: named only within half the name's length.
             String nearest = NearestName.nearest(name, plan.reads())
+                    .filter(read -> NearestName.edits(name, read) <= Math.max(2, name.length() / 2))
                     .map(read -> "; the nearest it reads is " + read)
                     .orElse("");
             return Optional.of(new Finding(name, notRead + " (another plan's property)" + nearest, false));

@@ -15,7 +15,16 @@ class TypedPropertyCheckTest {
     /** The send test as the decided vocabulary has it. */
     private static final Plan SEND = new Plan(
             "send.jmx",
-            Set.of("host", "port", "destination", "subscribeTo", "payload", "users", "usersFile", "threads"),
+            Set.of(
+                    "host",
+                    "port",
+                    "destination",
+                    "subscribeTo",
+                    "payload",
+                    "pauseMillis",
+                    "users",
+                    "usersFile",
+                    "threads"),
             "-J");
 
     private static List<Finding> check(Map<String, String> typed, Plan plan) {
@@ -42,8 +51,17 @@ class TypedPropertyCheckTest {
                 .extracting(Finding::message, Finding::stops)
                 .containsExactly(tuple(
                         "-JholdMillis=1500 is not read by send.jmx (another plan's property); the nearest it reads is"
-                                + " host",
+                                + " pauseMillis",
                         false));
+    }
+
+    @Test
+    void aNearestNameFarAwayIsNotNamed() {
+        Plan greetings = new Plan("greetings.jmx", Set.of("host", "port", "csrfPath", "messages"), "-J");
+        assertThat(check(Map.of("destination", "/topic/greetings"), greetings))
+                .extracting(Finding::message)
+                .containsExactly(
+                        "-Jdestination=/topic/greetings is not read by greetings.jmx (another plan's property)");
     }
 
     @Test
