@@ -100,6 +100,11 @@ class RemoteEnginesIT {
             fail("controller still running; output: %s", Files.readString(console));
         }
         assertThat(controller.exitValue()).as(Files.readString(console)).isZero();
+        for (int n = 1; n <= 2; n++) {
+            // A misspelt -G property is said on each engine's console, where the samplers run.
+            assertThat(Files.readString(dir.resolve("engine-" + n).resolve("console.txt")))
+                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
+        }
 
         assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
         Set<String> prefixes = new HashSet<>();
@@ -124,9 +129,6 @@ class RemoteEnginesIT {
             assertThat(Files.readString(engineLog))
                     .contains("STOMP timing books: sent=" + records.size() + " answered=" + records.size()
                             + " lost=0 failed=0 pending=0");
-            // A misspelt -G property is said on the engine's console, where the samplers run.
-            assertThat(Files.readString(engineLog.resolveSibling("console.txt")))
-                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
         }
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
     }
