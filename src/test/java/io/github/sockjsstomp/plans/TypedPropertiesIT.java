@@ -48,7 +48,8 @@ class TypedPropertiesIT {
                         "pullPath=/clientPull",
                         "threads=1",
                         "rampUp=0",
-                        "duration=2",
+                        "duration=5",
+                        "sockjsstomp.warmUp=false",
                         "destinaton=/app/elsewhere",
                         "holdMillis=1500",
                         "sockjsstomp.warmup=true"));
