@@ -23,9 +23,15 @@ final class RunReports {
 
     private RunReports() {}
 
-    /** Joins the run of the current test; the first sampler to join starts its reports. */
-    static Run join(long drainMillis) {
-        return Run.join(drainMillis, JMeterContextService.getTestStartTime(), RunReports::start);
+    /**
+     * Joins the run of the current test; the first sampler to join starts its reports and says what it finds in
+     * the typed properties ({@link TypedProperties}); what must stop the test goes to {@code problems}.
+     */
+    static Run join(long drainMillis, ParameterReader problems) {
+        return Run.join(drainMillis, JMeterContextService.getTestStartTime(), run -> {
+            TypedProperties.check(problems);
+            start(run);
+        });
     }
 
     /** Whether a line printed now is seen: a headless run's console, as JMeter's own summariser decides. */

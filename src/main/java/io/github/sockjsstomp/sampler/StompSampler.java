@@ -32,6 +32,8 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     private final List<Parameter<?>> parameters;
     private String label = "STOMP";
     private List<String> configErrors = List.of();
+    /** Where setUp's problems go while it runs: a run's start adds what it finds in the typed properties. */
+    private ParameterReader setupProblems;
     /** The run this sampler joined in setupTest and leaves in teardownTest; null outside one. */
     private Run run;
     /** The users this sampler made: disconnected on Stop, closed in teardownTest. */
@@ -80,7 +82,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
      * @param drainMillis how long the run's end may wait for this sampler's replies in flight
      */
     protected final Run joinRun(long drainMillis) {
-        run = RunReports.join(drainMillis);
+        run = RunReports.join(drainMillis, setupProblems != null ? setupProblems : new ParameterReader(null));
         return run;
     }
 
@@ -97,7 +99,12 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
     public final void setupTest(JavaSamplerContext context) {
         label = label(context);
         ParameterReader params = new ParameterReader(context);
-        setUp(params, label);
+        setupProblems = params;
+        try {
+            setUp(params, label);
+        } finally {
+            setupProblems = null;
+        }
         if (params.hasErrors()) {
             configErrors = params.errors();
             log.error("{}: configuration refused, the test stops: {}", label, configErrors);

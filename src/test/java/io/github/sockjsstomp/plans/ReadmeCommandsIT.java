@@ -7,16 +7,21 @@ import io.github.sockjsstomp.apps.SecuredChatApp;
 import io.github.sockjsstomp.apps.SecuredChatApp.StompAuth;
 import io.github.sockjsstomp.broker.ArtemisBroker;
 import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.properties.PlanDefaults;
+import io.github.sockjsstomp.properties.PlanPropertyNames;
+import io.github.sockjsstomp.properties.PlanVocabulary;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,21 +29,107 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every headless JMeter command line of README.md and jmx/README.md, run as written through bash against the
- * server it names: the demo server (its login steps), Spring's greeting app (endpoint /gs-guide-websocket or
- * greetings.jmx's defaults), the Spring Security app (/chat-websocket) and ActiveMQ Artemis (port 61614). Only
- * the port (each server runs on a free one here) and the run's length (-J properties appended: later ones
- * win) change; a dead-clients line (silentShare) runs 15 s: its 200 sessions connect one after another per
- * thread (seconds on a busy machine), Artemis checks its connections' TTL every 2 s, and a silent session it
- * had not closed by the end would fail as NotExpired. RabbitMQ's lines (port 15674) have no broker here and
- * are only checked to parse.
+ * Every headless JMeter command line of README.md, docs/*.md and jmx/README.md, as a user copies it. Each
+ * property a line passes must be one its plan reads. A line for a server this machine does not have (RabbitMQ,
+ * another host, remote engines) stops there; a line a plan IT already runs ({@link #PLAN_IT_RUNS}) is not run
+ * twice; every other line runs through bash against the server it names (the demo server with its login steps,
+ * Spring's greeting app, the Spring Security app, ActiveMQ Artemis), only its port and its length changed, and
+ * must balance its books: every message sent answered (jmeter.log's books line: sent = answered, lost = 0,
+ * failed = 0), a sample per message, a session per user.
  */
 class ReadmeCommandsIT {
 
-    private static final Pattern COMMAND = Pattern.compile("target/jmeter/bin/jmeter -n (?:[^`\\n\\\\]|\\\\\\n)+");
-    private static final String SHORT =
-            " -Jduration=3 -Jthreads=2 -JrampUp=0 -Jmessages=2 -JholdMillis=1500" + " -JpauseMillis=300";
-    private static final String DEAD_CLIENTS_LENGTH = " -Jduration=15";
+    /**
+     * How long a line runs here: appended where its plan reads them (later -J win). 5 s, without the JIT warm-up
+     * (up to 2 s before the first connect): at 3 s with it, a busy machine ended runs before their first message.
+     */
+    private static final List<String> SHORT =
+            List.of("duration=5", "threads=2", "rampUp=0", "messages=2", "holdMillis=1500", "pauseMillis=300");
+
+    private static final Pattern BOOKS =
+            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+)");
+
+    /** Properties that size or pace a run; a plan IT runs shorter, so they may differ from the docs' line. */
+    private static final Set<String> SIZING = Set.of(
+            "threads",
+            "users",
+            "sessionsPerThread",
+            "rampUp",
+            "duration",
+            "messages",
+            "throughput",
+            "pauseMillis",
+            "holdMillis",
+            "aliveMillis",
+            "silentAfter",
+            "heartbeatMillis",
+            "replyTimeoutMillis",
+            "connectsPerSecond",
+            "port",
+            "timingLog");
+
+    /**
+     * What the plan ITs run, as their sources write it (the port aside): a docs line that asks for the same plan
+     * with the same properties, sizes apart, is covered there. A literal an IT no longer writes fails here: then
+     * update this list.
+     */
+    static final List<PlanItRun> PLAN_IT_RUNS = List.of(
+            new PlanItRun(
+                    SpringAppsIT.class,
+                    "greetingsPlanWorksAgainstTheGuidesAppWithHostAndPortOnly",
+                    "greetings",
+                    "host=127.0.0.1",
+                    "messages=2",
+                    "holdMillis=3000",
+                    "rampUp=0"),
+            new PlanItRun(
+                    JMeterPlansIT.class,
+                    "echoAwaitsEveryReplyAndBuildsTheDashboard",
+                    "echo",
+                    "indexPath=/index",
+                    "pullPath=/clientPull",
+                    "endpoint=/ws",
+                    "threads=3",
+                    "rampUp=0",
+                    "duration=8",
+                    "pauseMillis=200",
+                    "replyTimeoutMillis=2000",
+                    "summariser.interval=3"),
+            new PlanItRun(
+                    ArtemisBrokerIT.class,
+                    "echoWithOneLoginForEveryUserAndAQueuePerUser",
+                    "echo",
+                    "host=127.0.0.1",
+                    "transport=raw",
+                    "endpoint=/",
+                    "indexPath=none",
+                    "pullPath=none",
+                    "threads=3",
+                    "rampUp=0",
+                    "duration=6",
+                    "pauseMillis=100",
+                    "login=guest",
+                    "passcode=guest",
+                    "destination=/queue/echo.{{userNumber}}",
+                    "subscribeTo=/queue/echo.{{userNumber}}",
+                    "replyTimeoutMillis=3000"),
+            new PlanItRun(
+                    DeadClientsIT.class,
+                    "artemisClosesEverySilentSessionOnceItsHeartBeatsStop",
+                    "connect",
+                    "host=127.0.0.1",
+                    "transport=raw",
+                    "endpoint=/",
+                    "login=guest",
+                    "passcode=guest",
+                    "threads=2",
+                    "sessionsPerThread=3",
+                    "rampUp=0",
+                    "duration=7",
+                    "aliveMillis=200",
+                    "heartbeatMillis=300",
+                    "silentShare=0.5",
+                    "silentAfter=0.5"));
 
     @TempDir
     static Path dir;
@@ -66,76 +157,226 @@ class ReadmeCommandsIT {
         }
     }
 
-    static Stream<String> commands() throws IOException {
-        List<String> found = new ArrayList<>();
-        for (String file : List.of("README.md", "jmx/README.md")) {
-            Matcher matcher =
-                    COMMAND.matcher(Files.readString(PlanRun.projectRoot().resolve(file), StandardCharsets.UTF_8));
-            while (matcher.find()) {
-                found.add(matcher.group()
-                        .replace("\\\n", " ")
-                        .replaceAll("\\s+", " ")
-                        .trim());
-            }
-        }
-        assertThat(found).as("command lines in the READMEs").hasSizeGreaterThanOrEqualTo(15);
-        return found.stream();
+    static List<ReadmeCommand> commands() throws IOException {
+        List<ReadmeCommand> found = ReadmeCommand.all(PlanRun.projectRoot());
+        assertThat(found).as("command lines in the docs").hasSizeGreaterThanOrEqualTo(15);
+        return found;
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @MethodSource("commands")
-    void runsAsWritten(String command) throws Exception {
-        Matcher host = Pattern.compile("-Jhost=(\\S+)").matcher(command);
-        if (host.find() && !host.group(1).equals("127.0.0.1")) {
-            return; // an example for a server elsewhere (TLS to stomp.example.com): no such server here
+    void runsAsWrittenWithItsBooksBalanced(ReadmeCommand command) throws Exception {
+        assertThat(command.plan()).as("the plan of %s", command).isNotNull();
+        Set<String> read = planReads(command.plan());
+        assertThat(command.properties().keySet())
+                .as("%s: properties %s.jmx does not read", command, command.plan())
+                .allSatisfy(name -> {
+                    if (name.startsWith(PlanVocabulary.JVM_WIDE_PREFIX)) {
+                        assertThat(PlanVocabulary.JVM_WIDE)
+                                .contains(name.substring(PlanVocabulary.JVM_WIDE_PREFIX.length()));
+                    } else if (!name.contains(".")) { // a dotted name is JMeter's own
+                        assertThat(read).contains(name);
+                    }
+                });
+        if (command.elsewhere()) {
+            return; // no such server here: the properties it passes are what can be checked
         }
-        Integer port = portFor(command);
-        if (port == null) {
-            assertThat(command).as("a RabbitMQ line").contains("-Jport=15674");
+        Optional<PlanItRun> covered =
+                PLAN_IT_RUNS.stream().filter(it -> it.covers(command)).findFirst();
+        if (covered.isPresent()) {
+            covered.get().assertStillWritten();
             return;
         }
         Path work = Files.createTempDirectory(dir, "run-");
-        // As a user types it, from the repository's root: jmx/ is there.
-        Files.createSymbolicLink(work.resolve("jmx"), PlanRun.projectRoot().resolve("jmx"));
-        Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
-        String runnable = command.replace(
-                                "target/jmeter/bin/jmeter",
-                                PlanRun.jmeterHome().resolve("bin/jmeter").toString())
-                        .replaceAll("-Jport=\\d+", "-Jport=" + port)
-                + (command.contains("-Jport=") ? "" : " -Jport=" + port) + SHORT
-                + (command.contains("-JsilentShare=") ? DEAD_CLIENTS_LENGTH : "")
-                + " -j jmeter.log";
-        ProcessBuilder builder = new ProcessBuilder("bash", "-c", runnable)
-                .directory(work.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("console.txt").toFile());
-        builder.environment().put("HEAP", "-Xms256m -Xmx768m");
-        int exit = PlanRun.waitFor(builder.start(), List.of(runnable), work.resolve("console.txt"));
-        assertThat(exit).as(Files.readString(work.resolve("console.txt"))).isZero();
+        Path console = runAsWritten(command, read, work);
         List<Map<String, String>> rows = PlanRun.readCsv(work.resolve("results.jtl"));
         assertThat(rows)
-                .as(runnable)
+                .as("%s; console: %s", command, Files.readString(console))
                 .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.get("success"))
                         .as("%s %s %s", r.get("label"), r.get("responseCode"), r.get("responseMessage"))
                         .isEqualTo("true"));
+        PlanRun run = new PlanRun(work, rows, work.resolve("stomp-timing.csv"));
+        if (run.labels().containsKey("session")) {
+            assertThat(run.count("session")).as("a session sample per user").isEqualTo(expectedUsers(command));
+        }
+        Optional<String> sender = sendLabel(command.plan());
+        if (sender.isPresent()) {
+            long[] books = books(work.resolve("jmeter.log"), run.labels() + "; console: " + Files.readString(console));
+            assertThat(books[0])
+                    .as("messages sent; console: %s", Files.readString(console))
+                    .isPositive();
+            assertThat(books)
+                    .as("sent, answered, lost, failed of %s", command)
+                    .containsExactly(books[0], books[0], 0, 0);
+            assertThat(run.count(sender.get())).as("a sample per message").isEqualTo(books[0]);
+        }
     }
 
-    /** The server a command line is written for; null for RabbitMQ, which has no broker here. */
-    private static Integer portFor(String command) {
-        if (command.contains("-Jport=15674")) {
-            return null;
+    private static Path runAsWritten(ReadmeCommand command, Set<String> read, Path work) throws Exception {
+        // As a user types it, from the repository's root: jmx/ is there.
+        Files.createSymbolicLink(work.resolve("jmx"), PlanRun.projectRoot().resolve("jmx"));
+        Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
+        StringBuilder runnable = new StringBuilder(command.text()
+                .replaceFirst("^\\S*jmeter ", PlanRun.jmeterHome().resolve("bin/jmeter") + " ")
+                .replaceAll("-Jport=\\d+", "-Jport=" + portFor(command)));
+        if (!command.properties().containsKey("port")) {
+            runnable.append(" -Jport=").append(portFor(command));
         }
-        if (command.contains("-Jport=61614")) {
+        for (String property : SHORT) {
+            if (read.contains(property.substring(0, property.indexOf('=')))) {
+                runnable.append(" -J").append(property);
+            }
+        }
+        if (command.properties().containsKey("silentShare")) {
+            // 200 sessions connect one after another per thread (seconds on a busy machine), Artemis checks its
+            // connections' TTL every 2 s: a silent session it had not closed by the end would be NotExpired.
+            runnable.append(" -Jduration=15");
+        }
+        runnable.append(" -Jsockjsstomp.warmUp=false -j jmeter.log");
+        Path console = work.resolve("console.txt");
+        ProcessBuilder builder = new ProcessBuilder("bash", "-c", runnable.toString())
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile());
+        builder.environment().put("HEAP", "-Xms256m -Xmx768m");
+        int exit = PlanRun.waitFor(builder.start(), List.of(runnable.toString()), console);
+        assertThat(exit).as(Files.readString(console)).isZero();
+        return console;
+    }
+
+    /** The users a line's run connects here: its number of users, else two threads' sessions. */
+    private static long expectedUsers(ReadmeCommand command) {
+        String users = command.properties().get("users");
+        if (users != null && users.matches("\\d+")) {
+            return Long.parseLong(users);
+        }
+        return 2 * Long.parseLong(command.properties().getOrDefault("sessionsPerThread", "1"));
+    }
+
+    /** sent, answered, lost, failed from the run's books line in jmeter.log. */
+    private static long[] books(Path jmeterLog, String samples) throws IOException {
+        Matcher matcher = BOOKS.matcher(Files.readString(jmeterLog, StandardCharsets.UTF_8));
+        // The run writes no books line when it sent nothing.
+        assertThat(matcher.find())
+                .as("a books line in %s; samples %s", jmeterLog, samples)
+                .isTrue();
+        return new long[] {
+            Long.parseLong(matcher.group(1)),
+            Long.parseLong(matcher.group(2)),
+            Long.parseLong(matcher.group(3)),
+            Long.parseLong(matcher.group(4))
+        };
+    }
+
+    /** The label of the plan's send sampler, if it has one: a plan meant to get its messages answered. */
+    private static Optional<String> sendLabel(String plan) throws IOException {
+        Matcher sampler = Pattern.compile(
+                        "<JavaSampler [^>]*testname=\"([^\"]+)\"[\\s\\S]*?<stringProp name=\"classname\">([^<]+)<")
+                .matcher(Files.readString(PlanRun.planFile(plan), StandardCharsets.UTF_8));
+        while (sampler.find()) {
+            if (sampler.group(2).endsWith(".StompSendSampler")) {
+                return Optional.of(sampler.group(1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Set<String> planReads(String plan) throws IOException {
+        return PlanPropertyNames.in(Files.readString(PlanRun.planFile(plan), StandardCharsets.UTF_8));
+    }
+
+    /** The server a command line is written for. */
+    private static int portFor(ReadmeCommand command) {
+        Map<String, String> properties = command.properties();
+        if ("61614".equals(properties.get("port"))) {
             return artemis.port();
         }
-        if (command.contains("/chat-websocket")) {
+        String endpoint = properties.getOrDefault("endpoint", "");
+        if (endpoint.equals("/chat-websocket")) {
             return secured.port();
         }
-        if (command.contains("/gs-guide-websocket") || command.contains("jmx/greetings.jmx")) {
+        if (endpoint.equals("/gs-guide-websocket") || command.plan().equals("greetings")) {
             return greetings.port();
         }
-        assertThat(command).as("a demo server line names its login steps").contains("-JindexPath=/index");
+        assertThat(properties).as("a demo server line names its login steps").containsEntry("indexPath", "/index");
         return demo.port();
+    }
+
+    /** One run of a plan IT, as its source writes it. */
+    record PlanItRun(Class<?> it, String method, String plan, List<String> written) {
+
+        PlanItRun(Class<?> it, String method, String plan, String... written) {
+            this(it, method, plan, List.of(written));
+        }
+
+        Map<String, String> properties() {
+            return ReadmeCommand.parse(
+                            "jmeter -t " + plan + ".jmx -J"
+                                    + String.join(
+                                            " -J",
+                                            written.stream()
+                                                    .map(p -> "'" + p + "'")
+                                                    .toList()),
+                            it.getSimpleName())
+                    .properties();
+        }
+
+        /**
+         * The same plan and the same properties, sizes apart; the IT's other properties only say what the plan
+         * does anyway (its default, or none for an empty one) or are JMeter's own.
+         */
+        boolean covers(ReadmeCommand command) {
+            if (!plan.equals(command.plan()) || !command.options().equals(List.of("-l", "results.jtl"))) {
+                return false;
+            }
+            Map<String, String> mine = properties();
+            for (Map.Entry<String, String> asked : command.properties().entrySet()) {
+                if (!SIZING.contains(asked.getKey()) && !asked.getValue().equals(mine.get(asked.getKey()))) {
+                    return false;
+                }
+            }
+            Map<String, Set<String>> defaults = planDefaults(plan);
+            for (Map.Entry<String, String> extra : mine.entrySet()) {
+                String name = extra.getKey();
+                boolean sameAnyway = SIZING.contains(name)
+                        || name.contains(".")
+                        || command.properties().containsKey(name)
+                        || extra.getValue().equals("none")
+                        || Set.of(extra.getValue()).equals(defaults.get(name));
+                if (!sameAnyway) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        void assertStillWritten() throws IOException {
+            assertThat(Arrays.stream(it.getDeclaredMethods()).map(Method::getName))
+                    .as("%s has the test this list names", it.getSimpleName())
+                    .contains(method);
+            Path source = PlanRun.projectRoot()
+                    .resolve("src/test/java")
+                    .resolve(it.getName().replace('.', '/') + ".java");
+            String text = Files.readString(source, StandardCharsets.UTF_8);
+            assertThat(written)
+                    .as(
+                            "%s#%s runs %s.jmx with these (else update ReadmeCommandsIT.PLAN_IT_RUNS)",
+                            it.getSimpleName(), method, plan)
+                    .allSatisfy(p -> assertThat(text).contains("\"" + p + "\""));
+        }
+
+        private static Map<String, Set<String>> planDefaults(String plan) {
+            try {
+                return PlanDefaults.of(PlanRun.projectRoot().resolve("jmx")).get(plan);
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return it.getSimpleName() + "#" + method;
+        }
     }
 }

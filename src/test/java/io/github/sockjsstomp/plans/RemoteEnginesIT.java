@@ -86,6 +86,7 @@ class RemoteEnginesIT {
                 "-Gduration=6",
                 "-Gthroughput=600",
                 "-GreplyTimeoutMillis=3000",
+                "-Gdestinaton=/app/elsewhere",
                 "-X"));
         Path console = dir.resolve("controller.txt");
         Process controller = new ProcessBuilder(command)
@@ -99,6 +100,11 @@ class RemoteEnginesIT {
             fail("controller still running; output: %s", Files.readString(console));
         }
         assertThat(controller.exitValue()).as(Files.readString(console)).isZero();
+        for (int n = 1; n <= 2; n++) {
+            // A misspelt -G property is said on each engine's console, where the samplers run.
+            assertThat(Files.readString(dir.resolve("engine-" + n).resolve("console.txt")))
+                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
+        }
 
         assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
         Set<String> prefixes = new HashSet<>();

@@ -1,0 +1,113 @@
+package io.github.sockjsstomp.properties;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The names a user types for this project: the plans' properties (every {@code __P(name} of jmx/*.jmx, checked
+ * by {@code PlanVocabularyTest}), the names the plans no longer read and what took their place, and the
+ * JVM-wide {@code sockjsstomp.*} settings. One list, so a typed name can be told apart from JMeter's own.
+ */
+public final class PlanVocabulary {
+
+    /** Every property some plan of jmx/ reads. */
+    public static final Set<String> PLAN_PROPERTIES = Set.of(
+            "aliveMillis",
+            "bearerOnConnect",
+            "bearerToken",
+            "connectHeaders",
+            "connectSubscribeTo",
+            "connectTimeoutMillis",
+            "connectsPerSecond",
+            "csrfPath",
+            "destination",
+            "duration",
+            "endpoint",
+            "formLoginPath",
+            "heartbeatMillis",
+            "holdMillis",
+            "host",
+            "indexPath",
+            "login",
+            "messages",
+            "mode",
+            "pacing",
+            "passcode",
+            "pauseMillis",
+            "payload",
+            "port",
+            "pullPath",
+            "pushBytes",
+            "pushCount",
+            "pushIntervalMillis",
+            "rampUp",
+            "receipts",
+            "receiveTimeoutMillis",
+            "receivers",
+            "replyFrom",
+            "replySamples",
+            "replyTimeoutMillis",
+            "sampleMillis",
+            "scheme",
+            "senderDelay",
+            "senderSubscribeTo",
+            "senders",
+            "sendHeaders",
+            "sessionsPerThread",
+            "silentAfter",
+            "silentShare",
+            "subscribeTo",
+            "threads",
+            "throughput",
+            "tickMillis",
+            "timingLog",
+            "transport",
+            "users");
+
+    /**
+     * Names the plans took once (or a sampler parameter a user may type as a property) and the property that
+     * says it now. Typed to a plan that does not read them they would be ignored and the run would measure
+     * something else, so they stop the test.
+     */
+    public static final Map<String, String> RENAMED = Map.of(
+            "sessionsPerThread", "users",
+            "connectSubscribeTo", "subscribeTo",
+            "triggerDestination", "destination");
+
+    /** Why a renamed name went, said with the name that replaced it. */
+    static final Map<String, String> RENAMED_BECAUSE = Map.of(
+            "sessionsPerThread",
+            "users (and threads) decide how many virtual users each thread runs",
+            "connectSubscribeTo",
+            "the connect test's subscription is subscribeTo, as in the other plans",
+            "triggerDestination",
+            "the push test's trigger is sent to destination");
+
+    /** The number of virtual users; a value that is not a number is the users file, now {@link #USERS_FILE}. */
+    public static final String USERS = "users";
+
+    public static final String USERS_FILE = "usersFile";
+
+    /** The prefix of the JVM-wide settings, read from JMeter properties (-J) by the samplers. */
+    public static final String JVM_WIDE_PREFIX = "sockjsstomp.";
+
+    /** The JVM-wide settings (after {@link #JVM_WIDE_PREFIX}) the plugin reads as JMeter properties. */
+    public static final Set<String> JVM_WIDE = Set.of(
+            "connectThreads",
+            "heartbeatThreads",
+            "maxTextMessageChars",
+            "maxMessageBytes",
+            "sendTimeLimitMillis",
+            "ioBufferBytes",
+            "ioThreads",
+            "reconnectMinMillis",
+            "reconnectMaxMillis",
+            "warmUp",
+            "onTimingLogFailure",
+            "replySummary");
+
+    /** The one JVM system property (-D) of ours: where log4j2.xml writes sockjs-stomp.log. */
+    public static final String LOG_FILE_SYSTEM_PROPERTY = "sockjsstomp.logfile";
+
+    private PlanVocabulary() {}
+}

@@ -1,0 +1,86 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.plans.ReadmeCommandsIT.PlanItRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReadmeCommandTest {
+
+    @Test
+    void wordsAreReadAsBashReadsThem() {
+        assertThat(ReadmeCommand.words("jmeter -n '-Jpayload={\"name\":\"{{msgId}}\"}' -Ja=\"b c\" -Jd=e\\ f"))
+                .containsExactly("jmeter", "-n", "-Jpayload={\"name\":\"{{msgId}}\"}", "-Ja=b c", "-Jd=e f");
+    }
+
+    @Test
+    void aLineGivesItsPlanPropertiesAndOptions() {
+        ReadmeCommand command = ReadmeCommand.parse(
+                "target/jmeter/bin/jmeter -n -t jmx/send.jmx -l results.jtl -Jhost=127.0.0.1 -Jport=8080 -GtimingLog=t.csv -e",
+                "README.md:1");
+        assertThat(command.plan()).isEqualTo("send");
+        assertThat(command.properties()).isEqualTo(Map.of("host", "127.0.0.1", "port", "8080", "timingLog", "t.csv"));
+        assertThat(command.options()).containsExactly("-l", "results.jtl", "-e");
+        assertThat(command.elsewhere()).isFalse();
+        assertThat(ReadmeCommand.parse("jmeter -n -t jmx/send.jmx -Jport=15674", "x")
+                        .elsewhere())
+                .isTrue();
+        assertThat(ReadmeCommand.parse("jmeter -n -t jmx/send.jmx -Jhost=stomp.example.com", "x")
+                        .elsewhere())
+                .isTrue();
+        assertThat(ReadmeCommand.parse("jmeter -n -t jmx/send.jmx -Jport=8080 -R a,b", "x")
+                        .elsewhere())
+                .isTrue();
+        assertThat(ReadmeCommand.parse("jmeter -n -t jmx/connect.jmx -Jthreads=5", "x")
+                        .elsewhere())
+                .as("no server of ours named")
+                .isTrue();
+    }
+
+    @Test
+    void linesAskingForTheSameAreOneInvocationWrittenInSeveralPlaces(@TempDir Path root) throws Exception {
+        Files.createDirectories(root.resolve("jmx"));
+        Files.writeString(
+                root.resolve("README.md"),
+                "```\ntarget/jmeter/bin/jmeter -n -t jmx/send.jmx -l results.jtl -Ja=1 \\\n  -Jb=2\n```\n");
+        Files.writeString(
+                root.resolve("jmx/README.md"),
+                "| x | `target/jmeter/bin/jmeter -n -t jmx/send.jmx -l results.jtl -Jb=2 -Ja=1` |\n"
+                        + "| y | `target/jmeter/bin/jmeter -n -t jmx/echo.jmx -l results.jtl -Jb=2 -Ja=1` |\n");
+        List<ReadmeCommand> commands = ReadmeCommand.all(root);
+        assertThat(commands).hasSize(2);
+        assertThat(commands.get(0).where()).containsExactly("README.md:2", "jmx/README.md:1");
+        assertThat(commands.get(0).properties()).isEqualTo(Map.of("a", "1", "b", "2"));
+        assertThat(commands.get(1).plan()).isEqualTo("echo");
+    }
+
+    @Test
+    void aPlanItCoversALineWithTheSamePropertiesSizesApart() {
+        PlanItRun it = new PlanItRun(
+                ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1", "login=guest", "threads=3", "indexPath=none");
+        assertThat(it.covers(line("-Jhost=127.0.0.1 -Jport=61614 -Jlogin=guest -Jthreads=50")))
+                .isTrue();
+        assertThat(it.covers(line("-Jhost=127.0.0.1 -Jlogin=guest -Jpasscode=guest")))
+                .as("a property the IT does not pass")
+                .isFalse();
+        assertThat(it.covers(line("-Jhost=127.0.0.1 -Jlogin=other")))
+                .as("another value")
+                .isFalse();
+        assertThat(it.covers(line("-Jhost=127.0.0.1 -Jlogin=guest -e -o dashboard")))
+                .as("another option")
+                .isFalse();
+        PlanItRun more = new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1", "mode=fire-and-forget");
+        assertThat(more.covers(line("-Jhost=127.0.0.1")))
+                .as("the IT asks for more than the line")
+                .isFalse();
+    }
+
+    private static ReadmeCommand line(String properties) {
+        return ReadmeCommand.parse("target/jmeter/bin/jmeter -n -t jmx/echo.jmx -l results.jtl " + properties, "x");
+    }
+}
