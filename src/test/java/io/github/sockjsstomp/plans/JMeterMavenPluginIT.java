@@ -65,7 +65,8 @@ class JMeterMavenPluginIT {
                     "-Dsockjsstomp.version=" + version,
                     "-Dstomp.port=" + server.port(),
                     "-Dstomp.threads=2",
-                    "-Dstomp.duration=5",
+                    // long enough for the warm-up (on by default) on a busy machine, and messages after it
+                    "-Dstomp.duration=12",
                     "-Dstomp.throughput=1200",
                     "-Dstomp.timingLog=" + timingLog);
         }
