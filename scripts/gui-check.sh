@@ -132,11 +132,31 @@ gui_start() {  # plan.jmx log-name [jmeter args...]: starts the GUI on a plan, w
     sleep 0.5
   done
   grep -q "SaveService: Loading file: $plan" "$out/$name-jmeter.log" || die "JMeter did not load $plan"
-  sleep 3
+  wait_idle
   # no window manager: size it ourselves, then let Swing lay it out
   xdotool windowmove "$window" 0 0 windowsize "$window" 1600 1000
-  sleep 3
+  sleep 1
+  wait_idle
   tree_home
+}
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$jmeter_pid/stat" 2>/dev/null || echo 0; }
+wait_idle() {  # until JMeter's JVM has used under 0.15 s of CPU a second for 2 s in a row (at most 120 s)
+  # A loaded GUI is still laying out and painting long after the plan is in: a key or click it gets meanwhile
+  # lands elsewhere or nowhere. Idle, it handles them at once.
+  local before now quiet=0
+  before=$(cpu_ticks)
+  for _ in $(seq 120); do
+    sleep 1
+    now=$(cpu_ticks)
+    if [ $((now - before)) -lt 15 ]; then
+      quiet=$((quiet + 1))
+      [ "$quiet" -ge 2 ] && return 0
+    else
+      quiet=0
+    fi
+    before=$now
+  done
+  log "JMeter's GUI still busy after 120 s; going on"
 }
 gui_run() {  # log-name: starts the loaded plan with Ctrl+R (the Run menu's Start) until the log says it runs
   local attempt
@@ -163,12 +183,12 @@ tree_home() {  # focuses the tree, expands every node and selects the Test Plan 
   xdotool key ctrl+shift+minus   # Expand All
   sleep 0.5
   xdotool key Home
-  sleep 0.8
+  wait_idle
 }
 tree_row() {  # selects row N of the fully expanded tree
   tree_home
   for _ in $(seq "$1"); do xdotool key Down; sleep 0.25; done
-  sleep 1.2
+  wait_idle
 }
 save_and_wait() {  # file: Ctrl+S on the tree until the file is written (its mtime moves on); 3 tries, 8 s each
   local before attempt
@@ -251,7 +271,7 @@ if [[ $steps == *" defaults "* ]]; then
   tree_row 4; shot 03-receive-sampler-defaults
   # the classname list: the combo's arrow, at the right end of the classname row of the panel
   xdotool mousemove --window "$window" 1576 164 click 1
-  sleep 1.5
+  wait_idle
   shot 04-classname-list
   xdotool key Escape
   gui_stop
@@ -322,15 +342,15 @@ if [[ $steps == *" run "* ]]; then
     sleep 0.5
   done
   grep -q 'Notifying test listeners of end of test' "$out/echo-run-jmeter.log" || die "the GUI run did not end"
-  sleep 3
+  wait_idle
   tree_row 1
   # the first sample in the View Results Tree's own result tree (left part of the listener panel)
   xdotool mousemove --window "$window" 520 330 click 1
-  sleep 1.5
+  wait_idle
   shot 06-view-results-tree
   # its Response data tab: the echoed payload
   xdotool mousemove --window "$window" 858 268 click 1
-  sleep 1.5
+  wait_idle
   shot 07-view-results-tree-response
   tree_row 2; shot 08-summary-report
   gui_stop
