@@ -140,7 +140,7 @@ gui_start() {  # plan.jmx log-name [jmeter args...]: starts the GUI on a plan, w
   tree_home
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$jmeter_pid/stat" 2>/dev/null || echo 0; }
-wait_idle() {  # until JMeter's JVM has used under 0.15 s of CPU a second for 2 s in a row (at most 120 s)
+wait_idle() {  # [seconds, default 2]: until JMeter's JVM has used under 0.15 s of CPU a second that long (at most 120 s)
   # A loaded GUI is still laying out and painting long after the plan is in: a key or click it gets meanwhile
   # lands elsewhere or nowhere. Idle, it handles them at once.
   local before now quiet=0
@@ -150,7 +150,7 @@ wait_idle() {  # until JMeter's JVM has used under 0.15 s of CPU a second for 2 
     now=$(cpu_ticks)
     if [ $((now - before)) -lt 15 ]; then
       quiet=$((quiet + 1))
-      [ "$quiet" -ge 2 ] && return 0
+      [ "$quiet" -ge "${1:-2}" ] && return 0
     else
       quiet=0
     fi
@@ -380,7 +380,8 @@ for plan in "${plans[@]}"; do
   # visit every node (each element is followed by one hashTree), then save again
   nodes=$(( $(grep -c '<hashTree' "jmx/$plan.jmx") - 1 ))
   tree_home
-  for _ in $(seq "$nodes"); do xdotool key Down; sleep 0.3; done
+  # each node's panel shown before the next key (a node passed over unshown keeps its enabled="true")
+  for _ in $(seq "$nodes"); do xdotool key Down; wait_idle 1; done
   touch -d '2000-01-01' "$copy"
   save_and_wait "$copy" || die "Ctrl+S did not save $copy"
   if cmp -s "$copy" "jmx/$plan.jmx"; then
