@@ -21,7 +21,7 @@
 # Needs Xvfb, xdotool and ImageMagick's import. On Debian or Ubuntu:
 #   sudo apt-get install --no-install-recommends xvfb xdotool imagemagick
 # (the script runs that apt-get itself when one is missing and it runs as root).
-# Environment: GUI_CHECK_TIMEOUT (s, default 900) bounds the whole script; GUI_RUN_SECONDS (default 15) the
+# Environment: GUI_CHECK_TIMEOUT (s, default 900) bounds the whole script; GUI_RUN_SECONDS (default 30: the warm-up and the connects come out of it) the
 # run's duration; DISPLAY_NUMBER (default: the first free one from 91). Cleans up what it started (JMeter, Xvfb,
 # demo server) however it ends.
 set -euo pipefail
@@ -32,7 +32,7 @@ fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/target/gui-check"
-run_seconds=${GUI_RUN_SECONDS:-15}
+run_seconds=${GUI_RUN_SECONDS:-30}
 plans=(connect send greetings chat push echo)
 
 log() { echo "gui-check: $*"; }
