@@ -21,13 +21,13 @@
 # Needs Xvfb, xdotool and ImageMagick's import. On Debian or Ubuntu:
 #   sudo apt-get install --no-install-recommends xvfb xdotool imagemagick
 # (the script runs that apt-get itself when one is missing and it runs as root).
-# Environment: GUI_CHECK_TIMEOUT (s, default 900) bounds the whole script; GUI_RUN_SECONDS (default 30: the warm-up and the connects come out of it) the
-# run's duration; DISPLAY_NUMBER (default: the first free one from 91). Cleans up what it started (JMeter, Xvfb,
-# demo server) however it ends.
+# Environment: GUI_CHECK_TIMEOUT (s, default 1500) bounds the whole script; GUI_RUN_SECONDS (default 30) the run's
+# duration, the warm-up and the connects included; DISPLAY_NUMBER (default: the first free one from 91). Cleans up
+# what it started (JMeter, Xvfb, demo server) however it ends.
 set -euo pipefail
 
 if [ -z "${GUI_CHECK_INNER:-}" ]; then
-  exec timeout --signal=TERM --kill-after=30 "${GUI_CHECK_TIMEOUT:-900}" env GUI_CHECK_INNER=1 bash "$0" "$@"
+  exec timeout --signal=TERM --kill-after=30 "${GUI_CHECK_TIMEOUT:-1500}" env GUI_CHECK_INNER=1 bash "$0" "$@"
 fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
