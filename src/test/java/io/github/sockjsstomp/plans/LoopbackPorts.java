@@ -1,9 +1,11 @@
 package io.github.sockjsstomp.plans;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,10 +40,11 @@ final class LoopbackPorts {
 
     /** The first port of Linux's ephemeral range (net.ipv4.ip_local_port_range), 32768 where it cannot be read. */
     private static int ephemeralStart() {
-        try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-                    .trim();
-            return Integer.parseInt(range.split("\\s+")[0]);
+        // read as a stream: /proc says its files are empty, and Files.readString trusts that (it read "3")
+        try (InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            String range = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
+            int start = Integer.parseInt(range.split("\\s+")[0]);
+            return start > 2048 ? start : 32768;
         } catch (IOException | RuntimeException e) {
             return 32768;
         }

@@ -84,6 +84,8 @@ class RemoteEnginesIT {
                 "-Gduration=6",
                 "-Gthroughput=600",
                 "-GreplyTimeoutMillis=3000",
+                // the engines' warm-up would come out of the 6 s (see PlanRun)
+                "-G" + PlanRun.WARM_UP + "=false",
                 "-X"));
         Path console = dir.resolve("controller.txt");
         Process controller = new ProcessBuilder(command)
