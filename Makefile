@@ -70,7 +70,8 @@ bench-timing-log:
 bench-analysis: jmeter venv
 	$(PY) analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
 
-## gui-check: JMeter's GUI under Xvfb with a plan, screenshots in target/gui-check (manual check)
+## gui-check: JMeter's GUI under Xvfb (needs xvfb, xdotool, imagemagick): echo.jmx run from the GUI against the demo
+## server, fails unless every message is answered; screenshots in target/gui-check (manual check, not in `make test`)
 gui-check: jmeter
 	bash scripts/gui-check.sh
 

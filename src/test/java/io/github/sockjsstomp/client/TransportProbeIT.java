@@ -102,21 +102,25 @@ class TransportProbeIT {
         }
     }
 
+    /** The probe's answers and the hint as a user reads them in a connect step: the URL asked, the answer, what next. */
     @Test
-    void printsWhatAUserWouldRead() throws Exception {
+    void whatAUserReadsNamesTheUrlAskedItsAnswerAndTheTransport() {
         TransportProbe probe = new TransportProbe(httpClient, 5000);
-        System.out.println(stomp.connect(
-                        "ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT,
-                        false,
-                        new WebSocketHttpHeaders(),
-                        new StompHeaders())
-                .refusal());
-        System.out.println(probe.transportFor(URI.create(plain.baseUrl() + GreetingApp.ENDPOINT), "")
-                .message());
-        System.out.println(probe.transportFor(URI.create(sockJs.baseUrl() + GreetingApp.ENDPOINT), "")
-                .message());
-        System.out.println(
-                probe.rawOnSockJsHint(URI.create("ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT), "")
-                        .orElseThrow());
+        String plainInfo = plain.baseUrl() + GreetingApp.ENDPOINT + "/info";
+        String sockJsInfo = sockJs.baseUrl() + GreetingApp.ENDPOINT + "/info";
+        String raw = "ws://127.0.0.1:" + sockJs.port() + GreetingApp.ENDPOINT;
+
+        assertThat(probe.transportFor(URI.create(plain.baseUrl() + GreetingApp.ENDPOINT), "")
+                        .message())
+                .isEqualTo("GET " + plainInfo + " answered 404: no SockJS there, transport raw (a plain WebSocket on "
+                        + "ws://127.0.0.1:" + plain.port() + GreetingApp.ENDPOINT + ")");
+        assertThat(probe.transportFor(URI.create(sockJs.baseUrl() + GreetingApp.ENDPOINT), "")
+                        .message())
+                .isEqualTo("GET " + sockJsInfo + " answered 200: SockJS, transport websocket");
+        assertThat(probe.rawOnSockJsHint(URI.create(raw), "").orElseThrow())
+                .isEqualTo(raw + " is a SockJS endpoint (GET " + sockJsInfo + " answered SockJS's JSON), so a plain "
+                        + "WebSocket handshake there is refused. Use -Jtransport=websocket (or auto) with this endpoint, "
+                        + "or keep -Jtransport=raw with -Jendpoint=" + GreetingApp.ENDPOINT + "/websocket (" + raw
+                        + "/websocket, SockJS's plain WebSocket URL).");
     }
 }

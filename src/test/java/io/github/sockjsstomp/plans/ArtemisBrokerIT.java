@@ -172,7 +172,7 @@ class ArtemisBrokerIT {
     @Test
     void sendSurvivesTheBrokerStoppedAndRestartedMidRun() throws Exception {
         Path data = dir.resolve("artemis-restarted");
-        ArtemisBroker own = ArtemisBroker.start(data, USERS, 0);
+        ArtemisBroker own = ArtemisBroker.start(data, USERS, LoopbackPorts.forRestart());
         int port = own.port();
         List<String> properties = new ArrayList<>(artemis(
                 "threads=2",

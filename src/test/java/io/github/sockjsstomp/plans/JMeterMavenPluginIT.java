@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A load test in a CI pipeline, as README shows it: the plugin jar installed into the local Maven repository,
- * then {@code examples/jmeter-maven/pom.xml} run by Maven, which lays out JMeter 5.6.3 with the jar in lib/ext,
+ * A load test in a CI pipeline, as README shows it: the plugin jar installed into a local Maven repository (the
+ * build's own, {@link BuildRepository}: the user's ~/.m2 is only read), then {@code examples/jmeter-maven/pom.xml}
+ * run by Maven, which lays out JMeter 5.6.3 with the jar in lib/ext,
  * runs jmx/send.jmx with the properties of the POM against the demo server and checks the results.
  */
 class JMeterMavenPluginIT {
@@ -30,38 +31,42 @@ class JMeterMavenPluginIT {
         Path root = PlanRun.projectRoot();
         String version = System.getProperty("project.version", "0.1.0");
         Path jar = Path.of(System.getProperty("plugin.jar", "target/jmeter-sockjs-stomp-" + version + ".jar"));
+        Path settings = BuildRepository.settings(dir);
+        String localRepository = "-Dmaven.repo.local=" + BuildRepository.local();
         mvn(
-                root,
                 "install.txt",
-                "install:install-file",
+                "-s",
+                settings.toString(),
+                localRepository,
+                BuildRepository.INSTALL_FILE,
                 "-Dfile=" + jar.toAbsolutePath(),
                 "-DgroupId=io.github.sockjsstomp",
                 "-DartifactId=jmeter-sockjs-stomp",
                 "-Dversion=" + version,
                 "-Dpackaging=jar",
                 "-DgeneratePom=true");
+        // The example as a user's checkout has it (jmx/ two levels up), in this test's own directory: the plugin
+        // writes its JMeter home and results under the example's target/, which must not be the source tree's.
+        Path example = Files.createDirectories(dir.resolve("checkout/examples/jmeter-maven"));
+        Files.copy(root.resolve("examples/jmeter-maven/pom.xml"), example.resolve("pom.xml"));
+        Files.createSymbolicLink(dir.resolve("checkout/jmx"), root.resolve("jmx"));
         Path timingLog = dir.resolve("timing.csv");
-        // JMeter appends to a results file: an earlier run's (same day, same name) would be counted too.
-        Path results = root.resolve("examples/jmeter-maven/target/jmeter/results");
-        if (Files.isDirectory(results)) {
-            try (var files = Files.list(results)) {
-                for (Path file : files.toList()) {
-                    Files.deleteIfExists(file);
-                }
-            }
-        }
+        Path results = example.resolve("target/jmeter/results");
         String output;
         try (DemoServer server = DemoServer.start(0)) {
             output = mvn(
-                    root,
                     "verify.txt",
+                    "-s",
+                    settings.toString(),
+                    localRepository,
                     "-f",
-                    "examples/jmeter-maven/pom.xml",
+                    example.resolve("pom.xml").toString(),
                     "verify",
                     "-Dsockjsstomp.version=" + version,
                     "-Dstomp.port=" + server.port(),
                     "-Dstomp.threads=2",
-                    "-Dstomp.duration=5",
+                    // long enough for the warm-up (on by default) on a busy machine, and messages after it
+                    "-Dstomp.duration=12",
                     "-Dstomp.throughput=1200",
                     "-Dstomp.timingLog=" + timingLog);
         }
@@ -104,12 +109,12 @@ class JMeterMavenPluginIT {
         return Long.parseLong(sent.group(1));
     }
 
-    private String mvn(Path root, String outputName, String... args) throws Exception {
+    private String mvn(String outputName, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-ntp"));
         command.addAll(List.of(args));
         Path output = dir.resolve(outputName);
         Process process = new ProcessBuilder(command)
-                .directory(root.toFile())
+                .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();

@@ -24,7 +24,7 @@ final class OutageProxy implements AutoCloseable {
 
     OutageProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
-        this.listener = listen(0);
+        this.listener = listen(LoopbackPorts.forRestart());
         this.port = listener.getLocalPort();
     }
 

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     static final long TIMEOUT_SECONDS = 180;
+    static final String WARM_UP = "sockjsstomp.warmUp";
     static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,"
             + "bytes,detail,mode,run,sent_epoch_us,engine,version,sender_user,receiver_user,receipt_us";
 
@@ -64,21 +65,35 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                 runDir.resolve("jmeter.log").toString(),
                 "-JtimingLog=" + timingLog));
         properties.stream().map(p -> "-J" + p).forEach(command::add);
+        if (properties.stream().noneMatch(p -> p.startsWith(WARM_UP + "="))) {
+            // The warm-up runs inside the thread group's duration: seconds of JIT work on a busy machine, which a run
+            // of a few seconds cannot spare (it ended with no message sent). The tests of the warm-up ask for it.
+            command.add("-J" + WARM_UP + "=false");
+        }
         if (report) {
             command.addAll(List.of("-e", "-o", runDir.resolve("report").toString()));
         }
         Path console = runDir.resolve("console.txt");
+        // The run's own directory as working directory: what JMeter writes relative to it (the report generator's
+        // temp/ directory, which it deletes when done) must not be shared by runs side by side.
         ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(projectRoot().toFile())
+                .directory(runDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(console.toFile());
-        // a small heap (bin/setenv.sh would take 4 GB) and the plugin's log next to jmeter.log
+        // a small heap (bin/setenv.sh would take 4 GB), the plugin's log next to jmeter.log and the test's temporary
+        // directory (in the build directory)
         builder.environment().put("HEAP", "-Xms256m -Xmx768m");
         builder.environment()
                 .put(
                         "JVM_ARGS",
-                        String.join(" ", jvmArgs) + " -Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log"));
+                        String.join(" ", jvmArgs) + " -Dsockjsstomp.logfile=" + runDir.resolve("sockjs-stomp.log") + " "
+                                + tmpDirArgument());
         return new Launch(builder.start(), command, runDir, jtl, timingLog, console);
+    }
+
+    /** JMeter's temporary files where the test JVM keeps its own (the build directory's it-tmp under failsafe). */
+    static String tmpDirArgument() {
+        return "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir");
     }
 
     /** A run that must exit 0 and write samples, failed or not. */

@@ -60,9 +60,7 @@ class RemoteEnginesIT {
     void twoEnginesWriteOneTimingLogEachWithBalancedBooks() throws Exception {
         List<String> names = new ArrayList<>();
         for (int n = 1; n <= 2; n++) {
-            int port = freePort();
-            names.add("127.0.0.1:" + port);
-            engines.add(startEngine(n, port, freePort()));
+            names.add("127.0.0.1:" + startEngine(n));
         }
         Path timingLog = dir.resolve("timing.csv");
         List<String> command = new ArrayList<>(List.of(
@@ -87,10 +85,12 @@ class RemoteEnginesIT {
                 "-Gthroughput=600",
                 "-GreplyTimeoutMillis=3000",
                 "-Gdestinaton=/app/elsewhere",
+                // the engines' warm-up would come out of the 6 s (see PlanRun)
+                "-G" + PlanRun.WARM_UP + "=false",
                 "-X"));
         Path console = dir.resolve("controller.txt");
         Process controller = new ProcessBuilder(command)
-                .directory(projectRoot.toFile())
+                .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(console.toFile())
                 .start();
@@ -133,9 +133,35 @@ class RemoteEnginesIT {
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
     }
 
-    private static Process startEngine(int n, int port, int rmiPort) throws Exception {
+    /**
+     * Starts engine n on two free loopback ports (its RMI registry, its remote object) and returns the registry's.
+     * A port found free can be taken by another process (tests side by side, their outgoing connections) before
+     * the engine binds it: an engine that could not bind starts again on new ports.
+     */
+    private static int startEngine(int n) throws Exception {
         Path engineDir = Files.createDirectories(dir.resolve("engine-" + n));
-        Path console = engineDir.resolve("console.txt");
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            Path console = engineDir.resolve("console-" + attempt + ".txt");
+            Process engine = startEngine(engineDir, console, port, freePort());
+            engines.add(engine);
+            String printed = "";
+            for (int i = 0; i < 600 && engine.isAlive() && !printed.contains("already in use"); i++) {
+                printed = Files.exists(console) ? Files.readString(console) : "";
+                if (printed.contains("Created remote object")) {
+                    return port;
+                }
+                Thread.sleep(100);
+            }
+            printed = Files.readString(console);
+            if (attempt == 3 || !printed.contains("already in use")) {
+                fail("engine %d not ready (attempt %d): %s", n, attempt, printed);
+            }
+            engine.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Process startEngine(Path engineDir, Path console, int port, int rmiPort) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(
                         jmeterHome.resolve("bin/jmeter").toString(),
                         "-s",
@@ -153,19 +179,8 @@ class RemoteEnginesIT {
                         "-Xms256m -Xmx512m",
                         "JVM_ARGS",
                         "-Djava.rmi.server.hostname=127.0.0.1 -Dsockjsstomp.logfile="
-                                + engineDir.resolve("sockjs-stomp.log")));
-        Process engine = builder.start();
-        for (int i = 0; i < 600; i++) {
-            if (Files.exists(console) && Files.readString(console).contains("Created remote object")) {
-                return engine;
-            }
-            if (!engine.isAlive()) {
-                fail("engine %d exited: %s", n, Files.readString(console));
-            }
-            Thread.sleep(100);
-        }
-        fail("engine %d not ready: %s", n, Files.readString(console));
-        return engine;
+                                + engineDir.resolve("sockjs-stomp.log") + " " + PlanRun.tmpDirArgument()));
+        return builder.start();
     }
 
     private static int freePort() throws IOException {
