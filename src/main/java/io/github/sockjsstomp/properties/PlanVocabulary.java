@@ -16,7 +16,6 @@ public final class PlanVocabulary {
             "bearerOnConnect",
             "bearerToken",
             "connectHeaders",
-            "connectSubscribeTo",
             "connectTimeoutMillis",
             "connectsPerSecond",
             "csrfPath",
@@ -43,17 +42,17 @@ public final class PlanVocabulary {
             "rampUp",
             "receipts",
             "receiveTimeoutMillis",
+            "receiverSubscribeTo",
             "receivers",
             "replyFrom",
             "replySamples",
             "replyTimeoutMillis",
             "sampleMillis",
             "scheme",
+            "sendHeaders",
             "senderDelay",
             "senderSubscribeTo",
             "senders",
-            "sendHeaders",
-            "sessionsPerThread",
             "silentAfter",
             "silentShare",
             "subscribeTo",
@@ -62,7 +61,8 @@ public final class PlanVocabulary {
             "tickMillis",
             "timingLog",
             "transport",
-            "users");
+            "users",
+            "usersFile");
 
     /**
      * Names the plans took once (or a sampler parameter a user may type as a property) and the property that

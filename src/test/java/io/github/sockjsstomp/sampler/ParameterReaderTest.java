@@ -51,7 +51,7 @@ class ParameterReaderTest {
     @Test
     void requiredValuesMustNotBeBlankAndAbsentOnesTakeTheDefault() {
         ParameterReader reader = reader("host", " ");
-        assertThat(reader.read(StompParameters.HOST)).isEqualTo("localhost");
+        assertThat(reader.read(StompParameters.HOST)).isEqualTo("127.0.0.1");
         assertThat(reader.errors()).containsExactly("Parameter 'host' has value ' ': it is empty; it is required");
         assertThat(reader.read(StompParameters.ENDPOINT)).isEqualTo("/ws");
     }
