@@ -223,10 +223,7 @@ final class ConnectionParameters {
             return null;
         }
         String name = groupName();
-        run.noticeOnce(
-                "users of " + name,
-                name + ": " + users + " virtual users on " + threads + " threads ("
-                        + UserShare.perThread(users, threads) + ")");
+        run.noticeOnce("users of " + name, name + ": " + UserShare.placement(users, threads));
         return UserShare.of(users, threads, Math.min(thread, threads));
     }
 

@@ -31,6 +31,12 @@ record UserShare(int count, int firstNumber) {
         return new UserShare(Math.toIntExact(count), Math.toIntExact(first));
     }
 
+    /** Where the users went, in words: {@code 5 virtual users on 2 threads (2 to 3 per thread)}. */
+    static String placement(long users, int threads) {
+        return users + (users == 1 ? " virtual user on " : " virtual users on ") + threads
+                + (threads == 1 ? " thread (" : " threads (") + perThread(users, threads) + ")";
+    }
+
     /** The shares in words: {@code 3 per thread}, or {@code 2 to 3 per thread} when they differ. */
     static String perThread(long users, int threads) {
         long base = users / threads;

@@ -76,7 +76,6 @@ public final class Run {
      */
     public static Run join(long drainMillis, long testStartMillis, Consumer<Run> atStart) {
         Run run;
-        boolean started = false;
         synchronized (LOCK) {
             run = current;
             if (run != null
@@ -96,13 +95,12 @@ public final class Run {
                 run = new Run(testStartMillis, true);
                 current = run;
                 installShutdownHook();
-                started = true;
+                // Under the lock: a sampler that joins meanwhile must find the run's reports started, or what it
+                // notices at once (its users on the threads) would reach jmeter.log only.
+                atStart.accept(run);
             }
             run.members++;
             run.longestDrainMillis = Math.max(run.longestDrainMillis, drainMillis);
-        }
-        if (started) {
-            atStart.accept(run);
         }
         return run;
     }

@@ -35,6 +35,16 @@ class UserShareTest {
     }
 
     @ParameterizedTest
+    @CsvSource({
+        "5, 2, 5 virtual users on 2 threads (2 to 3 per thread)",
+        "1, 1, 1 virtual user on 1 thread (1 per thread)",
+        "2000, 2, 2000 virtual users on 2 threads (1000 per thread)"
+    })
+    void placementSaysUsersAndThreadsInWords(long users, int threads, String expected) {
+        assertThat(UserShare.placement(users, threads)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
     @CsvSource({"5, 2, 3", "5, 0, 1", "5, 2, 0", "-1, 2, 1"})
     void aThreadOutsideItsGroupIsRefused(long users, int threads, int thread) {
         assertThatThrownBy(() -> UserShare.of(users, threads, thread))
