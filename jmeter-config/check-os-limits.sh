@@ -3,7 +3,7 @@
 # planned number of concurrent sessions, and prints the command that raises each one that is short.
 # Read-only: it never changes anything (the fixes are printed for you to run as root).
 #
-# Usage: check-os-limits.sh [SESSIONS]     (default: the threads property, else 20)
+# Usage: check-os-limits.sh [SESSIONS]     (default: the users property, else threads, else 20)
 #   jmeter-config/check-os-limits.sh 5000
 #   target/jmeter/bin/check-os-limits.sh 5000
 #
@@ -17,7 +17,8 @@ set -u
 sessions=${1:-}
 if [ -z "$sessions" ]; then
   props="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/user.properties"
-  sessions=$(sed -n 's/^threads=\([0-9][0-9]*\).*/\1/p' "$props" 2>/dev/null | tail -n 1)
+  sessions=$(sed -n 's/^users=\([0-9][0-9]*\).*/\1/p' "$props" 2>/dev/null | tail -n 1)
+  [ -n "$sessions" ] || sessions=$(sed -n 's/^threads=\([0-9][0-9]*\).*/\1/p' "$props" 2>/dev/null | tail -n 1)
   sessions=${sessions:-20}
 fi
 case "$sessions" in
@@ -110,7 +111,7 @@ if [ -n "$somax" ]; then
   fi
 fi
 
-# --- processes/threads (each session is at least one JMeter thread)
+# --- processes/threads (at most one JMeter thread per session; far fewer with many users per thread)
 nproc_soft=$(ulimit -Su)
 threads_needed=$(( sessions * 2 + 500 ))
 echo "max user processes/threads (ulimit -u): $nproc_soft, needed ~$threads_needed"

@@ -50,7 +50,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * time spent sending them (the sleeps in between are its idle time), and its message says how far the first of
  * them, and the most behind, were from their intended time (the latter also in the variable
  * {@value ScheduledSender#LAG_VARIABLE}). A sample that sent nothing is not reported. One wake-up for many
- * messages and one JMeter sample for many wake-ups is what makes many users per thread cheap (see README,
+ * messages and one JMeter sample for many wake-ups is what makes many users per thread cheap (see bench/RESULTS.md,
  * Capacity).
  * </ul>
  *

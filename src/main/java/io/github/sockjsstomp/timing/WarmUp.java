@@ -44,7 +44,7 @@ public final class WarmUp {
     /**
      * Round trips per transport: the per-message path leaves the interpreter for C1's profiled code (tier 3),
      * and C2 takes the hottest of it; the rest reaches C2 during the test, whose thresholds grow with its queue,
-     * full at the start of a JVM (measured with -XX:+PrintCompilation on 2 cores: bench/README.md).
+     * full at the start of a JVM (measured with -XX:+PrintCompilation on 2 cores: bench/RESULTS.md).
      */
     public static final int DEFAULT_MESSAGES = 10_000;
     /** For the messages; then up to {@link #SETTLE_LIMIT_MILLIS} for the JIT to finish compiling. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A load test in a CI pipeline, as README shows it: the plugin jar installed into a local Maven repository (the
+ * A load test in a CI pipeline, as docs/ci.md shows it: the plugin jar installed into a local Maven repository (the
  * build's own, {@link BuildRepository}: the user's ~/.m2 is only read), then {@code examples/jmeter-maven/pom.xml}
  * run by Maven, which lays out JMeter 5.6.3 with the jar in lib/ext,
  * runs jmx/send.jmx with the properties of the POM against the demo server and checks the results.
