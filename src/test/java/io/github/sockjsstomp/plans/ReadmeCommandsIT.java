@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -40,11 +41,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReadmeCommandsIT {
 
     /**
-     * How long a line runs here: appended where its plan reads them (later -J win). 5 s, without the JIT warm-up
-     * (up to 2 s before the first connect): at 3 s with it, a busy machine ended runs before their first message.
+     * How long and how big a line runs here: appended where its plan reads them (later -J win). 5 s, without the
+     * JIT warm-up (up to 2 s before the first connect): at 3 s with it, a busy machine ended runs before their
+     * first message. Two users on two threads: {@code users} is the number of virtual users now (a line's
+     * {@code -Jusers=2000} would connect 2,000 sessions, which 5 s on a busy machine does not), so it shrinks
+     * with {@code threads} as {@code threads} alone shrank a line before.
      */
-    private static final List<String> SHORT =
-            List.of("duration=5", "threads=2", "rampUp=0", "messages=2", "holdMillis=1500", "pauseMillis=300");
+    private static final List<String> SHORT = List.of(
+            "duration=5", "users=2", "threads=2", "rampUp=0", "messages=2", "holdMillis=1500", "pauseMillis=300");
 
     private static final Pattern BOOKS =
             Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+)");
@@ -53,7 +57,6 @@ class ReadmeCommandsIT {
     private static final Set<String> SIZING = Set.of(
             "threads",
             "users",
-            "sessionsPerThread",
             "rampUp",
             "duration",
             "messages",
@@ -122,8 +125,8 @@ class ReadmeCommandsIT {
                     "endpoint=/",
                     "login=guest",
                     "passcode=guest",
+                    "users=6",
                     "threads=2",
-                    "sessionsPerThread=3",
                     "rampUp=0",
                     "duration=7",
                     "aliveMillis=200",
@@ -188,6 +191,7 @@ class ReadmeCommandsIT {
             return;
         }
         Path work = Files.createTempDirectory(dir, "run-");
+        Map<String, String> asRun = asRun(command, read);
         Path console = runAsWritten(command, read, work);
         List<Map<String, String>> rows = PlanRun.readCsv(work.resolve("results.jtl"));
         assertThat(rows)
@@ -198,7 +202,7 @@ class ReadmeCommandsIT {
                         .isEqualTo("true"));
         PlanRun run = new PlanRun(work, rows, work.resolve("stomp-timing.csv"));
         if (run.labels().containsKey("session")) {
-            assertThat(run.count("session")).as("a session sample per user").isEqualTo(expectedUsers(command));
+            assertThat(run.count("session")).as("a session sample per user").isEqualTo(expectedUsers(asRun));
         }
         Optional<String> sender = sendLabel(command.plan());
         if (sender.isPresent()) {
@@ -209,8 +213,75 @@ class ReadmeCommandsIT {
             assertThat(books)
                     .as("sent, answered, lost, failed of %s", command)
                     .containsExactly(books[0], books[0], 0, 0);
-            assertThat(run.count(sender.get())).as("a sample per message").isEqualTo(books[0]);
+            boolean replySamples = replySamples(command.plan(), asRun);
+            long samples = messageSamples(run, sender.get(), replySamples);
+            if (replySamples) {
+                // The replies thread stops with the senders: a message that finished from its last sample on (in
+                // the drain) is in the timing log and the books only; every one before it is a reply row.
+                long drained = finishedFrom(run, work.resolve(asRun.getOrDefault("timingLog", "stomp-timing.csv")));
+                assertThat(samples)
+                        .as("a reply sample per message, %d in the drain aside; samples %s", drained, run.labels())
+                        .isBetween(books[0] - drained, books[0]);
+            } else {
+                assertThat(samples)
+                        .as("a sample per message; samples %s", run.labels())
+                        .isEqualTo(books[0]);
+            }
         }
+    }
+
+    /**
+     * The samples that count the messages. With send.jmx's replySamples (its default) every message is one
+     * {@code reply <destination>} row and the sender's rows are kept out of the listeners; without it the
+     * sender's rows carry the messages they sent as their sample count.
+     */
+    private static long messageSamples(PlanRun run, String sender, boolean replySamples) {
+        if (!replySamples) {
+            return run.count(sender);
+        }
+        assertThat(run.count(sender))
+                .as("%s rows kept out of the listeners", sender)
+                .isZero();
+        return run.labels().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("reply "))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
+    /** Timing log records whose reply came at or after the last reply row's (JMeter's end stamp, in ms). */
+    private static long finishedFrom(PlanRun run, Path timingLog) throws IOException {
+        long last = run.rows().stream()
+                .filter(r -> r.get("label").startsWith("reply "))
+                .mapToLong(r -> Long.parseLong(r.get("timeStamp")))
+                .max()
+                .orElse(0);
+        return Files.readAllLines(timingLog, StandardCharsets.UTF_8).stream()
+                .skip(1)
+                .map(line -> line.split(",", -1))
+                .filter(r -> (Long.parseLong(r[11]) + Long.parseLong(r[3])) / 1000 >= last)
+                .count();
+    }
+
+    /** Whether the run turns every message into a reply sample: the line's replySamples, else the plan's. */
+    private static boolean replySamples(String plan, Map<String, String> asRun) {
+        String value = asRun.get("replySamples");
+        if (value == null) {
+            Set<String> defaults = PlanItRun.planDefaults(plan).get("replySamples");
+            value = defaults == null ? "false" : String.join(",", defaults);
+        }
+        return value.equals("true");
+    }
+
+    /** The properties a line runs with here: its own, then the ones {@link #runAsWritten} appends (later win). */
+    private static Map<String, String> asRun(ReadmeCommand command, Set<String> read) {
+        Map<String, String> properties = new TreeMap<>(command.properties());
+        for (String property : SHORT) {
+            String name = property.substring(0, property.indexOf('='));
+            if (read.contains(name)) {
+                properties.put(name, property.substring(property.indexOf('=') + 1));
+            }
+        }
+        return properties;
     }
 
     private static Path runAsWritten(ReadmeCommand command, Set<String> read, Path work) throws Exception {
@@ -245,13 +316,14 @@ class ReadmeCommandsIT {
         return console;
     }
 
-    /** The users a line's run connects here: its number of users, else two threads' sessions. */
-    private static long expectedUsers(ReadmeCommand command) {
-        String users = command.properties().get("users");
-        if (users != null && users.matches("\\d+")) {
-            return Long.parseLong(users);
-        }
-        return 2 * Long.parseLong(command.properties().getOrDefault("sessionsPerThread", "1"));
+    /**
+     * The users a line's run connects here: {@code users}, the number of virtual users (threads only place them);
+     * a plan that reads no {@code users} runs one per thread.
+     */
+    private static long expectedUsers(Map<String, String> asRun) {
+        String users = asRun.getOrDefault("users", asRun.get("threads"));
+        assertThat(users).as("the users of %s", asRun).isNotNull().matches("\\d+");
+        return Long.parseLong(users);
     }
 
     /** sent, answered, lost, failed from the run's books line in jmeter.log. */

@@ -59,8 +59,11 @@ class RemoteEnginesIT {
     @Test
     void twoEnginesWriteOneTimingLogEachWithBalancedBooks() throws Exception {
         List<String> names = new ArrayList<>();
+        List<Path> consoles = new ArrayList<>();
         for (int n = 1; n <= 2; n++) {
-            names.add("127.0.0.1:" + startEngine(n));
+            Engine engine = startEngine(n);
+            names.add("127.0.0.1:" + engine.port());
+            consoles.add(engine.console());
         }
         Path timingLog = dir.resolve("timing.csv");
         List<String> command = new ArrayList<>(List.of(
@@ -100,9 +103,9 @@ class RemoteEnginesIT {
             fail("controller still running; output: %s", Files.readString(console));
         }
         assertThat(controller.exitValue()).as(Files.readString(console)).isZero();
-        for (int n = 1; n <= 2; n++) {
+        for (Path engineConsole : consoles) {
             // A misspelt -G property is said on each engine's console, where the samplers run.
-            assertThat(Files.readString(dir.resolve("engine-" + n).resolve("console.txt")))
+            assertThat(Files.readString(engineConsole))
                     .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
         }
 
@@ -133,12 +136,16 @@ class RemoteEnginesIT {
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
     }
 
+    /** A running engine: its RMI registry's port and the console of the attempt that started. */
+    private record Engine(int port, Path console) {}
+
     /**
-     * Starts engine n on two free loopback ports (its RMI registry, its remote object) and returns the registry's.
-     * A port found free can be taken by another process (tests side by side, their outgoing connections) before
-     * the engine binds it: an engine that could not bind starts again on new ports.
+     * Starts engine n on two free loopback ports (its RMI registry, its remote object) and returns the registry's
+     * port with the console it prints to. A port found free can be taken by another process (tests side by side,
+     * their outgoing connections) before the engine binds it: an engine that could not bind starts again on new
+     * ports, each attempt with a console of its own ({@code console-<attempt>.txt}), the one returned the live one.
      */
-    private static int startEngine(int n) throws Exception {
+    private static Engine startEngine(int n) throws Exception {
         Path engineDir = Files.createDirectories(dir.resolve("engine-" + n));
         for (int attempt = 1; ; attempt++) {
             int port = freePort();
@@ -149,7 +156,7 @@ class RemoteEnginesIT {
             for (int i = 0; i < 600 && engine.isAlive() && !printed.contains("already in use"); i++) {
                 printed = Files.exists(console) ? Files.readString(console) : "";
                 if (printed.contains("Created remote object")) {
-                    return port;
+                    return new Engine(port, console);
                 }
                 Thread.sleep(100);
             }
