@@ -10,7 +10,7 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   fire      ours in fire-and-forget with the timing log on: CPU per message answered.
   held      live heap (after full GCs), RSS and JVM threads per held session: N_SMALL vs N_BIG sessions, one
             per JMeter thread, heart-beats on for ours (the incumbent cannot send them between samples).
-  many      ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
+  many      ours with many users per thread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
   many-rate many users at a modest rate: RATE_USERS (2000) users x RATE_PER_USER_MIN (60) messages per minute,
             fire-and-forget; ours with the scheduled sender (send.jmx's default pacing) as 2 x 1000 and 20 x 100
             users per thread, the incumbent one thread per user with a Constant Throughput Timer
@@ -290,8 +290,8 @@ def echo_run(side, server, out, round_no, fire=False):
             # At a rate the server holds, on FIRE_SESSIONS users per thread: what an answered message costs us
             # when nothing is lost to the server's overload.
             per_thread = int(os.environ.get("FIRE_SESSIONS", "1"))
-            props.update(throughput=FIRE_RATE * 60, pacing="schedule", threads=max(1, ENV["THREADS"] // per_thread),
-                         sessionsPerThread=per_thread)
+            threads = max(1, ENV["THREADS"] // per_thread)
+            props.update(throughput=FIRE_RATE * 60, pacing="schedule", threads=threads, users=threads * per_thread)
         elif fire:
             props.update(throughput=0)
         else:
@@ -426,7 +426,7 @@ def rate_run(side, server, out, round_no):
             jvm_args += (f" -XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
                          f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
                          "-XX:FlightRecorderOptions=stackdepth=1024")
-        props = dict(common, threads=threads, sessionsPerThread=users // threads, transport="raw", indexPath="none",
+        props = dict(common, threads=threads, users=users // threads * threads, transport="raw", indexPath="none",
                      pullPath="none", heartbeatMillis=0, pacing="schedule",
                      tickMillis=os.environ.get("RATE_TICK_MILLIS", "10"), timingLog=out / f"{name}-timing.csv",
                      **server.ours())
@@ -505,7 +505,7 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
                                    dict(common, transport="raw", endpoint=server.endpoint, indexPath="none",
                                         pullPath="none", heartbeatMillis=10000,
-                                        sessionsPerThread=sessions_per_thread,
+                                        users=threads * sessions_per_thread,
                                         **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}))
     polls = poll_cpu(pid, server.pid, duration - 12)
     # The live objects (the histogram's full GC counts only those), not G1's "used" just after GC.run, which also
