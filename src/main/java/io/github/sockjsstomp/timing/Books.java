@@ -35,33 +35,9 @@ public record Books(
         long noReceipts,
         long lateReceipts) {
 
-    /** The books of a run that asked for no receipt. */
-    public Books(
-            long sent,
-            long answered,
-            long lost,
-            long failed,
-            long pending,
-            long answerRecords,
-            long extraReplies,
-            long lateReplies,
-            long lateMaxMicros,
-            long untimed) {
-        this(
-                sent,
-                answered,
-                lost,
-                failed,
-                pending,
-                answerRecords,
-                extraReplies,
-                lateReplies,
-                lateMaxMicros,
-                untimed,
-                0,
-                0,
-                0,
-                0);
+    /** Books built count by count, by name; a count not set is 0. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     public boolean balanced() {
@@ -85,5 +61,111 @@ public record Books(
         return " receipts=" + receipts + " no-receipt=" + noReceipts
                 + (pendingReceipts == 0 ? "" : " receipts-pending=" + pendingReceipts)
                 + (lateReceipts == 0 ? "" : " (late receipts=" + lateReceipts + ")");
+    }
+
+    /** Names every count, so that no caller lines up fourteen numbers. */
+    public static final class Builder {
+        private long sent;
+        private long answered;
+        private long lost;
+        private long failed;
+        private long pending;
+        private long answerRecords;
+        private long extraReplies;
+        private long lateReplies;
+        private long lateMaxMicros;
+        private long untimed;
+        private long receiptsAsked;
+        private long receipts;
+        private long noReceipts;
+        private long lateReceipts;
+
+        public Builder sent(long sent) {
+            this.sent = sent;
+            return this;
+        }
+
+        public Builder answered(long answered) {
+            this.answered = answered;
+            return this;
+        }
+
+        public Builder lost(long lost) {
+            this.lost = lost;
+            return this;
+        }
+
+        public Builder failed(long failed) {
+            this.failed = failed;
+            return this;
+        }
+
+        public Builder pending(long pending) {
+            this.pending = pending;
+            return this;
+        }
+
+        public Builder answerRecords(long answerRecords) {
+            this.answerRecords = answerRecords;
+            return this;
+        }
+
+        public Builder extraReplies(long extraReplies) {
+            this.extraReplies = extraReplies;
+            return this;
+        }
+
+        public Builder lateReplies(long lateReplies) {
+            this.lateReplies = lateReplies;
+            return this;
+        }
+
+        public Builder lateMaxMicros(long lateMaxMicros) {
+            this.lateMaxMicros = lateMaxMicros;
+            return this;
+        }
+
+        public Builder untimed(long untimed) {
+            this.untimed = untimed;
+            return this;
+        }
+
+        public Builder receiptsAsked(long receiptsAsked) {
+            this.receiptsAsked = receiptsAsked;
+            return this;
+        }
+
+        public Builder receipts(long receipts) {
+            this.receipts = receipts;
+            return this;
+        }
+
+        public Builder noReceipts(long noReceipts) {
+            this.noReceipts = noReceipts;
+            return this;
+        }
+
+        public Builder lateReceipts(long lateReceipts) {
+            this.lateReceipts = lateReceipts;
+            return this;
+        }
+
+        public Books build() {
+            return new Books(
+                    sent,
+                    answered,
+                    lost,
+                    failed,
+                    pending,
+                    answerRecords,
+                    extraReplies,
+                    lateReplies,
+                    lateMaxMicros,
+                    untimed,
+                    receiptsAsked,
+                    receipts,
+                    noReceipts,
+                    lateReceipts);
+        }
     }
 }

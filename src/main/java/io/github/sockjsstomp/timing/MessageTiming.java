@@ -72,10 +72,6 @@ public final class MessageTiming {
         this.receipt = options.receipts() ? new MessageReceipt() : null;
     }
 
-    boolean awaited() {
-        return firstReply != null;
-    }
-
     public String msgId() {
         return msgId;
     }

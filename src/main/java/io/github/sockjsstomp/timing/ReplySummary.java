@@ -16,19 +16,21 @@ import org.HdrHistogram.Recorder;
  */
 public final class ReplySummary implements AutoCloseable {
 
-    private final ReplyTracker tracker;
+    private final ReplyCounts counts;
+    private final Refusals refusals;
     private final Recorder interval = new Recorder(3);
     private final Histogram total = new Histogram(3);
     private final Consumer<String> out;
     private final ScheduledExecutorService timer;
     private final long startNanos = System.nanoTime();
-    private Books last = new Books(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private Books last = Books.builder().build();
     private long lastNanos = startNanos;
     private long lastRefusals;
     private Histogram recycled;
 
-    ReplySummary(ReplyTracker tracker, long intervalSeconds, Consumer<String> out) {
-        this.tracker = tracker;
+    ReplySummary(ReplyCounts counts, Refusals refusals, long intervalSeconds, Consumer<String> out) {
+        this.counts = counts;
+        this.refusals = refusals;
         this.out = out;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "stomp-reply-summary");
@@ -48,28 +50,27 @@ public final class ReplySummary implements AutoCloseable {
         long now = System.nanoTime();
         Histogram recent = interval.getIntervalHistogram(recycled);
         total.add(recent);
-        Books books = tracker.books();
-        long refusals = tracker.refusals().count();
-        out.accept(line("+", delta(books, last), refusals - lastRefusals, recent, now - lastNanos));
-        out.accept(line("=", books, refusals, total, now - startNanos));
-        lastRefusals = refusals;
+        Books books = counts.books();
+        long refused = refusals.count();
+        out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos));
+        out.accept(line("=", books, refused, total, now - startNanos));
+        lastRefusals = refused;
         recycled = recent;
         last = books;
         lastNanos = now;
     }
 
+    /** What an interval's line shows: the counts it added, and the pending messages and longest lateness now. */
     private static Books delta(Books now, Books before) {
-        return new Books(
-                now.sent() - before.sent(),
-                now.answered() - before.answered(),
-                now.lost() - before.lost(),
-                now.failed() - before.failed(),
-                now.pending(),
-                0,
-                0,
-                now.lateReplies() - before.lateReplies(),
-                now.lateMaxMicros(),
-                0);
+        return Books.builder()
+                .sent(now.sent() - before.sent())
+                .answered(now.answered() - before.answered())
+                .lost(now.lost() - before.lost())
+                .failed(now.failed() - before.failed())
+                .pending(now.pending())
+                .lateReplies(now.lateReplies() - before.lateReplies())
+                .lateMaxMicros(now.lateMaxMicros())
+                .build();
     }
 
     /** @param refusals ERROR frames on open sessions in the line's time: the server refused frames */

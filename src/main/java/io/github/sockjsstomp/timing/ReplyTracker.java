@@ -6,70 +6,36 @@ import io.github.sockjsstomp.client.UserSettings;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAccumulator;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import org.HdrHistogram.ConcurrentHistogram;
-import org.HdrHistogram.Histogram;
 
 /**
- * Matches replies to sent messages across every virtual user of the run (echo: the same user; chat and
- * broadcast: others) and keeps the run's books. One per run: a reply may reach any user.
- *
- * <p>Expiry costs O(1) per message: messages with the same timeout expire in send order, so each timeout has
- * a FIFO queue and the sweeper only looks at heads.
+ * Matches each reply and receipt to the message it answers, across every virtual user of the run (echo: the same
+ * user; chat and broadcast: others), and settles each message's outcome once: answered, LOST at its deadline (see
+ * {@link Deadlines}, swept by an {@link ExpirySweeper}) or FAILED. One per run: a reply may reach any user. What
+ * it settles is counted in its {@link ReplyCounts} and written to the sender's timing log and the feed.
  */
 public final class ReplyTracker {
 
-    private static final long SWEEP_MILLIS = 100; // how late a LOST record may be written (never its verdict)
-    private static final long QUIET_POLL_MILLIS = 20; // how late awaitQuiet may see the test's last reply
     private static final String DEADLINE_PASSED = "timeout"; // a LOST record's detail (or the test's end reason)
 
     private final MessageIds ids;
     private final ReplyFeed feed;
     private final Map<String, MessageTiming> known = new ConcurrentHashMap<>();
-    private final Map<Long, Queue<MessageTiming>> expiryQueues = new ConcurrentHashMap<>();
-    private final LongAdder sent = new LongAdder();
-    private final LongAdder answered = new LongAdder();
-    private final LongAdder lost = new LongAdder();
-    private final LongAdder failed = new LongAdder();
-    private final LongAdder answerRecords = new LongAdder();
-    private final LongAdder extraReplies = new LongAdder();
-    private final LongAdder lateReplies = new LongAdder();
-    /** The longest send-to-reply time of a late reply. */
-    private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
+    private final Deadlines deadlines = new Deadlines();
+    private final ReplyCounts counts = new ReplyCounts();
     /** When the last LOST messages were sent: their late replies come after the tracker forgot them. */
     private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
-    private final LongAdder untimed = new LongAdder();
-    /** Microseconds; auto-resizing, so no value is rejected. */
-    private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
-
-    private final ReceiptBooks receipts = new ReceiptBooks();
     private final Refusals refusals = new Refusals();
-    private final ScheduledExecutorService sweeper;
-    private volatile ReplySummary summary;
+    /** One for every sweep, not one per sweep: the sweeper calls {@link #expire} ten times a second. */
+    private final Consumer<MessageTiming> timeOutAtDeadline = entry -> timeOut(entry, DEADLINE_PASSED);
 
-    ReplyTracker(MessageIds ids, ReplyFeed feed, boolean sweep) {
+    /** Messages end LOST at their deadline only when {@link #expire} is called: an {@link ExpirySweeper} does. */
+    public ReplyTracker(MessageIds ids, ReplyFeed feed) {
         this.ids = ids;
         this.feed = feed;
-        if (sweep) {
-            sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread thread = new Thread(r, "stomp-reply-expiry");
-                thread.setDaemon(true);
-                return thread;
-            });
-            sweeper.scheduleWithFixedDelay(
-                    () -> expire(System.nanoTime()), SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
-        } else {
-            sweeper = null;
-        }
     }
 
     public MessageIds ids() {
@@ -85,20 +51,18 @@ public final class ReplyTracker {
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
         MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, sender);
-        sent.increment();
+        counts.sent();
         if (entry.receipt != null) {
-            receipts.ask();
+            counts.receipts().ask();
         }
         known.put(entry.msgId, entry);
-        expiryQueues
-                .computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>())
-                .add(entry);
+        deadlines.add(entry, timeoutNanos);
         return entry;
     }
 
     public void fail(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.FAILED)) {
-            failed.increment();
+            counts.failed();
             known.remove(entry.msgId, entry);
             // A failed message's receipt is not awaited any more: its write failed, or the server refused it.
             noReceipt(entry);
@@ -114,13 +78,13 @@ public final class ReplyTracker {
         MessageTiming entry = known.get(receiptId);
         if (entry == null || entry.receipt == null) {
             if (entry == null && ids.isOurs(receiptId)) {
-                receipts.arriveLate(); // its message ended before: its deadline passed, or it failed
+                counts.receipts().arriveLate(); // its message ended before: its deadline passed, or it failed
             }
             return;
         }
         if (receivedNanos - entry.deadlineNanos > 0) {
             timeOut(entry, DEADLINE_PASSED);
-            receipts.arriveLate();
+            counts.receipts().arriveLate();
             return;
         }
         long micros = Math.max(0, (receivedNanos - entry.sentNanos) / 1000);
@@ -128,7 +92,7 @@ public final class ReplyTracker {
         if (waiting == null) {
             return;
         }
-        receipts.receive(micros);
+        counts.receipts().receive(micros);
         if (entry.mode.answeredByReceipt()) {
             answer(entry, MessageReceipt.asReply(receiver, receivedNanos));
         }
@@ -172,7 +136,7 @@ public final class ReplyTracker {
     private void noReceipt(MessageTiming entry) {
         List<TimingRecord> waiting = entry.receipt == null ? null : entry.receipt.settle(MessageReceipt.NONE);
         if (waiting != null) {
-            receipts.miss();
+            counts.receipts().miss();
             waiting.forEach(record -> write(entry, record));
         }
     }
@@ -184,7 +148,7 @@ public final class ReplyTracker {
      */
     public void reply(String msgId, IncomingMessage message) {
         if (msgId == null) {
-            untimed.increment();
+            counts.untimed();
             return;
         }
         MessageTiming entry = known.get(msgId);
@@ -202,7 +166,7 @@ public final class ReplyTracker {
                 || entry.mode.answeredByReceipt()) {
             // Another user's copy of a message only its sender's reply answers (a broadcast), or a reply to a
             // message its receipt answers: not an answer.
-            extraReplies.increment();
+            counts.extraReply();
             return;
         }
         answer(entry, message);
@@ -215,16 +179,8 @@ public final class ReplyTracker {
             unmatched(entry.msgId, message, entry);
             return;
         }
-        if (replyNumber == 1) {
-            answered.increment();
-        }
         long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
-        answerRecords.increment();
-        latencies.recordValue(latencyMicros);
-        ReplySummary live = summary;
-        if (live != null) {
-            live.record(latencyMicros);
-        }
+        counts.answer(replyNumber == 1, latencyMicros);
         emit(
                 entry,
                 entry.record(
@@ -238,71 +194,24 @@ public final class ReplyTracker {
     /** A reply that answers nothing: a copy of an answered message, a late reply, or another's id. */
     private void unmatched(String msgId, IncomingMessage message, MessageTiming entry) {
         if (entry != null && entry.answered()) {
-            extraReplies.increment();
+            counts.extraReply();
         } else if (ids.isOurs(msgId)) {
-            lateReplies.increment();
             long sentNanos = entry != null ? entry.sentNanos : recentlyLost.sentNanos(ids.sequenceOf(msgId));
-            if (sentNanos != RecentlyLost.UNKNOWN) {
-                lateMaxMicros.accumulate((message.receivedNanos() - sentNanos) / 1000);
-            }
+            counts.lateReply(sentNanos != RecentlyLost.UNKNOWN, (message.receivedNanos() - sentNanos) / 1000);
         } else {
             // An id another generator issued, or a header that only looks like one.
-            untimed.increment();
+            counts.untimed();
         }
     }
 
     /** Ends every message whose deadline passed: LOST if unanswered, otherwise just forgotten. */
     void expire(long nowNanos) {
-        for (Queue<MessageTiming> queue : expiryQueues.values()) {
-            MessageTiming head;
-            while ((head = queue.peek()) != null && head.deadlineNanos - nowNanos <= 0) {
-                queue.poll();
-                timeOut(head, DEADLINE_PASSED);
-            }
-        }
-    }
-
-    /**
-     * Waits until no message awaits its first reply or its receipt and no further copy of a broadcast has arrived for
-     * {@code lullMillis}, or for at most {@code maxWaitMillis}.
-     *
-     * @return true if it got quiet in time
-     */
-    public boolean awaitQuiet(long maxWaitMillis, long lullMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
-        long lullNanos = TimeUnit.MILLISECONDS.toNanos(lullMillis);
-        long records = answerRecords.sum();
-        long quietSince = System.nanoTime();
-        while (true) {
-            long now = System.nanoTime();
-            long latest = answerRecords.sum();
-            if (latest != records) {
-                records = latest;
-                quietSince = now;
-            }
-            if (outstanding() == 0 && receipts.pending() == 0 && now - quietSince >= lullNanos) {
-                return true;
-            }
-            if (now - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(QUIET_POLL_MILLIS);
-        }
-    }
-
-    /** Messages still waiting for their first reply. */
-    public long outstanding() {
-        return books().pending();
+        deadlines.takeExpired(nowNanos, timeOutAtDeadline);
     }
 
     /** Ends every message still waiting as LOST with the given reason (the test ended). */
     public void abandonAll(String reason) {
-        for (Queue<MessageTiming> queue : expiryQueues.values()) {
-            MessageTiming entry;
-            while ((entry = queue.poll()) != null) {
-                timeOut(entry, reason);
-            }
-        }
+        deadlines.takeAll(entry -> timeOut(entry, reason));
     }
 
     /** A message whose deadline passed (or whose test ended): LOST if unanswered, otherwise just forgotten. */
@@ -314,7 +223,7 @@ public final class ReplyTracker {
 
     private void lose(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.LOST)) {
-            lost.increment();
+            counts.lost();
             recentlyLost.lost(ids.sequenceOf(entry.msgId), entry.sentNanos);
             if (entry.senderBook.refusedSince(entry.sentNanos)) {
                 refusals.lostWhileRefused();
@@ -340,62 +249,22 @@ public final class ReplyTracker {
     }
 
     public Books books() {
-        long s = sent.sum();
-        long a = answered.sum();
-        long l = lost.sum();
-        long f = failed.sum();
-        return new Books(
-                s,
-                a,
-                l,
-                f,
-                Math.max(0, s - a - l - f),
-                answerRecords.sum(),
-                extraReplies.sum(),
-                lateReplies.sum(),
-                lateMaxMicros.get(),
-                untimed.sum(),
-                receipts.asked(),
-                receipts.received(),
-                receipts.missing(),
-                receipts.late());
+        return counts.books();
+    }
+
+    /** The run's counts: what the drain watches and the run's end reads its latencies from. */
+    ReplyCounts counts() {
+        return counts;
     }
 
     /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */
-    public synchronized ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out) {
-        ReplySummary previous = summary;
-        summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, intervalSeconds, out) : null;
-        if (previous != null) {
-            previous.close();
-        }
-        return summary;
+    public ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out) {
+        return counts.summarizeEvery(intervalSeconds, out, refusals);
     }
 
     /** Writes the summary lines for the time since the last ones, then stops the summary. */
-    public synchronized void endSummary() {
-        ReplySummary last = summary;
-        summary = null;
-        if (last != null) {
-            last.close();
-            last.report();
-        }
-    }
-
-    /** A copy of the latency histogram (microseconds) since the last reset. */
-    public Histogram latencySnapshot() {
-        return latencies.copy();
-    }
-
-    /** A copy of the receipt latency histogram (microseconds). */
-    public Histogram receiptLatencySnapshot() {
-        return receipts.latencySnapshot();
-    }
-
-    /** Stops the expiry sweep: the run is over. */
-    void close() {
-        if (sweeper != null) {
-            sweeper.shutdownNow();
-        }
+    public void endSummary() {
+        counts.endSummary();
     }
 
     @Override

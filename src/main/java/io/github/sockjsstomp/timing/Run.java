@@ -37,6 +37,8 @@ public final class Run {
     private final String id;
     private final ReplyFeed feed = new ReplyFeed(ReplyFeed.CAPACITY);
     private final ReplyTracker tracker;
+    private final ExpirySweeper sweeper;
+    private final ReplyDrain replyDrain;
     private final CapacityBook capacity = new CapacityBook();
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
@@ -56,10 +58,12 @@ public final class Run {
 
     private final Set<String> noticed = ConcurrentHashMap.newKeySet();
 
-    Run(long testStartMillis, boolean sweep) {
+    Run(long testStartMillis) {
         this.testStartMillis = testStartMillis;
         this.id = Long.toString(nextId());
-        this.tracker = new ReplyTracker(MessageIds.random(), feed, sweep);
+        this.tracker = new ReplyTracker(MessageIds.random(), feed);
+        this.sweeper = ExpirySweeper.start(tracker);
+        this.replyDrain = new ReplyDrain(tracker.counts());
         tracker.refusals().onFirstOfItsWords(message -> notices.accept(message));
     }
 
@@ -92,7 +96,7 @@ public final class Run {
                 run = null;
             }
             if (run == null) {
-                run = new Run(testStartMillis, true);
+                run = new Run(testStartMillis);
                 current = run;
                 installShutdownHook();
                 // Under the lock: a sampler that joins meanwhile must find the run's reports started, or what it
@@ -228,7 +232,7 @@ public final class Run {
 
     private void drain(long drainMillis) {
         try {
-            if (!tracker.awaitQuiet(drainMillis, 250)) {
+            if (!replyDrain.awaitQuiet(drainMillis, 250)) {
                 log.info(
                         "Replies or receipts still outstanding after {} ms: a message without its reply will be "
                                 + "LOST (test-ended), one without its receipt counted as no-receipt",
@@ -258,7 +262,7 @@ public final class Run {
         }
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         tracker.refusals().endLines().forEach(summaries);
-        tracker.close();
+        sweeper.close();
         long unwritten = 0;
         synchronized (timingLogs) {
             for (TimingLog timingLog : timingLogs.values()) {
@@ -268,7 +272,7 @@ public final class Run {
         }
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {
-            Histogram latency = tracker.latencySnapshot();
+            Histogram latency = tracker.counts().latencySnapshot();
             log.info(
                     "STOMP timing books: {}{}; latency us: p50={} p90={} p99={} p99.9={} max={} ({} answers){}",
                     books,
@@ -288,7 +292,7 @@ public final class Run {
         if (books.receiptsAsked() == 0) {
             return "";
         }
-        Histogram receipts = tracker.receiptLatencySnapshot();
+        Histogram receipts = tracker.counts().receipts().latencySnapshot();
         return "; receipt us: p50=" + Percentiles.higher(receipts, 0.5) + " p90=" + Percentiles.higher(receipts, 0.9)
                 + " p99=" + Percentiles.higher(receipts, 0.99) + " p99.9=" + Percentiles.higher(receipts, 0.999)
                 + " max=" + receipts.getMaxValue() + " (" + receipts.getTotalCount() + " receipts)";

@@ -128,7 +128,8 @@ public final class WarmUp {
         long answered = 0;
         String problem = null;
         Path file = null;
-        ReplyTracker tracker = new ReplyTracker(MessageIds.random(), new ReplyFeed(1), true);
+        ReplyTracker tracker = new ReplyTracker(MessageIds.random(), new ReplyFeed(1));
+        ExpirySweeper sweeper = ExpirySweeper.start(tracker);
         try (LoopbackStompPeer peer = new LoopbackStompPeer()) {
             file = Files.createTempFile("stomp-warm-up-", ".csv");
             VirtualUser user = new VirtualUser(
@@ -165,7 +166,7 @@ public final class WarmUp {
             if (Thread.currentThread().isInterrupted()) {
                 problem = "interrupted (the test was stopped)";
             }
-            tracker.close();
+            sweeper.close();
             deleteQuietly(file);
         }
         return new Result(

@@ -16,7 +16,7 @@ class RefusalsTest {
     private static final String WORDS = "Unknown destination: '/app/hello' is not a valid destination.";
 
     private final MessageIds ids = new MessageIds("mrefus0-");
-    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16), false);
+    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16));
     private final List<TimingRecord> records = Collections.synchronizedList(new ArrayList<>());
     private final List<String> said = new ArrayList<>();
     private final SenderBook alice = new SenderBook();

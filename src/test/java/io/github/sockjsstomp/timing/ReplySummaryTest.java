@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class ReplySummaryTest {
 
     private final MessageIds ids = new MessageIds("msum000-");
-    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16), false);
+    private final ReplyTracker tracker = new ReplyTracker(ids, new ReplyFeed(16));
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
     private MessageTiming send() {

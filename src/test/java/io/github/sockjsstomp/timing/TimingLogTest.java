@@ -197,7 +197,7 @@ class TimingLogTest {
     @Test
     void sameFileIsOneLogPerRun() throws Exception {
         Path file = dir.resolve("shared.csv");
-        Run run = new Run(0, false);
+        Run run = new Run(0);
         TimingLog first = run.timingLog(file, "local");
         assertThat(run.timingLog(dir.resolve("./shared.csv"), "local")).isSameAs(first);
         assertThat(first.run()).isEqualTo(run.id());
