@@ -53,12 +53,6 @@ public final class CountedCauses {
         return sum;
     }
 
-    /** How often {@code cause} was counted; 0 if never, or if it came among the other causes. */
-    public long count(String cause) {
-        LongAdder count = counts.get(cause);
-        return count == null ? 0 : count.sum();
-    }
-
     /** One line per cause, the most frequent first ("12 x cause"), then the other causes' count, if any. */
     public List<String> lines() {
         return lines(Function.identity());

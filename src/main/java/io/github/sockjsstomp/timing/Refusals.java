@@ -68,10 +68,6 @@ public final class Refusals {
         return frames.sum();
     }
 
-    public long lostWhileRefusedCount() {
-        return lostWhileRefused.sum();
-    }
-
     /** The run's end: one line per text with its count, then the LOST messages; empty when nothing was refused. */
     public List<String> endLines() {
         List<String> lines = new ArrayList<>();

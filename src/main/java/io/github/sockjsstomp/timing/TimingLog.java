@@ -101,16 +101,16 @@ public final class TimingLog implements TimingSink, AutoCloseable {
     }
 
     /** The run's id in this log's records. */
-    public String run() {
+    String run() {
         return run;
     }
 
-    public long written() {
+    long written() {
         return written.get();
     }
 
     /** Records offered after close began: counted, not written. */
-    public long late() {
+    long late() {
         return afterClose.get();
     }
 
