@@ -177,7 +177,7 @@ class JMeterPlansIT {
         assertThat(totals.get(totals.size() - 1))
                 .contains(" " + echoes + " sent")
                 .contains("answered " + echoes + ", lost 0, failed 0, pending 0; reply ms p50");
-        assertBooksPercentilesAreTheLogs(run.dir().resolve("jmeter.log"), timing);
+        assertBooksPercentilesAreTheLogs(run.books(), timing);
         assertNoSessionCookieWritten(run);
     }
 
@@ -202,11 +202,11 @@ class JMeterPlansIT {
      * The books line's percentiles are those of the timing log's latencies by analysis/'s definition ("higher":
      * the sample of index ceil(q * (N - 1)) sorted ascending), within HdrHistogram's precision.
      */
-    private static void assertBooksPercentilesAreTheLogs(Path jmeterLog, List<String[]> timing) throws IOException {
+    private static void assertBooksPercentilesAreTheLogs(PlanRun.BooksLine line, List<String[]> timing) {
         Matcher books = Pattern.compile("latency us: p50=(\\d+) p90=(\\d+) p99=(\\d+) p99\\.9=(\\d+) max=(\\d+) "
                         + "\\((\\d+) answers\\)")
-                .matcher(Files.readString(jmeterLog));
-        assertThat(books.find()).as("books line in " + jmeterLog).isTrue();
+                .matcher(line.line());
+        assertThat(books.find()).as("latencies in " + line.line()).isTrue();
         long[] latencies = timing.stream()
                 .filter(r -> r[1].equals("ANSWERED"))
                 .mapToLong(r -> Long.parseLong(r[3]))
@@ -382,7 +382,7 @@ class JMeterPlansIT {
         } else {
             assertThat(log).doesNotContain("Warm-up over");
         }
-        assertThat(log).contains("STOMP timing books: sent=" + threads * messages + " ");
+        assertThat(run.books().sent()).isEqualTo(threads * messages);
         assertThat(run.labels())
                 .containsExactlyInAnyOrderEntriesOf(
                         with(sessionRows(threads, true, true), "hello", (long) threads * messages));

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutageIT {
 
-    private static final Pattern BOOKS =
-            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
     private static final long MIN_MILLIS = 500;
     private static final long MAX_MILLIS = 2000;
     private static final long OUTAGE_MILLIS = 4000;
@@ -175,14 +171,13 @@ class OutageIT {
                 .filter(r -> !r.get("responseCode").equals("Interrupted"))
                 .count();
         // the books line is the plugin's: in its own log (-Dsockjsstomp.logfile), and in jmeter.log
-        Matcher books = BOOKS.matcher(Files.readString(run.dir().resolve("sockjs-stomp.log"))
-                + Files.readString(run.dir().resolve("jmeter.log")));
-        assertThat(books.find()).as("books line").isTrue();
-        long sent = Long.parseLong(books.group(1));
+        PlanRun.BooksLine books = PlanRun.BooksLine.in(
+                Files.readString(run.dir().resolve("sockjs-stomp.log"))
+                        + Files.readString(run.dir().resolve("jmeter.log")),
+                "the plugin's log and jmeter.log");
+        long sent = books.sent();
         assertThat(sent).as("sent").isBetween(attempted, (long) sends.size());
-        assertThat(Long.parseLong(books.group(4)))
-                .as("failed: every message sent")
-                .isEqualTo(sent);
+        assertThat(books.failed()).as("failed: every message sent").isEqualTo(sent);
         assertThat(run.timing())
                 .hasSize((int) sent)
                 .allSatisfy(r -> assertThat(r[1]).isEqualTo("FAILED"));

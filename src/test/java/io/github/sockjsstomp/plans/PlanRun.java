@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -190,6 +192,71 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         return lines.subList(1, lines.size()).stream()
                 .map(line -> line.split(",", -1))
                 .toList();
+    }
+
+    /** The run's books, as its end wrote them to jmeter.log. */
+    BooksLine books() throws IOException {
+        Path log = dir.resolve("jmeter.log");
+        return BooksLine.in(Files.readString(log, StandardCharsets.UTF_8), log.toString());
+    }
+
+    /**
+     * The books line a run's end writes to its log, by name: {@code STOMP timing books: sent=5 answered=3 lost=1
+     * failed=1 pending=0 (answer records=3, extra copies=0, late replies=1 up to 2600 ms after their send,
+     * untimed=0) receipts=5 no-receipt=2, timing log unwritten=4; latency us: ...}, where the late replies' lateness,
+     * the receipts and the unwritten records appear only when there are any.
+     *
+     * @param line the whole line, for what the figures do not name (the latency percentiles)
+     */
+    record BooksLine(
+            long sent,
+            long answered,
+            long lost,
+            long failed,
+            long pending,
+            long lateReplies,
+            long lateMaxMillis,
+            long receipts,
+            long noReceipts,
+            long unwritten,
+            String line) {
+
+        private static final Pattern COUNTS = Pattern.compile(
+                "STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+) .*");
+        private static final Pattern LATE =
+                Pattern.compile("late replies=(\\d+)(?: up to (\\d+) ms after their send)?");
+        private static final Pattern RECEIPTS = Pattern.compile(" receipts=(\\d+) no-receipt=(\\d+)");
+        private static final Pattern UNWRITTEN = Pattern.compile(", timing log unwritten=(\\d+);");
+
+        /** The first books line in {@code log} (a run that sent nothing writes none), read from {@code where}. */
+        static BooksLine in(String log, String where) {
+            Matcher counts = COUNTS.matcher(log);
+            assertThat(counts.find()).as("a books line in %s", where).isTrue();
+            String line = counts.group();
+            Matcher late = LATE.matcher(line);
+            assertThat(late.find()).as("late replies in %s", line).isTrue();
+            Matcher receipts = RECEIPTS.matcher(line);
+            boolean receipted = receipts.find();
+            Matcher unwritten = UNWRITTEN.matcher(line);
+            boolean failedFile = unwritten.find();
+            return new BooksLine(
+                    Long.parseLong(counts.group(1)),
+                    Long.parseLong(counts.group(2)),
+                    Long.parseLong(counts.group(3)),
+                    Long.parseLong(counts.group(4)),
+                    Long.parseLong(counts.group(5)),
+                    Long.parseLong(late.group(1)),
+                    late.group(2) == null ? 0 : Long.parseLong(late.group(2)),
+                    receipted ? Long.parseLong(receipts.group(1)) : 0,
+                    receipted ? Long.parseLong(receipts.group(2)) : 0,
+                    failedFile ? Long.parseLong(unwritten.group(1)) : 0,
+                    line);
+        }
+
+        /** sent = answered + lost + failed + pending, and the line does not say otherwise. */
+        boolean balanced() {
+            return sent == answered + lost + failed + pending && !line.contains(" UNBALANCED");
+        }
     }
 
     /** RFC 4180 CSV with a header line, as JMeter writes it (quoted fields may hold commas, quotes, newlines). */

@@ -50,9 +50,6 @@ class ReadmeCommandsIT {
     private static final List<String> SHORT = List.of(
             "duration=5", "users=2", "threads=2", "rampUp=0", "messages=2", "holdMillis=1500", "pauseMillis=300");
 
-    private static final Pattern BOOKS =
-            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+)");
-
     /** Properties that size or pace a run; a plan IT runs shorter, so they may differ from the docs' line. */
     private static final Set<String> SIZING = Set.of(
             "threads",
@@ -206,13 +203,16 @@ class ReadmeCommandsIT {
         }
         Optional<String> sender = sendLabel(command.plan());
         if (sender.isPresent()) {
-            long[] books = books(work.resolve("jmeter.log"), run.labels() + "; console: " + Files.readString(console));
-            assertThat(books[0])
+            // The run writes no books line when it sent nothing.
+            PlanRun.BooksLine books = PlanRun.BooksLine.in(
+                    Files.readString(work.resolve("jmeter.log"), StandardCharsets.UTF_8),
+                    "jmeter.log; samples " + run.labels() + "; console: " + Files.readString(console));
+            assertThat(books.sent())
                     .as("messages sent; console: %s", Files.readString(console))
                     .isPositive();
-            assertThat(books)
+            assertThat(List.of(books.sent(), books.answered(), books.lost(), books.failed()))
                     .as("sent, answered, lost, failed of %s", command)
-                    .containsExactly(books[0], books[0], 0, 0);
+                    .containsExactly(books.sent(), books.sent(), 0L, 0L);
             boolean replySamples = replySamples(command.plan(), asRun);
             long samples = messageSamples(run, sender.get(), replySamples);
             if (replySamples) {
@@ -221,11 +221,11 @@ class ReadmeCommandsIT {
                 long drained = finishedFrom(run, work.resolve(asRun.getOrDefault("timingLog", "stomp-timing.csv")));
                 assertThat(samples)
                         .as("a reply sample per message, %d in the drain aside; samples %s", drained, run.labels())
-                        .isBetween(books[0] - drained, books[0]);
+                        .isBetween(books.sent() - drained, books.sent());
             } else {
                 assertThat(samples)
                         .as("a sample per message; samples %s", run.labels())
-                        .isEqualTo(books[0]);
+                        .isEqualTo(books.sent());
             }
         }
     }
@@ -324,21 +324,6 @@ class ReadmeCommandsIT {
         String users = asRun.getOrDefault("users", asRun.get("threads"));
         assertThat(users).as("the users of %s", asRun).isNotNull().matches("\\d+");
         return Long.parseLong(users);
-    }
-
-    /** sent, answered, lost, failed from the run's books line in jmeter.log. */
-    private static long[] books(Path jmeterLog, String samples) throws IOException {
-        Matcher matcher = BOOKS.matcher(Files.readString(jmeterLog, StandardCharsets.UTF_8));
-        // The run writes no books line when it sent nothing.
-        assertThat(matcher.find())
-                .as("a books line in %s; samples %s", jmeterLog, samples)
-                .isTrue();
-        return new long[] {
-            Long.parseLong(matcher.group(1)),
-            Long.parseLong(matcher.group(2)),
-            Long.parseLong(matcher.group(3)),
-            Long.parseLong(matcher.group(4))
-        };
     }
 
     /** The label of the plan's send sampler, if it has one: a plan meant to get its messages answered. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.broker.ArtemisBroker;
 import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,11 +89,14 @@ class ReceiptsIT {
             assertThat(Long.parseLong(r[RECEIPT_US])).as("receipt_us").isNotNegative();
         });
         assertThat(run.count("send")).isEqualTo(timing.size());
-        String books = books(run);
+        BooksLine books = run.books();
+        long n = timing.size();
         assertThat(books)
-                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()));
-        assertThat(books).contains(" receipts=%d no-receipt=0;".formatted(timing.size()));
-        assertThat(books).contains("(%d receipts)".formatted(timing.size()));
+                .extracting(
+                        BooksLine::sent, BooksLine::answered, BooksLine::lost, BooksLine::failed, BooksLine::pending)
+                .containsExactly(n, n, 0L, 0L, 0L);
+        assertThat(books).extracting(BooksLine::receipts, BooksLine::noReceipts).containsExactly(n, 0L);
+        assertThat(books.line()).contains("(%d receipts)".formatted(n));
     }
 
     /** No one subscribes: the receipt is the only answer there is, and the sample waits for it. */
@@ -119,9 +123,14 @@ class ReceiptsIT {
         assertThat(run.rows())
                 .filteredOn(r -> r.get("label").equals("echo"))
                 .allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("Receipt for "));
-        assertThat(books(run))
-                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()))
-                .contains(" receipts=%d no-receipt=0;".formatted(timing.size()));
+        long n = timing.size();
+        assertThat(run.books())
+                .extracting(
+                        BooksLine::sent, BooksLine::answered, BooksLine::lost, BooksLine::failed, BooksLine::pending)
+                .containsExactly(n, n, 0L, 0L, 0L);
+        assertThat(run.books())
+                .extracting(BooksLine::receipts, BooksLine::noReceipts)
+                .containsExactly(n, 0L);
     }
 
     /** Artemis refuses a SEND to an address the user may not send to with an ERROR naming its receipt. */
@@ -155,9 +164,14 @@ class ReceiptsIT {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("StompError");
         });
-        assertThat(books(run))
-                .contains("sent=%d answered=0 lost=0 failed=%d pending=0".formatted(timing.size(), timing.size()))
-                .contains(" receipts=0 no-receipt=%d".formatted(timing.size()));
+        long n = timing.size();
+        assertThat(run.books())
+                .extracting(
+                        BooksLine::sent, BooksLine::answered, BooksLine::lost, BooksLine::failed, BooksLine::pending)
+                .containsExactly(n, 0L, 0L, n, 0L);
+        assertThat(run.books())
+                .extracting(BooksLine::receipts, BooksLine::noReceipts)
+                .containsExactly(0L, n);
     }
 
     /**
@@ -186,16 +200,13 @@ class ReceiptsIT {
         assertThat(timing)
                 .allSatisfy(
                         r -> assertThat(r[RECEIPT_US]).as(String.join(",", r)).isEmpty());
-        assertThat(books(run))
-                .contains("sent=%d answered=%d lost=0 failed=0 pending=0".formatted(timing.size(), timing.size()))
-                .contains(" receipts=0 no-receipt=%d;".formatted(timing.size()));
-    }
-
-    /** The books line the plugin writes to jmeter.log when the test ends. */
-    private static String books(PlanRun run) throws Exception {
-        return Files.readAllLines(run.dir().resolve("jmeter.log")).stream()
-                .filter(line -> line.contains("STOMP timing books: "))
-                .findFirst()
-                .orElseThrow();
+        long n = timing.size();
+        assertThat(run.books())
+                .extracting(
+                        BooksLine::sent, BooksLine::answered, BooksLine::lost, BooksLine::failed, BooksLine::pending)
+                .containsExactly(n, n, 0L, 0L, 0L);
+        assertThat(run.books())
+                .extracting(BooksLine::receipts, BooksLine::noReceipts)
+                .containsExactly(0L, n);
     }
 }

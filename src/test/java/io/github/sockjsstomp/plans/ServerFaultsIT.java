@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ServerFaultsIT {
 
     private static final String RABBIT_WORDS = "Unknown destination: '/unknown/hello' is not a valid destination.";
-    private static final Pattern BOOKS = Pattern.compile(
-            "STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=0 \\(([^)]*)\\)([^;\\n]*)");
 
     private static DemoServer server;
 
@@ -51,11 +47,12 @@ class ServerFaultsIT {
     void aRefusedSendIsSaidOnceOnTheConsoleCountedAndFailsSamples() throws Exception {
         PlanRun run = strict("refused-send", "destination=/unknown/hello");
         String console = console(run);
-        long sent = books(run, 1);
-        long lost = books(run, 3);
+        PlanRun.BooksLine books = endedBooks(run);
+        long sent = books.sent();
+        long lost = books.lost();
         assertThat(sent).isPositive();
         assertThat(lost).as("every message refused, none named: LOST").isEqualTo(sent);
-        assertThat(books(run, 4)).isZero();
+        assertThat(books.failed()).isZero();
 
         assertThat(occurrences(console, "stomp: the server refused a frame with an ERROR"))
                 .as("said once: %s", console)
@@ -85,10 +82,11 @@ class ServerFaultsIT {
     @Test
     void aRefusalNamingItsMessageFailsItInTheBooksAndTheTimingLog() throws Exception {
         PlanRun run = strict("refused-receipted", "destination=/unknown/hello", "receipts=true");
-        long sent = books(run, 1);
+        PlanRun.BooksLine books = endedBooks(run);
+        long sent = books.sent();
         assertThat(sent).isPositive();
-        assertThat(books(run, 4)).as("failed: %s", console(run)).isEqualTo(sent);
-        assertThat(books(run, 2) + books(run, 3)).isZero();
+        assertThat(books.failed()).as("failed: %s", console(run)).isEqualTo(sent);
+        assertThat(books.answered() + books.lost()).isZero();
         List<List<String>> records = PlanRun.parseCsv(Files.readString(run.timingLog(), StandardCharsets.UTF_8));
         assertThat(records.subList(1, records.size())).hasSize((int) sent).allSatisfy(r -> {
             assertThat(r.get(1)).isEqualTo("FAILED");
@@ -119,14 +117,10 @@ class ServerFaultsIT {
                             "rampUp=0",
                             "replyTimeoutMillis=2000",
                             "holdMillis=12000"));
-            Matcher late = Pattern.compile("late replies=(\\d+) up to (\\d+) ms after their send")
-                    .matcher(Files.readString(run.dir().resolve("jmeter.log")));
-            assertThat(late.find())
-                    .as("late replies measured: %s", console(run))
-                    .isTrue();
-            assertThat(Long.parseLong(late.group(1))).isPositive();
-            assertThat(Long.parseLong(late.group(2)))
-                    .as("later than replyTimeoutMillis after their send")
+            PlanRun.BooksLine books = run.books();
+            assertThat(books.lateReplies()).as("late replies: %s", console(run)).isPositive();
+            assertThat(books.lateMaxMillis())
+                    .as("later than replyTimeoutMillis after their send: %s", books.line())
                     .isGreaterThan(2000);
         }
     }
@@ -182,13 +176,12 @@ class ServerFaultsIT {
         return Files.readString(run.dir().resolve("console.txt"));
     }
 
-    /** A figure of the run's books in jmeter.log: 1 sent, 2 answered, 3 lost, 4 failed. */
-    private static long books(PlanRun run, int group) throws Exception {
-        String log = Files.readString(run.dir().resolve("jmeter.log"));
-        Matcher books = BOOKS.matcher(log);
-        assertThat(books.find()).as("the books in jmeter.log: %s", log).isTrue();
-        assertThat(books.group(6)).as("balanced").doesNotContain("UNBALANCED");
-        return Long.parseLong(books.group(group));
+    /** The run's books in jmeter.log, which must balance with nothing pending. */
+    private static PlanRun.BooksLine endedBooks(PlanRun run) throws Exception {
+        PlanRun.BooksLine books = run.books();
+        assertThat(books.balanced()).as("balanced: %s", books.line()).isTrue();
+        assertThat(books.pending()).as("pending: %s", books.line()).isZero();
+        return books;
     }
 
     private static int occurrences(String text, String part) {

@@ -7,13 +7,10 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,9 +24,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * must end by itself long before its duration, with books that balance in jmeter.log and in the timing log.
  */
 class StopAndShutdownIT {
-
-    private static final Pattern BOOKS =
-            Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) pending=(\\d+)");
 
     @TempDir
     static Path dir;
@@ -80,14 +74,10 @@ class StopAndShutdownIT {
         }
         PlanRun run = launch.await();
 
-        Matcher books = BOOKS.matcher(Files.readString(run.dir().resolve("jmeter.log")));
-        assertThat(books.find()).as("books line").isTrue();
-        long sent = Long.parseLong(books.group(1));
-        assertThat(sent)
-                .isEqualTo(Long.parseLong(books.group(2))
-                        + Long.parseLong(books.group(3))
-                        + Long.parseLong(books.group(4)));
-        assertThat(books.group(5)).isEqualTo("0");
+        PlanRun.BooksLine books = run.books();
+        long sent = books.sent();
+        assertThat(books.balanced()).as(books.line()).isTrue();
+        assertThat(books.pending()).as(books.line()).isZero();
         List<String[]> timing = run.timing();
         Map<String, Set<String>> idsByOutcome = timing.stream()
                 .collect(Collectors.groupingBy(r -> r[1], Collectors.mapping(r -> r[2], Collectors.toSet())));

@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,17 +96,12 @@ class WhenThingsGoWrongIT {
     }
 
     private static void assertBooksCountEveryMessageUnwritten(PlanRun run) throws Exception {
-        Matcher books = Pattern.compile("STOMP timing books: sent=(\\d+) answered=(\\d+) lost=(\\d+) failed=(\\d+) "
-                        + "pending=0 .*, timing log unwritten=(\\d+);")
-                .matcher(Files.readString(run.dir().resolve("jmeter.log")));
-        assertThat(books.find())
-                .as("the books line counts what was not written")
-                .isTrue();
-        long sent = Long.parseLong(books.group(1));
-        assertThat(sent).isPositive();
-        assertThat(Long.parseLong(books.group(5)))
-                .as("one record per message, none written")
-                .isEqualTo(sent);
+        PlanRun.BooksLine books = run.books();
+        assertThat(books.sent()).isPositive();
+        assertThat(books.pending()).isZero();
+        assertThat(books.unwritten())
+                .as("one record per message, none written: %s", books.line())
+                .isEqualTo(books.sent());
     }
 
     private static PlanRun send(String name, String... properties) throws Exception {
