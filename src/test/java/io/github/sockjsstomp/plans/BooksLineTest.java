@@ -42,6 +42,7 @@ class BooksLineTest {
                         BooksLine::unwritten)
                 .containsExactly(0L, 0L, 0L, 0L, 0L);
         assertThat(line.balanced()).isTrue();
+        assertThat(line.allAnswered(9)).isFalse();
         assertThat(line.line()).startsWith("STOMP timing books: sent=9 ").endsWith("(3 answers)");
     }
 
@@ -68,6 +69,14 @@ class BooksLineTest {
                         BooksLine::noReceipts,
                         BooksLine::unwritten)
                 .containsExactly(2L, 2600L, 4L, 2L, 6L);
+    }
+
+    @Test
+    void allAnsweredIsEveryMessageSentAnsweredNothingElse() {
+        Books books = Books.builder().sent(4).answered(4).answerRecords(4).build();
+        BooksLine line = BooksLine.in(logged(books, ""), "jmeter.log");
+        assertThat(line.allAnswered(4)).isTrue();
+        assertThat(line.allAnswered(5)).isFalse();
     }
 
     @Test

@@ -253,6 +253,11 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                     line);
         }
 
+        /** Whether every one of {@code messages} was answered: none lost, failed or pending. */
+        boolean allAnswered(long messages) {
+            return sent == messages && answered == messages && lost == 0 && failed == 0 && pending == 0;
+        }
+
         /** sent = answered + lost + failed + pending, and the line does not say otherwise. */
         boolean balanced() {
             return sent == answered + lost + failed + pending && !line.contains(" UNBALANCED");
