@@ -29,7 +29,7 @@ public final class ReplyTracker {
     private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
     private final Refusals refusals = new Refusals();
-    /** One for every sweep, not one per sweep: the sweeper calls {@link #expire} ten times a second. */
+    /** Made once: {@link #expire} runs ten times a second, and a lambda made there would be allocated each time. */
     private final Consumer<MessageTiming> timeOutAtDeadline = entry -> timeOut(entry, DEADLINE_PASSED);
 
     /** Messages end LOST at their deadline only when {@link #expire} is called: an {@link ExpirySweeper} does. */
