@@ -54,7 +54,7 @@ final class ScheduledSender {
             pendingFailure = null;
             return failure;
         }
-        String refused = sampler.users().refusals().take();
+        String refused = sampler.users().timing().refusals().take();
         if (refused != null) {
             // A sample of its own: the messages the server refused were sent in earlier, successful samples.
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
@@ -191,7 +191,7 @@ final class ScheduledSender {
         if (variables != null) {
             variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));
         }
-        if (tally.lastTiming != null && sampler.users().subscribes() && tally.lastTiming.noneAnswered()) {
+        if (tally.lastTiming != null && sampler.users().connects().subscribes() && tally.lastTiming.noneAnswered()) {
             sampler.noticeNoReply(label, tally.lastTiming, tally.lastDestination);
         }
     }
@@ -227,10 +227,9 @@ final class ScheduledSender {
      * never connects.
      */
     private int connectedSender(int user) {
-        if (sampler.users().isConnected(user)) {
-            return user;
-        }
-        return sampler.users().isDue(user) ? -1 : sampler.users().nextConnected(user);
+        ThreadUsers users = sampler.users();
+        int usable = users.turns().usable(user);
+        return usable >= 0 && users.reconnects().isConnected(usable) ? usable : -1;
     }
 
     /**

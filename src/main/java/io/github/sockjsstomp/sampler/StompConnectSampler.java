@@ -64,7 +64,8 @@ public class StompConnectSampler extends StompSampler {
         users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run));
         if (users != null) {
             if (silentShare > 0) {
-                users.goSilent(silentShare, Math.round(silentAfterSeconds * 1000));
+                SilentSessions.goSilent(
+                        users.users(), silentShare, Math.round(silentAfterSeconds * 1000), run.capacity());
                 if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
                     run.noticeOnce(
                             "silent-without-heart-beats",
@@ -93,31 +94,27 @@ public class StompConnectSampler extends StompSampler {
     private SampleResult sampleNext(String label) throws InterruptedException {
         int count = users.size();
         if (firstPass < count) {
-            return users.connect(firstPass++, label);
+            return users.connects().connect(firstPass++, label);
         }
-        Silence expired = users.takeExpired();
+        Silence expired = SilentSessions.takeExpired(users.users());
         if (expired != null) {
             return SilentSessions.expired(expired);
         }
+        UserTurns turns = users.turns();
+        Reconnects reconnects = users.reconnects();
         // Twice at most: when users are down and none is due, wait (untimed) for the first due, then connect it.
         for (int round = 0; round < 2; round++) {
-            int down = 0;
-            for (int i = 0; i < count; i++) {
-                int index = (cursor + i) % count;
-                if (users.isConnected(index)) {
-                    continue;
-                }
-                down++;
-                if (users.takeUnreportedLoss(index)) {
-                    cursor = (index + 1) % count;
+            int index = turns.nextToConnect(cursor);
+            if (index >= 0) {
+                cursor = (index + 1) % count;
+                if (reconnects.hasUnsaidLoss(index)) {
+                    reconnects.lossSaid(index);
                     VirtualUser user = users.users().get(index);
                     return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
                 }
-                if (users.isDue(index)) {
-                    cursor = (index + 1) % count;
-                    return users.connect(index, label);
-                }
+                return users.connects().connect(index, label);
             }
+            int down = turns.downCount();
             if (down == 0) {
                 return alive(label);
             }
@@ -128,7 +125,7 @@ public class StompConnectSampler extends StompSampler {
                         Failure.NOT_CONNECTED,
                         down + " of " + count + " sessions down, none due to reconnect yet");
             }
-            int due = users.awaitNextRetry();
+            int due = turns.awaitNextDue();
             if (due >= 0) {
                 cursor = due;
             }
@@ -142,7 +139,7 @@ public class StompConnectSampler extends StompSampler {
             for (VirtualUser user : users.users()) {
                 received += user.messagesReceived();
             }
-            int silent = users.silentCount();
+            int silent = SilentSessions.silentCount(users.users());
             int count = users.size() - silent;
             Sample.ok(
                     result,
