@@ -186,7 +186,7 @@ final class ScheduledSender {
                         + (tally.wakeUps == 1 ? "" : " in " + tally.wakeUps + " wake-ups") + ", the first "
                         + lagText(tally.firstLagNanos / 1e6)
                         + (tally.wakeUps == 1 ? "" : ", at most " + millis(tally.worstLagNanos / 1e6) + " ms")
-                        + skipped());
+                        + takeSkippedNotice());
         var variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
             variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));
@@ -205,8 +205,11 @@ final class ScheduledSender {
         return lagMillis >= 0 ? rounded + " ms behind schedule" : rounded + " ms early";
     }
 
-    /** Says once, in the next tick's message, how many messages the schedule gave up while every user was down. */
-    private String skipped() {
+    /**
+     * What the next tick's message says, once, of the messages the schedule gave up while every user was down (empty
+     * when none were); taking it clears the count.
+     */
+    private String takeSkippedNotice() {
         if (skippedUnreported == 0) {
             return "";
         }
