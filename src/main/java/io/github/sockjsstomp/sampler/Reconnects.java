@@ -43,7 +43,10 @@ final class Reconnects {
         this.schedules = users.stream().map(u -> backoff.schedule()).toList();
         this.server = users.isEmpty()
                 ? null
-                : Outages.join(users.get(0).settings().stompUri().toString(), backoff.minMillis(), backoff.maxMillis());
+                : Outages.join(
+                        users.get(0).settings().server().stompUri().toString(),
+                        backoff.minMillis(),
+                        backoff.maxMillis());
     }
 
     /**

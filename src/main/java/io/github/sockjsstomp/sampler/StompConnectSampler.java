@@ -66,7 +66,8 @@ public class StompConnectSampler extends StompSampler {
             if (silentShare > 0) {
                 SilentSessions.goSilent(
                         users.users(), silentShare, Math.round(silentAfterSeconds * 1000), run.capacity());
-                if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
+                if (users.size() > 0
+                        && users.users().get(0).settings().connect().heartbeatMillis() == 0) {
                     run.noticeOnce(
                             "silent-without-heart-beats",
                             "silentShare=" + silentShare
