@@ -87,7 +87,8 @@ public record UserSettings(
     }
 
     /**
-     * The STOMP login and passcode of the CONNECT frame (and of a form login); empty sends none.
+     * The STOMP login and passcode of the CONNECT frame (and of a form login), one user's: given, made from a
+     * template, or a users file's line; empty sends none.
      */
     public record Credentials(String login, String passcode) {
 
@@ -101,7 +102,7 @@ public record UserSettings(
         @Override
         public String toString() {
             // Never the passcode: settings end up in log lines.
-            return "Credentials[" + login + "]";
+            return "Credentials[" + login + ", passcode hidden]";
         }
     }
 

@@ -84,10 +84,8 @@ final class ConnectionParameters {
         if (!params.hasErrors()) {
             checkUrls(params, server, web);
         }
-        Template login = params.read(LOGIN);
-        String passcode = params.read(PASSCODE);
-        Template bearer = params.read(BEARER_TOKEN);
-        UsersFile usersFile = usersFile(params, run);
+        Logins logins = new Logins(
+                params.read(LOGIN), params.read(PASSCODE), params.read(BEARER_TOKEN), usersFile(params, run));
         UserShare share = share(params, run);
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
@@ -115,31 +113,41 @@ final class ConnectionParameters {
         List<VirtualUser> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
             int number = share.firstNumber() + k - 1;
-            String userLogin = usersFile != null
-                    ? usersFile.user(number).login()
-                    : login.render((name, out) -> out.append(name.equals("thread") ? thread : number));
-            String userPasscode =
-                    usersFile != null && !usersFile.user(number).passcode().isEmpty()
-                            ? usersFile.user(number).passcode()
-                            : passcode;
-            String token = bearer.render((name, out) -> out.append(
-                    switch (name) {
-                        case "login" -> userLogin;
-                        case "passcode" -> userPasscode;
-                        case "thread" -> Integer.toString(thread);
-                        default -> Integer.toString(number);
-                    }));
+            UserSettings.Credentials credentials = logins.credentials(thread, number);
             UserSettings settings = new UserSettings(
                     group + " #" + number,
                     thread,
                     number,
-                    new UserSettings.Credentials(userLogin, userPasscode),
+                    credentials,
                     server,
-                    web.withBearerToken(token),
+                    web.withBearerToken(logins.bearerToken(credentials, thread, number)),
                     connect);
             users.add(new VirtualUser(shared, settings, probe));
         }
         return new ThreadUsers(users, subscribeTo, connectsPerSecond, run.capacity());
+    }
+
+    /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */
+    private record Logins(Template login, String passcode, Template bearer, UsersFile usersFile) {
+
+        UserSettings.Credentials credentials(int thread, int number) {
+            if (usersFile == null) {
+                return new UserSettings.Credentials(
+                        login.render((name, out) -> out.append(name.equals("thread") ? thread : number)), passcode);
+            }
+            UserSettings.Credentials line = usersFile.user(number);
+            return line.passcode().isEmpty() ? new UserSettings.Credentials(line.login(), passcode) : line;
+        }
+
+        String bearerToken(UserSettings.Credentials credentials, int thread, int number) {
+            return bearer.render((name, out) -> out.append(
+                    switch (name) {
+                        case "login" -> credentials.login();
+                        case "passcode" -> credentials.passcode();
+                        case "thread" -> Integer.toString(thread);
+                        default -> Integer.toString(number);
+                    }));
+        }
     }
 
     /** Where the users connect; null when scheme is not http or https (the reader has the problem). */
