@@ -71,22 +71,19 @@ public class StompSendSampler extends StompSampler {
     static final Parameter<Double> RATE_PER_THREAD = Parameter.decimal(
             "ratePerThread",
             0,
-            0,
-            60_000_000,
+            Parameter.range(0.0, 60_000_000.0),
             "messages per MINUTE this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
                     + "0 = one message per sample, paced by JMeter timers");
 
     static final Parameter<Long> TICK_MILLIS = Parameter.whole(
             "tickMillis",
             10,
-            1,
-            60_000,
+            Parameter.range(1, 60_000),
             "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,
-            0,
-            60_000,
+            Parameter.range(0, 60_000),
             "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
                     + "its time is the time spent sending, the sleeps between wake-ups are its idle time");
 
