@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * thread looks ({@link #isConnected}) and, finding a user down, notes the loss ({@link #lost}). Not thread-safe: one
  * JMeter thread owns it.
  */
-final class Reconnects {
+final class Reconnects implements UserTurns.States {
 
     private static final Logger log = LoggerFactory.getLogger(Reconnects.class);
 
@@ -53,7 +53,8 @@ final class Reconnects {
      * Whether user {@code index}'s session is open. A user whose session went silent counts as connected, whatever
      * became of it: it is never reconnected, and its end is its {@code expired} sample, not a loss.
      */
-    boolean isConnected(int index) {
+    @Override
+    public boolean isConnected(int index) {
         VirtualUser user = users.get(index);
         return user.isConnected() || SilentSessions.wentSilent(user);
     }
@@ -62,7 +63,8 @@ final class Reconnects {
      * User {@code index} was seen not connected: if its session was up until now, its backoff starts and the capacity
      * book stops counting it; otherwise (a loss already noted, a failed connect) nothing changes.
      */
-    void lost(int index) {
+    @Override
+    public void lost(int index) {
         ReconnectBackoff.Schedule schedule = schedules.get(index);
         if (schedule.isUp()) {
             boolean wasWaiting = schedule.isWaiting();
@@ -73,22 +75,26 @@ final class Reconnects {
     }
 
     /** Whether user {@code index}'s backoff lets it connect at {@code nowNanos}; a first connect always may. */
-    boolean isDue(int index, long nowNanos) {
+    @Override
+    public boolean isDue(int index, long nowNanos) {
         return schedules.get(index).isDue(nowNanos);
     }
 
     /** When user {@code index} may connect again; meaningful only while it waits ({@link #isDue} false). */
-    long dueNanos(int index) {
+    @Override
+    public long dueNanos(int index) {
         return schedules.get(index).dueNanos();
     }
 
     /** The longest reconnect delay: the most a wait for a user's backoff can last. */
-    long longestDelayNanos() {
+    @Override
+    public long longestDelayNanos() {
         return TimeUnit.MILLISECONDS.toNanos(backoff.maxMillis());
     }
 
     /** Whether user {@code index}, seen not connected, lost a session that no sample said yet. */
-    boolean hasUnsaidLoss(int index) {
+    @Override
+    public boolean hasUnsaidLoss(int index) {
         return users.get(index).everConnected() && !lossSaid.get(index);
     }
 

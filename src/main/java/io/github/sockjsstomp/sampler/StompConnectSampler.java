@@ -25,7 +25,7 @@ import org.apache.jmeter.threads.JMeterVariables;
  * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
  * (see {@link ThreadUsers}).
  *
- * <p>Reconnects back off per user ({@link ThreadUsers}): while users are down and none is due, a sample waits
+ * <p>Reconnects back off per user ({@link Reconnects}): while users are down and none is due, a sample waits
  * for the first that is (outside its time; Stop ends the wait) instead of returning at once, since a plan
  * holds only once all are up and would otherwise loop without a pause.
  *

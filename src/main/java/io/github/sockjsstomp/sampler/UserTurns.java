@@ -12,14 +12,35 @@ import java.util.concurrent.TimeUnit;
  */
 final class UserTurns {
 
+    /** What the turns need to know of each user, by index, and the one thing they do: note a loss. */
+    interface States {
+        /** Whether the user's session is open (one gone silent counts as open). */
+        boolean isConnected(int index);
+
+        /** The user was seen not connected: a session that was up until now starts its backoff. */
+        void lost(int index);
+
+        /** Whether the user's backoff lets it connect at {@code nowNanos}. */
+        boolean isDue(int index, long nowNanos);
+
+        /** When the user may connect again, while it waits. */
+        long dueNanos(int index);
+
+        /** Whether the user, seen not connected, lost a session that no sample said yet. */
+        boolean hasUnsaidLoss(int index);
+
+        /** The most a wait for a user's backoff can last. */
+        long longestDelayNanos();
+    }
+
     private final int count;
-    private final Reconnects reconnects;
+    private final States states;
     /** The user in turn next: round-robin over all of them. */
     private int next;
 
-    UserTurns(int count, Reconnects reconnects) {
+    UserTurns(int count, States states) {
         this.count = count;
-        this.reconnects = reconnects;
+        this.states = states;
     }
 
     /** The user in turn, round-robin, whatever its state; the turn moves on by one. */
@@ -34,7 +55,7 @@ final class UserTurns {
      * it); else, while it backs off, the next connected user after it; -1 when none is connected or due.
      */
     int usable(int from) {
-        if (connectedElseNoteLoss(from) || reconnects.isDue(from, System.nanoTime())) {
+        if (connectedElseNoteLoss(from) || states.isDue(from, System.nanoTime())) {
             return from;
         }
         return nextConnected(from);
@@ -59,7 +80,7 @@ final class UserTurns {
         for (int i = 0; i < count; i++) {
             int index = (from + i) % count;
             if (!connectedElseNoteLoss(index)
-                    && (reconnects.hasUnsaidLoss(index) || reconnects.isDue(index, System.nanoTime()))) {
+                    && (states.hasUnsaidLoss(index) || states.isDue(index, System.nanoTime()))) {
                 return index;
             }
         }
@@ -68,7 +89,7 @@ final class UserTurns {
 
     /** Whether user {@code index} is down and may connect now: its first connect, or its backoff is over. */
     boolean isDue(int index) {
-        return !connectedElseNoteLoss(index) && reconnects.isDue(index, System.nanoTime());
+        return !connectedElseNoteLoss(index) && states.isDue(index, System.nanoTime());
     }
 
     /** How many users are down. */
@@ -95,27 +116,27 @@ final class UserTurns {
             if (connectedElseNoteLoss(index)) {
                 continue;
             }
-            if (reconnects.isDue(index, now)) {
+            if (states.isDue(index, now)) {
                 return index;
             }
-            long due = reconnects.dueNanos(index);
+            long due = states.dueNanos(index);
             if (earliest < 0 || due - earliestNanos < 0) {
                 earliest = index;
                 earliestNanos = due;
             }
         }
         if (earliest >= 0) {
-            TimeUnit.NANOSECONDS.sleep(Math.min(reconnects.longestDelayNanos(), earliestNanos - System.nanoTime()));
+            TimeUnit.NANOSECONDS.sleep(Math.min(states.longestDelayNanos(), earliestNanos - System.nanoTime()));
         }
         return earliest;
     }
 
     /** Whether user {@code index} is connected; finding it down, notes the loss ({@link Reconnects#lost}). */
     private boolean connectedElseNoteLoss(int index) {
-        if (reconnects.isConnected(index)) {
+        if (states.isConnected(index)) {
             return true;
         }
-        reconnects.lost(index);
+        states.lost(index);
         return false;
     }
 }
