@@ -128,7 +128,7 @@ public class StompReceiveSampler extends StompSampler {
             return connectFailure;
         }
         UserTurns turns = users.turns();
-        int next = turns.inTurn();
+        int next = turns.takeTurn();
         int listening = turns.nextConnected(next);
         if (listening < 0) {
             // All down, none due: wait (untimed, bounded) for the first that is, then try it.

@@ -180,7 +180,7 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        return scheduled == null ? sendOne(context, label, users.turns().inTurn()) : scheduled.tick(context, label);
+        return scheduled == null ? sendOne(context, label, users.turns().takeTurn()) : scheduled.tick(context, label);
     }
 
     /** One message as one sample, on user {@code next} or the one {@link #sender} picks instead. */

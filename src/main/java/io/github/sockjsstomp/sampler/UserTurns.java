@@ -43,8 +43,8 @@ final class UserTurns {
         this.states = states;
     }
 
-    /** The user in turn, round-robin, whatever its state; the turn moves on by one. */
-    int inTurn() {
+    /** Takes the next turn: the user whose turn it is, whatever its state, round-robin; the turn moves on by one. */
+    int takeTurn() {
         int index = next;
         next = next + 1 == count ? 0 : next + 1;
         return index;
@@ -52,7 +52,8 @@ final class UserTurns {
 
     /**
      * The user to use for turn {@code from}: that user if it is connected or due to connect (the caller connects
-     * it); else, while it backs off, the next connected user after it; -1 when none is connected or due.
+     * it); else, while it backs off, the next connected user after it; -1 when it is not due and none is
+     * connected.
      */
     int usable(int from) {
         if (connectedElseNoteLoss(from) || states.isDue(from, System.nanoTime())) {

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class UserTurnsTest {
 
     @Test
-    void inTurnGoesRoundRobinOverAllUsersWhateverTheirState() {
+    void takeTurnGoesRoundRobinOverAllUsersWhateverTheirState() {
         UserTurns turns = new UserTurns(3, new TestStates("CWD"));
 
-        assertThat(List.of(turns.inTurn(), turns.inTurn(), turns.inTurn(), turns.inTurn()))
+        assertThat(List.of(turns.takeTurn(), turns.takeTurn(), turns.takeTurn(), turns.takeTurn()))
                 .containsExactly(0, 1, 2, 0);
     }
 
