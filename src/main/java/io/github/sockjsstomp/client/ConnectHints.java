@@ -16,17 +16,17 @@ final class ConnectHints {
 
     /** "; <hint>" for a failed transport, or "". */
     static String forTransport(TransportProbe probe, UserSettings used, String code, String cookieHeader) {
-        URI endpoint = used.endpointHttpUri();
-        if (used.transport() == Transport.RAW && TransportProbe.isRefusedHandshake(code)) {
+        URI endpoint = used.server().endpointHttpUri();
+        if (used.server().transport() == Transport.RAW && TransportProbe.isRefusedHandshake(code)) {
             return probe.rawOnSockJsHint(endpoint, cookieHeader)
                     .map(hint -> "; " + hint)
                     .orElse(
                             "404".equals(code)
-                                    ? "; nothing answers at " + used.endpoint()
+                                    ? "; nothing answers at " + used.server().endpoint()
                                             + " (no SockJS /info there either): check -Jendpoint"
                                     : "");
         }
-        if (used.transport().isSockJs() && "404".equals(code)) {
+        if (used.server().transport().isSockJs() && "404".equals(code)) {
             TransportProbe.Result found = probe.probe(endpoint, cookieHeader);
             if (found.transport() == Transport.RAW) {
                 return "; " + found.infoUrl() + " answered 404: no SockJS endpoint there. For a plain WebSocket "

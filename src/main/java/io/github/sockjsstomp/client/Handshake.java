@@ -41,7 +41,8 @@ final class Handshake {
                 },
                 () -> SerializingWebSocketClient.withTransportListener(
                         current,
-                        () -> shared.stompClient(use.transport(), use.secure())
+                        () -> shared.stompClient(
+                                        use.server().transport(), use.server().secure())
                                 .connectAsync(uri, handshakeHeaders, connectHeaders, sessionHandler)));
     }
 }

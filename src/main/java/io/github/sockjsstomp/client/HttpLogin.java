@@ -58,23 +58,28 @@ final class HttpLogin {
         WebLogin web = settings.web();
         List<StepResult> steps = new ArrayList<>(4);
         csrf = null;
-        if (!web.indexPath().isEmpty() && !add(steps, get("index", settings.httpUri(web.indexPath())))) {
+        if (!web.indexPath().isEmpty()
+                && !add(steps, get("index", settings.server().httpUri(web.indexPath())))) {
             return steps;
         }
-        if (!web.pullPath().isEmpty() && !add(steps, get("clientPull", settings.httpUri(web.pullPath())))) {
+        if (!web.pullPath().isEmpty()
+                && !add(steps, get("clientPull", settings.server().httpUri(web.pullPath())))) {
             return steps;
         }
         if (!web.formLoginPath().isEmpty()) {
             for (StepResult step : new FormLogin(client, cookies, requestConfig)
-                    .login(settings.httpUri(web.formLoginPath()), settings.login(), settings.passcode())) {
+                    .login(
+                            settings.server().httpUri(web.formLoginPath()),
+                            settings.credentials().login(),
+                            settings.credentials().passcode())) {
                 if (!add(steps, step)) {
                     return steps;
                 }
             }
         }
         if (!web.csrfPath().isEmpty()) {
-            CsrfFetch.Result fetched =
-                    new CsrfFetch(client, cookies, requestConfig).fetch(settings.httpUri(web.csrfPath()));
+            CsrfFetch.Result fetched = new CsrfFetch(client, cookies, requestConfig)
+                    .fetch(settings.server().httpUri(web.csrfPath()));
             steps.add(fetched.step());
             csrf = fetched.ok() ? fetched : null;
         }

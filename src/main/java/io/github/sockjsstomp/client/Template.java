@@ -124,7 +124,7 @@ public final class Template {
             case "userNumber" -> out.append(user.number());
             case "thread" -> out.append(user.threadNumber());
             case "user" -> out.append(user.name());
-            case "login" -> out.append(user.login());
+            case "login" -> out.append(user.credentials().login());
             default -> throw new IllegalStateException("no value for {{" + name + "}}");
         }
     }

@@ -6,136 +6,148 @@ import java.util.Objects;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
- * What one virtual user connects to and how it logs in. Empty paths skip their login step.
+ * What one virtual user connects to and how it logs in: who it is, where it connects ({@link Server}), how it
+ * logs in to the web app first ({@link WebLogin}: empty paths skip their step) and how its STOMP session is opened
+ * ({@link ConnectOptions}). A thread's users share the last three, but for their bearer tokens.
  *
  * @param name the virtual user's name, unique in its run ({@code senders #17}): the timing log's
  *     {@code sender_user} and {@code receiver_user}, and {@code {{user}}}
  * @param threadNumber the JMeter thread number, for templates
  * @param number the virtual user's number in its thread group, from 1 ({@code {{userNumber}}}): with s users
  *     per thread, thread n's k-th user is (n - 1) * s + k
- * @param login the STOMP login; empty sends none
- * @param connectHeaders extra STOMP CONNECT headers, in order
- * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
+ * @param credentials the STOMP login and passcode
  */
 public record UserSettings(
         String name,
         int threadNumber,
         int number,
-        String scheme,
-        String host,
-        int port,
-        String endpoint,
-        Transport transport,
+        Credentials credentials,
+        Server server,
         WebLogin web,
-        String login,
-        String passcode,
-        Map<String, String> connectHeaders,
-        long heartbeatMillis,
-        long connectTimeoutMillis) {
+        ConnectOptions connect) {
 
     public UserSettings {
         Objects.requireNonNull(name, "name is required");
-        Objects.requireNonNull(transport, "transport is required");
-        Objects.requireNonNull(connectHeaders, "connectHeaders is required");
-        if (!"http".equals(scheme) && !"https".equals(scheme)) {
-            throw new IllegalArgumentException("scheme must be http or https, was '" + scheme + "'");
-        }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("port must be 1..65535, was " + port);
-        }
+        Objects.requireNonNull(server, "server is required");
+        Objects.requireNonNull(connect, "connect is required");
+        credentials = credentials == null ? Credentials.NONE : credentials;
         web = web == null ? WebLogin.NONE : web;
-        login = login == null ? "" : login;
-        passcode = passcode == null ? "" : passcode;
-        connectHeaders = Map.copyOf(connectHeaders);
+    }
+
+    /**
+     * Where a user connects.
+     *
+     * @param scheme http or https (and so ws or wss)
+     * @param endpoint the STOMP endpoint's path
+     * @param transport how: SockJS's transports, a raw WebSocket, or {@code auto} until a probe chose
+     */
+    public record Server(String scheme, String host, int port, String endpoint, Transport transport) {
+
+        public Server {
+            Objects.requireNonNull(transport, "transport is required");
+            if (!"http".equals(scheme) && !"https".equals(scheme)) {
+                throw new IllegalArgumentException("scheme must be http or https, was '" + scheme + "'");
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port must be 1..65535, was " + port);
+            }
+        }
+
+        /** The same server over another transport: what {@code auto} found. */
+        public Server withTransport(Transport chosen) {
+            return new Server(scheme, host, port, endpoint, chosen);
+        }
+
+        public URI httpUri(String path) {
+            return URI.create(scheme + "://" + host + ":" + port + withSlash(path));
+        }
+
+        /** The endpoint as an http(s) URL, whatever the transport: where SockJS's /info is asked. */
+        public URI endpointHttpUri() {
+            return httpUri(endpoint);
+        }
+
+        /** The URL given to the STOMP client: http(s) for SockJS (and auto, before it chose), ws(s) for raw. */
+        public URI stompUri() {
+            if (transport.isSockJs() || transport == Transport.AUTO) {
+                return httpUri(endpoint);
+            }
+            return URI.create(
+                    ("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
+        }
+
+        /** https, and so wss. */
+        public boolean secure() {
+            return "https".equals(scheme);
+        }
+
+        private static String withSlash(String path) {
+            return path.startsWith("/") ? path : "/" + path;
+        }
+    }
+
+    /**
+     * The STOMP login and passcode of the CONNECT frame (and of a form login), one user's: given, made from a
+     * template, or a users file's line; empty sends none.
+     */
+    public record Credentials(String login, String passcode) {
+
+        public static final Credentials NONE = new Credentials("", "");
+
+        public Credentials {
+            login = login == null ? "" : login;
+            passcode = passcode == null ? "" : passcode;
+        }
+
+        @Override
+        public String toString() {
+            // Never the passcode: settings end up in log lines.
+            return "Credentials[" + login + ", passcode hidden]";
+        }
+    }
+
+    /**
+     * How a user's STOMP session is opened.
+     *
+     * @param headers extra STOMP CONNECT headers, in order
+     * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
+     * @param timeoutMillis how long a connect (and each login step) may take
+     */
+    public record ConnectOptions(Map<String, String> headers, long heartbeatMillis, long timeoutMillis) {
+
+        public ConnectOptions {
+            Objects.requireNonNull(headers, "headers is required");
+            headers = Map.copyOf(headers);
+        }
     }
 
     @Override
     public String toString() {
         // Never the passcode: settings end up in log lines.
-        return "UserSettings[" + name + ", user " + number + ", " + transport + " " + stompUri() + "]";
-    }
-
-    /** The same server and options for another virtual user of the same thread. */
-    public UserSettings forUser(
-            String userName, int userNumber, String userLogin, String userPasscode, String bearerToken) {
-        return new UserSettings(
-                userName,
-                threadNumber,
-                userNumber,
-                scheme,
-                host,
-                port,
-                endpoint,
-                transport,
-                web.withBearerToken(bearerToken),
-                userLogin,
-                userPasscode,
-                connectHeaders,
-                heartbeatMillis,
-                connectTimeoutMillis);
+        return "UserSettings[" + name + ", user " + number + ", " + server.transport() + " " + server.stompUri() + "]";
     }
 
     /** The same user over another transport: what {@code auto} found. */
     public UserSettings withTransport(Transport chosen) {
-        return new UserSettings(
-                name,
-                threadNumber,
-                number,
-                scheme,
-                host,
-                port,
-                endpoint,
-                chosen,
-                web,
-                login,
-                passcode,
-                connectHeaders,
-                heartbeatMillis,
-                connectTimeoutMillis);
-    }
-
-    /** The endpoint as an http(s) URL, whatever the transport: where SockJS's /info is asked. */
-    public URI endpointHttpUri() {
-        return httpUri(endpoint);
+        return new UserSettings(name, threadNumber, number, credentials, server.withTransport(chosen), web, connect);
     }
 
     /** Who sent and received in the timing log's sender and receiver: the login, else the user's name. */
     public String loginOrName() {
-        return login.isEmpty() ? name : login;
-    }
-
-    public URI httpUri(String path) {
-        return URI.create(scheme + "://" + host + ":" + port + withSlash(path));
-    }
-
-    /** The URL given to the STOMP client: http(s) for SockJS (and auto, before it chose), ws(s) for raw. */
-    public URI stompUri() {
-        if (transport.isSockJs() || transport == Transport.AUTO) {
-            return httpUri(endpoint);
-        }
-        return URI.create(("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
-    }
-
-    /** https, and so wss. */
-    public boolean secure() {
-        return "https".equals(scheme);
-    }
-
-    private static String withSlash(String path) {
-        return path.startsWith("/") ? path : "/" + path;
+        return credentials.login().isEmpty() ? name : credentials.login();
     }
 
     /** The CONNECT frame's headers: login, passcode, the extra ones in order, and the heart-beat both ways. */
     public StompHeaders connectFrameHeaders() {
         var headers = new StompHeaders();
-        if (!login.isEmpty()) {
-            headers.setLogin(login);
+        if (!credentials.login().isEmpty()) {
+            headers.setLogin(credentials.login());
         }
-        if (!passcode.isEmpty()) {
-            headers.setPasscode(passcode);
+        if (!credentials.passcode().isEmpty()) {
+            headers.setPasscode(credentials.passcode());
         }
-        connectHeaders.forEach(headers::add);
-        headers.setHeartbeat(new long[] {heartbeatMillis, heartbeatMillis});
+        connect.headers().forEach(headers::add);
+        headers.setHeartbeat(new long[] {connect.heartbeatMillis(), connect.heartbeatMillis()});
         return headers;
     }
 }

@@ -16,16 +16,9 @@ import java.util.List;
 public final class UsersFile {
 
     private final Path path;
-    private final List<Credentials> users;
+    private final List<UserSettings.Credentials> users;
 
-    public record Credentials(String login, String passcode) {
-        @Override
-        public String toString() {
-            return "Credentials[" + login + ", passcode hidden]";
-        }
-    }
-
-    private UsersFile(Path path, List<Credentials> users) {
+    private UsersFile(Path path, List<UserSettings.Credentials> users) {
         this.path = path;
         this.users = users;
     }
@@ -38,7 +31,7 @@ public final class UsersFile {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot be read: " + e);
         }
-        List<Credentials> users = new ArrayList<>();
+        List<UserSettings.Credentials> users = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             boolean header = users.isEmpty() && line.equalsIgnoreCase("login,passcode");
@@ -50,7 +43,7 @@ public final class UsersFile {
             if (login.isEmpty()) {
                 throw new IllegalArgumentException("line " + (i + 1) + " has no login");
             }
-            users.add(new Credentials(login, comma < 0 ? "" : line.substring(comma + 1)));
+            users.add(new UserSettings.Credentials(login, comma < 0 ? "" : line.substring(comma + 1)));
         }
         if (users.isEmpty()) {
             throw new IllegalArgumentException("has no login,passcode lines");
@@ -59,7 +52,7 @@ public final class UsersFile {
     }
 
     /** The credentials of virtual user number {@code userNumber} (from 1). */
-    public Credentials user(int userNumber) {
+    public UserSettings.Credentials user(int userNumber) {
         return users.get(Math.floorMod(userNumber - 1, users.size()));
     }
 

@@ -57,8 +57,8 @@ public final class VirtualUser implements AutoCloseable {
         this.settings = settings;
         this.used = settings;
         this.probe = probe;
-        this.http =
-                new HttpLogin(shared.httpClient(), (int) Math.min(Integer.MAX_VALUE, settings.connectTimeoutMillis()));
+        this.http = new HttpLogin(shared.httpClient(), (int)
+                Math.min(Integer.MAX_VALUE, settings.connect().timeoutMillis()));
         this.sessionHandler = new UserSessionHandler(this, listeners);
     }
 
@@ -107,18 +107,19 @@ public final class VirtualUser implements AutoCloseable {
         stompError = null;
         closing = false;
         UserSettings use = settings;
-        if (settings.transport() == Transport.AUTO) {
-            TransportProbe.Result found =
-                    probe.transportFor(settings.endpointHttpUri(), http.cookieHeader(settings.endpointHttpUri()));
+        if (settings.server().transport() == Transport.AUTO) {
+            TransportProbe.Result found = probe.transportFor(
+                    settings.server().endpointHttpUri(),
+                    http.cookieHeader(settings.server().endpointHttpUri()));
             if (!found.ok()) {
                 return StepResult.failure(
                         "connect", found.code(), "transport auto: " + found.message(), startMillis, startNanos);
             }
             use = settings.withTransport(found.transport());
-            ChosenTransports.sayOnce(settings.endpointHttpUri(), found);
+            ChosenTransports.sayOnce(settings.server().endpointHttpUri(), found);
         }
         used = use;
-        URI uri = use.stompUri();
+        URI uri = use.server().stompUri();
         long silentAfter = silentAfterMillis;
         ConnectAttempt current =
                 new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener, settings.name()));
@@ -134,17 +135,18 @@ public final class VirtualUser implements AutoCloseable {
             return failed(use, uri, Failure.of(e), startMillis, startNanos);
         } finally {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
-            shared.forgetSockJsInfo(use.transport());
+            shared.forgetSockJsInfo(use.server().transport());
         }
         return awaitConnected(current, future, uri, startMillis, startNanos);
     }
 
     private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
-        String hint = ConnectHints.forTransport(probe, use, failure.code(), http.cookieHeader(use.endpointHttpUri()));
+        String hint = ConnectHints.forTransport(
+                probe, use, failure.code(), http.cookieHeader(use.server().endpointHttpUri()));
         return StepResult.failure(
                 "connect",
                 failure.code(),
-                "Connect to " + uri + " over " + use.transport() + " failed: " + failure.message() + hint,
+                "Connect to " + uri + " over " + use.server().transport() + " failed: " + failure.message() + hint,
                 startMillis,
                 startNanos);
     }
@@ -154,7 +156,8 @@ public final class VirtualUser implements AutoCloseable {
             ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
             throws InterruptedException {
         try {
-            CompletableFuture.anyOf(future, current.error).get(settings.connectTimeoutMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(future, current.error)
+                    .get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
             String error = current.error.getNow(null);
             if (error != null) {
                 current.abandon(future);
@@ -174,8 +177,8 @@ public final class VirtualUser implements AutoCloseable {
             return StepResult.success(
                     "connect",
                     "200",
-                    "CONNECTED over " + used.transport() + (settings.transport() == Transport.AUTO ? " (auto)" : "")
-                            + " to " + uri,
+                    "CONNECTED over " + used.server().transport()
+                            + (settings.server().transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri,
                     startMillis,
                     startNanos,
                     0,
@@ -185,7 +188,7 @@ public final class VirtualUser implements AutoCloseable {
             return StepResult.failure(
                     "connect",
                     Failure.CONNECT_TIMEOUT,
-                    "No CONNECTED from " + uri + " within " + settings.connectTimeoutMillis() + " ms",
+                    "No CONNECTED from " + uri + " within " + settings.connect().timeoutMillis() + " ms",
                     startMillis,
                     startNanos);
         } catch (InterruptedException e) {
@@ -328,8 +331,11 @@ public final class VirtualUser implements AutoCloseable {
     @Override
     public String toString() {
         StompSession current = session;
-        return "VirtualUser[" + settings.name() + (settings.login().isEmpty() ? "" : " (" + settings.login() + ")")
-                + ", " + used.transport() + ", "
+        return "VirtualUser[" + settings.name()
+                + (settings.credentials().login().isEmpty()
+                        ? ""
+                        : " (" + settings.credentials().login() + ")")
+                + ", " + used.server().transport() + ", "
                 + (current == null
                         ? "no session"
                         : "session " + current.getSessionId() + (current.isConnected() ? "" : " (closed)"))

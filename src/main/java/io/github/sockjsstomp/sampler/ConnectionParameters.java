@@ -77,17 +77,21 @@ final class ConnectionParameters {
 
     /** The thread's users, none connected yet; null when a parameter is bad (the reader has the problems). */
     static ThreadUsers read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
-        UserSettings base = baseSettings(params);
-        Template login = params.read(LOGIN);
-        String passcode = params.read(PASSCODE);
-        Template bearer = params.read(BEARER_TOKEN);
-        UsersFile usersFile = usersFile(params, run);
+        UserSettings.Server server = server(params);
+        WebLogin web = webLogin(params);
+        UserSettings.ConnectOptions connect = new UserSettings.ConnectOptions(
+                params.read(CONNECT_HEADERS), params.read(HEARTBEAT_MILLIS), params.read(CONNECT_TIMEOUT_MILLIS));
+        if (!params.hasErrors()) {
+            checkUrls(params, server, web);
+        }
+        Logins logins = new Logins(
+                params.read(LOGIN), params.read(PASSCODE), params.read(BEARER_TOKEN), usersFile(params, run));
         UserShare share = share(params, run);
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params);
-        if (params.hasErrors() || base == null || share == null) {
+        if (params.hasErrors() || share == null) {
             return null;
         }
         int perThread = share.count();
@@ -97,38 +101,57 @@ final class ConnectionParameters {
             // through cold code.
             WarmUp.once(
                     shared,
-                    base.transport(),
-                    base.heartbeatMillis(),
+                    server.transport(),
+                    connect.heartbeatMillis(),
                     WarmUp.DEFAULT_MESSAGES,
                     WarmUp.DEFAULT_LIMIT_MILLIS);
         }
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
-        TransportProbe probe = new TransportProbe(shared.httpClient(), (int) base.connectTimeoutMillis());
+        TransportProbe probe = new TransportProbe(shared.httpClient(), (int) connect.timeoutMillis());
+        int thread = threadNumber();
         String group = groupName();
         List<VirtualUser> users = new ArrayList<>(perThread);
         for (int k = 1; k <= perThread; k++) {
             int number = share.firstNumber() + k - 1;
-            String userLogin = usersFile != null
-                    ? usersFile.user(number).login()
-                    : login.render((name, out) -> out.append(name.equals("thread") ? base.threadNumber() : number));
-            String userPasscode =
-                    usersFile != null && !usersFile.user(number).passcode().isEmpty()
-                            ? usersFile.user(number).passcode()
-                            : passcode;
-            String token = bearer.render((name, out) -> out.append(
-                    switch (name) {
-                        case "login" -> userLogin;
-                        case "passcode" -> userPasscode;
-                        case "thread" -> Integer.toString(base.threadNumber());
-                        default -> Integer.toString(number);
-                    }));
-            users.add(new VirtualUser(
-                    shared, base.forUser(group + " #" + number, number, userLogin, userPasscode, token), probe));
+            UserSettings.Credentials credentials = logins.credentials(thread, number);
+            UserSettings settings = new UserSettings(
+                    group + " #" + number,
+                    thread,
+                    number,
+                    credentials,
+                    server,
+                    web.withBearerToken(logins.bearerToken(credentials, thread, number)),
+                    connect);
+            users.add(new VirtualUser(shared, settings, probe));
         }
         return new ThreadUsers(users, subscribeTo, connectsPerSecond, run.capacity());
     }
 
-    private static UserSettings baseSettings(ParameterReader params) {
+    /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */
+    private record Logins(Template login, String passcode, Template bearer, UsersFile usersFile) {
+
+        UserSettings.Credentials credentials(int thread, int number) {
+            if (usersFile == null) {
+                return new UserSettings.Credentials(
+                        login.render((name, out) -> out.append(name.equals("thread") ? thread : number)), passcode);
+            }
+            UserSettings.Credentials line = usersFile.user(number);
+            return line.passcode().isEmpty() ? new UserSettings.Credentials(line.login(), passcode) : line;
+        }
+
+        String bearerToken(UserSettings.Credentials credentials, int thread, int number) {
+            return bearer.render((name, out) -> out.append(
+                    switch (name) {
+                        case "login" -> credentials.login();
+                        case "passcode" -> credentials.passcode();
+                        case "thread" -> Integer.toString(thread);
+                        default -> Integer.toString(number);
+                    }));
+        }
+    }
+
+    /** Where the users connect; null when scheme is not http or https (the reader has the problem). */
+    private static UserSettings.Server server(ParameterReader params) {
         String scheme = params.read(SCHEME).toLowerCase();
         if (!scheme.equals("http") && !scheme.equals("https")) {
             params.error(SCHEME.name, scheme, "expected http or https");
@@ -137,42 +160,30 @@ final class ConnectionParameters {
         int port = params.readInt(PORT);
         String endpoint = params.read(ENDPOINT);
         Transport transport = params.read(TRANSPORT);
-        Map<String, String> connectHeaders = params.read(CONNECT_HEADERS);
-        long heartbeat = params.read(HEARTBEAT_MILLIS);
-        long connectTimeout = params.read(CONNECT_TIMEOUT_MILLIS);
-        WebLogin web = new WebLogin(
+        return params.hasErrors() ? null : new UserSettings.Server(scheme, host, port, endpoint, transport);
+    }
+
+    /** The login steps every user of the thread takes; each user's bearer token is set later. */
+    private static WebLogin webLogin(ParameterReader params) {
+        return new WebLogin(
                 params.read(INDEX_PATH),
                 params.read(PULL_PATH),
                 params.read(FORM_LOGIN_PATH),
                 params.read(CSRF_PATH),
                 "",
                 params.read(BEARER_ON_CONNECT));
-        if (params.hasErrors()) {
-            return null;
-        }
-        int thread = JMeterContextService.getContext().getThreadNum() + 1;
-        UserSettings base = new UserSettings(
-                threadName(),
-                thread,
-                thread,
-                scheme,
-                host,
-                port,
-                endpoint,
-                transport,
-                web,
-                "",
-                "",
-                connectHeaders,
-                heartbeat,
-                connectTimeout);
-        // A host or path that makes no URL fails here, once, not as an exception in every connect.
+    }
+
+    /** Host, endpoint and login paths that make no URL fail here, once, not as an exception in every connect. */
+    private static void checkUrls(ParameterReader params, UserSettings.Server server, WebLogin web) {
         try {
-            base.stompUri();
+            server.stompUri();
         } catch (IllegalArgumentException e) {
             params.error(
-                    HOST.name + "/" + ENDPOINT.name, host + " " + endpoint, "do not make a URL: " + e.getMessage());
-            return null;
+                    HOST.name + "/" + ENDPOINT.name,
+                    server.host() + " " + server.endpoint(),
+                    "do not make a URL: " + e.getMessage());
+            return;
         }
         Map<Parameter<String>, String> paths = Map.of(
                 INDEX_PATH,
@@ -185,12 +196,11 @@ final class ConnectionParameters {
                 web.csrfPath());
         paths.forEach((parameter, path) -> {
             try {
-                base.httpUri(path.isEmpty() ? "/" : path);
+                server.httpUri(path.isEmpty() ? "/" : path);
             } catch (IllegalArgumentException e) {
                 params.error(parameter.name, path, "does not make a URL: " + e.getMessage());
             }
         });
-        return params.hasErrors() ? null : base;
     }
 
     /**
@@ -200,7 +210,7 @@ final class ConnectionParameters {
     private static UserShare share(ParameterReader params, Run run) {
         long users = params.read(USERS);
         int perThread = params.readInt(SESSIONS_PER_THREAD);
-        int thread = JMeterContextService.getContext().getThreadNum() + 1;
+        int thread = threadNumber();
         AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
         if (users == 0 || params.hasErrors()) {
             return new UserShare(perThread, (thread - 1) * perThread + 1);
@@ -238,6 +248,11 @@ final class ConnectionParameters {
             params.error(USERS_FILE.name, path, e.getMessage());
             return null;
         }
+    }
+
+    /** The JMeter thread's number, from 1. */
+    private static int threadNumber() {
+        return JMeterContextService.getContext().getThreadNum() + 1;
     }
 
     private static String threadName() {

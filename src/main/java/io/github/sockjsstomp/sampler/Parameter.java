@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One parameter of a sampler, written once: its name (what users see first in JMeter's Java Request panel),
@@ -15,6 +16,28 @@ final class Parameter<T> {
     @FunctionalInterface
     interface Parser<T> {
         T parse(String value);
+    }
+
+    /** The whole numbers a parameter accepts: from {@code min} to {@code max}, both included. */
+    record WholeRange(long min, long max) {
+        boolean contains(long value) {
+            return value >= min && value <= max;
+        }
+    }
+
+    /** The decimal numbers a parameter accepts: from {@code min} to {@code max}, both included. */
+    record DecimalRange(double min, double max) {
+        boolean contains(double value) {
+            return value >= min && value <= max;
+        }
+    }
+
+    static WholeRange range(long min, long max) {
+        return new WholeRange(min, max);
+    }
+
+    static DecimalRange range(double min, double max) {
+        return new DecimalRange(min, max);
     }
 
     final String name;
@@ -41,37 +64,35 @@ final class Parameter<T> {
         this.parser = parser;
     }
 
-    /** A whole number from {@code min} to {@code max}; blank means the default. */
-    static Parameter<Long> whole(String name, long defaultValue, long min, long max, String description) {
-        return new Parameter<>(name, defaultValue, Long.toString(defaultValue), description, true, value -> {
-            try {
-                long parsed = Long.parseLong(value.trim());
-                if (parsed >= min && parsed <= max) {
-                    return parsed;
-                }
-            } catch (NumberFormatException e) {
-                // the same message below
-            }
-            throw new IllegalArgumentException("expected a whole number from " + min + " to " + max);
-        });
+    /** A whole number in {@code range}; blank means the default. */
+    static Parameter<Long> whole(String name, long defaultValue, WholeRange range, String description) {
+        Parser<Long> parser = inRange(Long::parseLong, range::contains, "a whole number", range.min(), range.max());
+        return new Parameter<>(name, defaultValue, Long.toString(defaultValue), description, true, parser);
     }
 
-    /** A decimal number from {@code min} to {@code max}; blank means the default. */
-    static Parameter<Double> decimal(String name, double defaultValue, double min, double max, String description) {
+    /** A decimal number in {@code range}; blank means the default. */
+    static Parameter<Double> decimal(String name, double defaultValue, DecimalRange range, String description) {
         String text = defaultValue == Math.rint(defaultValue)
                 ? Long.toString((long) defaultValue)
                 : Double.toString(defaultValue);
-        return new Parameter<>(name, defaultValue, text, description, true, value -> {
+        Parser<Double> parser = inRange(Double::parseDouble, range::contains, "a number", range.min(), range.max());
+        return new Parameter<>(name, defaultValue, text, description, true, parser);
+    }
+
+    /** Reads a number that {@code accepts}; the error names what was expected, from {@code min} to {@code max}. */
+    private static <N extends Number> Parser<N> inRange(
+            Function<String, N> parse, Predicate<N> accepts, String expected, N min, N max) {
+        return value -> {
             try {
-                double parsed = Double.parseDouble(value.trim());
-                if (parsed >= min && parsed <= max) {
+                N parsed = parse.apply(value.trim());
+                if (accepts.test(parsed)) {
                     return parsed;
                 }
             } catch (NumberFormatException e) {
                 // the same message below
             }
-            throw new IllegalArgumentException("expected a number from " + min + " to " + max);
-        });
+            throw new IllegalArgumentException("expected " + expected + " from " + min + " to " + max);
+        };
     }
 
     /** Text that must not be blank, trimmed. */

@@ -54,7 +54,7 @@ final class ScheduledSender {
             pendingFailure = null;
             return failure;
         }
-        String refused = sampler.users().refusals().take();
+        String refused = sampler.users().timing().refusals().take();
         if (refused != null) {
             // A sample of its own: the messages the server refused were sent in earlier, successful samples.
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
@@ -186,12 +186,12 @@ final class ScheduledSender {
                         + (tally.wakeUps == 1 ? "" : " in " + tally.wakeUps + " wake-ups") + ", the first "
                         + lagText(tally.firstLagNanos / 1e6)
                         + (tally.wakeUps == 1 ? "" : ", at most " + millis(tally.worstLagNanos / 1e6) + " ms")
-                        + skipped());
+                        + takeSkippedNotice());
         var variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
             variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));
         }
-        if (tally.lastTiming != null && sampler.users().subscribes() && tally.lastTiming.noneAnswered()) {
+        if (tally.lastTiming != null && sampler.users().connects().subscribes() && tally.lastTiming.noneAnswered()) {
             sampler.noticeNoReply(label, tally.lastTiming, tally.lastDestination);
         }
     }
@@ -205,8 +205,11 @@ final class ScheduledSender {
         return lagMillis >= 0 ? rounded + " ms behind schedule" : rounded + " ms early";
     }
 
-    /** Says once, in the next tick's message, how many messages the schedule gave up while every user was down. */
-    private String skipped() {
+    /**
+     * What the next tick's message says, once, of the messages the schedule gave up while every user was down (empty
+     * when none were); taking it clears the count.
+     */
+    private String takeSkippedNotice() {
         if (skippedUnreported == 0) {
             return "";
         }
@@ -227,10 +230,9 @@ final class ScheduledSender {
      * never connects.
      */
     private int connectedSender(int user) {
-        if (sampler.users().isConnected(user)) {
-            return user;
-        }
-        return sampler.users().isDue(user) ? -1 : sampler.users().nextConnected(user);
+        ThreadUsers users = sampler.users();
+        int usable = users.turns().usable(user);
+        return usable >= 0 && users.reconnects().isConnected(usable) ? usable : -1;
     }
 
     /**

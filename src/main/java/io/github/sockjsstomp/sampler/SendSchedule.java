@@ -50,10 +50,6 @@ final class SendSchedule {
         }
     }
 
-    boolean started() {
-        return started;
-    }
-
     /** The number of the next message to send, from 0: it goes to user {@code next % users}. */
     long next() {
         return next;

@@ -1,6 +1,8 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.Silence;
+import io.github.sockjsstomp.client.VirtualUser;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 
@@ -15,6 +17,37 @@ final class SilentSessions {
     static final String NOT_EXPIRED = "NotExpired";
 
     private SilentSessions() {}
+
+    /** The users {@link #picks} go silent {@code afterMillis} after each of their connects, told to {@code listener}. */
+    static void goSilent(List<VirtualUser> users, double share, long afterMillis, Silence.Listener listener) {
+        for (VirtualUser user : users) {
+            if (picks(user.settings().number(), share)) {
+                user.goSilentAfter(afterMillis, listener);
+            }
+        }
+    }
+
+    /** Whether {@code user}'s session went silent: it is never reconnected, its end is its expired sample. */
+    static boolean wentSilent(VirtualUser user) {
+        Silence silence = user.silence();
+        return silence != null && silence.wentSilent();
+    }
+
+    /** How many of {@code users} went silent. */
+    static int silentCount(List<VirtualUser> users) {
+        return (int) users.stream().filter(SilentSessions::wentSilent).count();
+    }
+
+    /** A silent session the server closed and no sample reported yet, taken for its sample; null if none. */
+    static Silence takeExpired(List<VirtualUser> users) {
+        for (VirtualUser user : users) {
+            Silence silence = user.silence();
+            if (silence != null && silence.expired() && silence.takeReport()) {
+                return silence;
+            }
+        }
+        return null;
+    }
 
     /**
      * Whether user {@code number} (from 1) goes silent: when {@code floor(number * share)} steps up, so that

@@ -25,7 +25,7 @@ import org.apache.jmeter.threads.JMeterVariables;
  * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
  * (see {@link ThreadUsers}).
  *
- * <p>Reconnects back off per user ({@link ThreadUsers}): while users are down and none is due, a sample waits
+ * <p>Reconnects back off per user ({@link Reconnects}): while users are down and none is due, a sample waits
  * for the first that is (outside its time; Stop ends the wait) instead of returning at once, since a plan
  * holds only once all are up and would otherwise loop without a pause.
  *
@@ -64,8 +64,10 @@ public class StompConnectSampler extends StompSampler {
         users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run));
         if (users != null) {
             if (silentShare > 0) {
-                users.goSilent(silentShare, Math.round(silentAfterSeconds * 1000));
-                if (users.size() > 0 && users.users().get(0).settings().heartbeatMillis() == 0) {
+                SilentSessions.goSilent(
+                        users.users(), silentShare, Math.round(silentAfterSeconds * 1000), run.capacity());
+                if (users.size() > 0
+                        && users.users().get(0).settings().connect().heartbeatMillis() == 0) {
                     run.noticeOnce(
                             "silent-without-heart-beats",
                             "silentShare=" + silentShare
@@ -93,31 +95,27 @@ public class StompConnectSampler extends StompSampler {
     private SampleResult sampleNext(String label) throws InterruptedException {
         int count = users.size();
         if (firstPass < count) {
-            return users.connect(firstPass++, label);
+            return users.connects().connect(firstPass++, label);
         }
-        Silence expired = users.takeExpired();
+        Silence expired = SilentSessions.takeExpired(users.users());
         if (expired != null) {
             return SilentSessions.expired(expired);
         }
+        UserTurns turns = users.turns();
+        Reconnects reconnects = users.reconnects();
         // Twice at most: when users are down and none is due, wait (untimed) for the first due, then connect it.
         for (int round = 0; round < 2; round++) {
-            int down = 0;
-            for (int i = 0; i < count; i++) {
-                int index = (cursor + i) % count;
-                if (users.isConnected(index)) {
-                    continue;
-                }
-                down++;
-                if (users.takeUnreportedLoss(index)) {
-                    cursor = (index + 1) % count;
+            int index = turns.nextToConnect(cursor);
+            if (index >= 0) {
+                cursor = (index + 1) % count;
+                if (reconnects.hasUnsaidLoss(index)) {
+                    reconnects.lossSaid(index);
                     VirtualUser user = users.users().get(index);
                     return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
                 }
-                if (users.isDue(index)) {
-                    cursor = (index + 1) % count;
-                    return users.connect(index, label);
-                }
+                return users.connects().connect(index, label);
             }
+            int down = turns.downCount();
             if (down == 0) {
                 return alive(label);
             }
@@ -128,7 +126,7 @@ public class StompConnectSampler extends StompSampler {
                         Failure.NOT_CONNECTED,
                         down + " of " + count + " sessions down, none due to reconnect yet");
             }
-            int due = users.awaitNextRetry();
+            int due = turns.awaitNextDue();
             if (due >= 0) {
                 cursor = due;
             }
@@ -142,7 +140,7 @@ public class StompConnectSampler extends StompSampler {
             for (VirtualUser user : users.users()) {
                 received += user.messagesReceived();
             }
-            int silent = users.silentCount();
+            int silent = SilentSessions.silentCount(users.users());
             int count = users.size() - silent;
             Sample.ok(
                     result,

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static io.github.sockjsstomp.sampler.Parameter.decimal;
 import static io.github.sockjsstomp.sampler.Parameter.optional;
 import static io.github.sockjsstomp.sampler.Parameter.parsed;
+import static io.github.sockjsstomp.sampler.Parameter.range;
 import static io.github.sockjsstomp.sampler.Parameter.required;
 import static io.github.sockjsstomp.sampler.Parameter.whole;
 
@@ -25,7 +26,7 @@ final class StompParameters {
     // Where, how and who: the session sampler's and the receive sampler's.
     static final Parameter<String> SCHEME = required("scheme", "http", "http or https");
     static final Parameter<String> HOST = required("host", "127.0.0.1", null);
-    static final Parameter<Long> PORT = whole("port", 8080, 1, 65535, null);
+    static final Parameter<Long> PORT = whole("port", 8080, range(1, 65535), null);
     static final Parameter<String> ENDPOINT =
             required("endpoint", "/ws", "SockJS endpoint path, or WebSocket path for raw");
     static final Parameter<Transport> TRANSPORT = parsed(
@@ -66,14 +67,13 @@ final class StompParameters {
     static final Parameter<Map<String, String>> CONNECT_HEADERS =
             parsed("connectHeaders", "", "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
     static final Parameter<Long> HEARTBEAT_MILLIS =
-            whole("heartbeatMillis", 10_000, 0, Integer.MAX_VALUE, "STOMP heart-beat both ways; 0 = off");
+            whole("heartbeatMillis", 10_000, range(0, Integer.MAX_VALUE), "STOMP heart-beat both ways; 0 = off");
     static final Parameter<Long> CONNECT_TIMEOUT_MILLIS =
-            whole("connectTimeoutMillis", 10_000, 1, Integer.MAX_VALUE, null);
+            whole("connectTimeoutMillis", 10_000, range(1, Integer.MAX_VALUE), null);
     static final Parameter<Long> SESSIONS_PER_THREAD = whole(
             "sessionsPerThread",
             1,
-            1,
-            MAX_USERS_PER_THREAD,
+            range(1, MAX_USERS_PER_THREAD),
             "virtual users this thread owns, each with its STOMP session");
     static final Parameter<Long> USERS = parsed(
             "users",
@@ -81,20 +81,21 @@ final class StompParameters {
             "virtual users of this thread group, shared among its threads (shares differ by at most one); "
                     + "0 = sessionsPerThread each",
             StompParameters::userCount);
-    static final Parameter<Double> CONNECTS_PER_SECOND =
-            decimal("connectsPerSecond", 0, 0, 1_000_000, "this thread's connect rate; 0 = as fast as they complete");
+    static final Parameter<Double> CONNECTS_PER_SECOND = decimal(
+            "connectsPerSecond",
+            0,
+            range(0.0, 1_000_000.0),
+            "this thread's connect rate; 0 = as fast as they complete");
     // Dead clients: the session sampler's own.
     static final Parameter<Double> SILENT_AFTER = decimal(
             "silentAfter",
             10,
-            0,
-            31_536_000,
+            range(0.0, 31_536_000.0),
             "seconds (decimals allowed) from its connect until a silent session stops sending, heart-beats too");
     static final Parameter<Double> SILENT_SHARE = decimal(
             "silentShare",
             0,
-            0,
-            1,
+            range(0.0, 1.0),
             "share of the users whose sessions go silent (dead clients that keep their connection), evenly "
                     + "spread; 0 = none");
     static final Parameter<List<Template>> SUBSCRIBE_TO =
@@ -137,9 +138,9 @@ final class StompParameters {
                     + "sender (its own session), any (chat: any user's), auto (sender for await-reply, else any)",
             StompParameters::replyFrom);
     static final Parameter<Long> REPLY_TIMEOUT_MILLIS =
-            whole("replyTimeoutMillis", 5000, 1, Integer.MAX_VALUE, "after this a message is LOST");
+            whole("replyTimeoutMillis", 5000, range(1, Integer.MAX_VALUE), "after this a message is LOST");
     static final Parameter<Long> REPLIES_PER_MESSAGE =
-            whole("repliesPerMessage", 1, 0, 1_000_000, "0 = broadcast: every reply until the timeout");
+            whole("repliesPerMessage", 1, range(0, 1_000_000), "0 = broadcast: every reply until the timeout");
     static final Parameter<String> ID_HEADER =
             optional("idHeader", TimingOptions.DEFAULT_ID_HEADER, "header stamped with the message id; empty = none");
     static final Parameter<Pattern> REPLY_ID_PATTERN =
@@ -149,18 +150,18 @@ final class StompParameters {
 
     // A listener's: the receive sampler's.
     static final Parameter<Long> EXPECT_MESSAGES =
-            whole("expectMessages", 1, 1, StompReceiveSampler.INBOX_CAPACITY, "messages each sample waits for");
+            whole("expectMessages", 1, range(1, StompReceiveSampler.INBOX_CAPACITY), "messages each sample waits for");
     static final Parameter<Long> RECEIVE_TIMEOUT_MILLIS =
-            whole("receiveTimeoutMillis", 10_000, 1, Integer.MAX_VALUE, "longest wait per sample");
+            whole("receiveTimeoutMillis", 10_000, range(1, Integer.MAX_VALUE), "longest wait per sample");
     static final Parameter<Long> WINDOW_MILLIS =
-            whole("windowMillis", 0, 0, Integer.MAX_VALUE, "> 0: collect for exactly this long instead");
+            whole("windowMillis", 0, range(0, Integer.MAX_VALUE), "> 0: collect for exactly this long instead");
     static final Parameter<String> TRIGGER_DESTINATION =
             optional("triggerDestination", "", "sent at the start of each sample; empty = none");
     static final Parameter<String> TRIGGER_PAYLOAD = optional("triggerPayload", "", null);
 
     // The replies sampler's.
     static final Parameter<Long> WAIT_MILLIS =
-            whole("waitMillis", 1000, 1, Integer.MAX_VALUE, "longest wait for the next finished message");
+            whole("waitMillis", 1000, range(1, Integer.MAX_VALUE), "longest wait for the next finished message");
 
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";

@@ -98,7 +98,7 @@ public class StompReceiveSampler extends StompSampler {
         SampleResult first = null;
         try {
             for (int i = 0; i < users.size(); i++) {
-                SampleResult connected = users.connect(i, label + " connect");
+                SampleResult connected = users.connects().connect(i, label + " connect");
                 if (!connected.isSuccessful()) {
                     failures++;
                     first = first == null ? connected : first;
@@ -127,16 +127,17 @@ public class StompReceiveSampler extends StompSampler {
         if (connectFailure != null) {
             return connectFailure;
         }
-        int next = users.nextIndex();
-        int listening = users.nextConnected(next);
+        UserTurns turns = users.turns();
+        int next = turns.takeTurn();
+        int listening = turns.nextConnected(next);
         if (listening < 0) {
             // All down, none due: wait (untimed, bounded) for the first that is, then try it.
-            int due = users.awaitNextRetry();
-            connectFailure = due < 0 ? null : users.ensureConnected(due, label);
+            int due = turns.awaitNextDue();
+            connectFailure = due < 0 ? null : users.connects().ensureConnected(due, label);
             if (connectFailure != null) {
                 return connectFailure;
             }
-            listening = users.nextConnected(next);
+            listening = turns.nextConnected(next);
         }
         VirtualUser user = users.users().get(listening < 0 ? next : listening);
         return Sample.timed(label, result -> receive(user, result));
@@ -145,8 +146,8 @@ public class StompReceiveSampler extends StompSampler {
     /** Connects again each user not connected whose backoff is over; the first that fails is the sample. */
     private SampleResult reconnectDue(String label) throws InterruptedException {
         for (int i = 0; i < users.size(); i++) {
-            if (users.isDue(i)) {
-                SampleResult connectFailure = users.ensureConnected(i, label);
+            if (users.turns().isDue(i)) {
+                SampleResult connectFailure = users.connects().ensureConnected(i, label);
                 if (connectFailure != null) {
                     return connectFailure;
                 }

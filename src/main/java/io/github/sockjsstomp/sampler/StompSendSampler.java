@@ -71,22 +71,19 @@ public class StompSendSampler extends StompSampler {
     static final Parameter<Double> RATE_PER_THREAD = Parameter.decimal(
             "ratePerThread",
             0,
-            0,
-            60_000_000,
+            Parameter.range(0.0, 60_000_000.0),
             "messages per MINUTE this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
                     + "0 = one message per sample, paced by JMeter timers");
 
     static final Parameter<Long> TICK_MILLIS = Parameter.whole(
             "tickMillis",
             10,
-            1,
-            60_000,
+            Parameter.range(1, 60_000),
             "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,
-            0,
-            60_000,
+            Parameter.range(0, 60_000),
             "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
                     + "its time is the time spent sending, the sleeps between wake-ups are its idle time");
 
@@ -159,7 +156,7 @@ public class StompSendSampler extends StompSampler {
         TimingOptions options =
                 new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern, fromSenderOnly, receipts);
         try {
-            timings = users.timing(label, options, sink, run.tracker());
+            timings = users.timing().attach(label, options, sink, run.tracker());
         } catch (IllegalStateException e) {
             params.problem(e.getMessage());
         }
@@ -183,7 +180,7 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        return scheduled == null ? sendOne(context, label, users.nextIndex()) : scheduled.tick(context, label);
+        return scheduled == null ? sendOne(context, label, users.turns().takeTurn()) : scheduled.tick(context, label);
     }
 
     /** One message as one sample, on user {@code next} or the one {@link #sender} picks instead. */
@@ -200,7 +197,7 @@ public class StompSendSampler extends StompSampler {
         UserTiming timing = timings.get(index);
         String destination =
                 message.destination().render(Template.of(timing.user().settings()));
-        SampleResult connectFailure = users.ensureConnected(index, label);
+        SampleResult connectFailure = users.connects().ensureConnected(index, label);
         if (connectFailure != null) {
             try {
                 // Not connected: the message is attempted anyway so the books count it as FAILED.
@@ -214,7 +211,7 @@ public class StompSendSampler extends StompSampler {
         if (result.isSuccessful()) {
             sayRefusals(result);
         }
-        if (users.subscribes() && timing.noneAnswered()) {
+        if (users.connects().subscribes() && timing.noneAnswered()) {
             noticeNoReply(label, timing, destination);
         }
         return result;
@@ -225,7 +222,7 @@ public class StompSendSampler extends StompSampler {
      * sample said: in fire-and-forget the refused message's own sample was over before the ERROR came.
      */
     private void sayRefusals(SampleResult result) {
-        String refused = users.refusals().take();
+        String refused = users.timing().refusals().take();
         if (refused != null) {
             Sample.fail(result, Sample.SERVER_ERROR, refusedText(refused) + "; this sample's message was sent");
         }
@@ -244,7 +241,7 @@ public class StompSendSampler extends StompSampler {
                 "'" + label + "': " + timing.user().settings().name() + " sent messages to '"
                         + destination
                         + "' and none was answered within replyTimeoutMillis; its subscriptions (subscribeTo "
-                        + users.subscribeTo() + ") received "
+                        + users.connects().subscribeTo() + ") received "
                         + (received == 0
                                 ? "nothing at all"
                                 : received + " messages, none carrying the id of a message sent (untimed)")
@@ -260,14 +257,11 @@ public class StompSendSampler extends StompSampler {
      * an unthrottled plan makes at most one failed row per reconnect its users are allowed, not a flood.
      */
     private int sender(int next) throws InterruptedException {
-        if (users.isConnected(next) || users.isDue(next)) {
-            return next;
+        int usable = users.turns().usable(next);
+        if (usable >= 0) {
+            return usable;
         }
-        int connected = users.nextConnected(next);
-        if (connected >= 0) {
-            return connected;
-        }
-        int due = users.awaitNextRetry();
+        int due = users.turns().awaitNextDue();
         if (scheduled != null) {
             scheduled.waitedForAReconnect();
         }

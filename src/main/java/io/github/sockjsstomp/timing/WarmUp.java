@@ -224,17 +224,10 @@ public final class WarmUp {
                 "warm-up",
                 1,
                 1,
-                "http",
-                "127.0.0.1",
-                port,
-                "/warm-up",
-                transport,
+                UserSettings.Credentials.NONE,
+                new UserSettings.Server("http", "127.0.0.1", port, "/warm-up", transport),
                 WebLogin.NONE,
-                "",
-                "",
-                Map.of(),
-                heartbeatMillis,
-                5_000);
+                new UserSettings.ConnectOptions(Map.of(), heartbeatMillis, 5_000));
     }
 
     /** All threads' CPU: the warm-up's cost is on the sender, the I/O lane, the peer and the JIT's compilers. */

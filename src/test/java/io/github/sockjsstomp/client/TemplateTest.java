@@ -14,17 +14,10 @@ class TemplateTest {
             "senders #1201",
             12,
             1201,
-            "http",
-            "localhost",
-            8080,
-            "/ws",
-            Transport.WEBSOCKET,
+            new UserSettings.Credentials("alice", ""),
+            new UserSettings.Server("http", "localhost", 8080, "/ws", Transport.WEBSOCKET),
             WebLogin.NONE,
-            "alice",
-            "",
-            Map.of(),
-            0,
-            1000);
+            new UserSettings.ConnectOptions(Map.of(), 0, 1000));
 
     @ParameterizedTest
     @CsvSource(

@@ -22,39 +22,18 @@ class UserSettingsTest {
                 "u",
                 1,
                 1,
-                scheme,
-                "h",
-                8080,
-                endpoint,
-                Transport.fromParameter(transport),
+                UserSettings.Credentials.NONE,
+                new UserSettings.Server(scheme, "h", 8080, endpoint, Transport.fromParameter(transport)),
                 WebLogin.NONE,
-                "",
-                "",
-                Map.of(),
-                0,
-                1000);
-        assertThat(settings.stompUri()).hasToString(expected);
-        assertThat(settings.httpUri("index")).hasToString(scheme + "://h:8080/index");
+                new UserSettings.ConnectOptions(Map.of(), 0, 1000));
+        assertThat(settings.server().stompUri()).hasToString(expected);
+        assertThat(settings.server().httpUri("index")).hasToString(scheme + "://h:8080/index");
     }
 
     @ParameterizedTest
     @CsvSource({"ftp, 80, scheme", "http, 0, port", "http, 70000, port"})
-    void constructorRejectsBadValuesNamingThem(String scheme, int port, String name) {
-        assertThatThrownBy(() -> new UserSettings(
-                        "u",
-                        1,
-                        1,
-                        scheme,
-                        "h",
-                        port,
-                        "/ws",
-                        Transport.WEBSOCKET,
-                        WebLogin.NONE,
-                        "",
-                        "",
-                        Map.of(),
-                        0,
-                        1000))
+    void serverRejectsBadValuesNamingThem(String scheme, int port, String name) {
+        assertThatThrownBy(() -> new UserSettings.Server(scheme, "h", port, "/ws", Transport.WEBSOCKET))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(name);
     }

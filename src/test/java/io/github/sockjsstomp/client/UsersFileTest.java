@@ -17,9 +17,9 @@ class UsersFileTest {
         Files.writeString(
                 file, "login,passcode\n# ops accounts\nalice,a-pass\n\nbob,b,pass\ncarol\n", StandardCharsets.UTF_8);
         UsersFile users = UsersFile.read(file);
-        assertThat(users.user(1)).isEqualTo(new UsersFile.Credentials("alice", "a-pass"));
-        assertThat(users.user(2)).isEqualTo(new UsersFile.Credentials("bob", "b,pass"));
-        assertThat(users.user(3)).isEqualTo(new UsersFile.Credentials("carol", ""));
+        assertThat(users.user(1)).isEqualTo(new UserSettings.Credentials("alice", "a-pass"));
+        assertThat(users.user(2)).isEqualTo(new UserSettings.Credentials("bob", "b,pass"));
+        assertThat(users.user(3)).isEqualTo(new UserSettings.Credentials("carol", ""));
         assertThat(users.user(4).login()).isEqualTo("alice");
         assertThat(users.user(2).toString()).doesNotContain("b,pass");
     }

@@ -127,7 +127,9 @@ class SessionsPerThreadIT {
             assertThat(harness.users(0))
                     .hasSize(perThread)
                     .allSatisfy(u -> assertThat(u.isConnected()).isTrue());
-            assertThat(harness.users(0).stream().map(u -> u.settings().login()).collect(Collectors.toSet()))
+            assertThat(harness.users(0).stream()
+                            .map(u -> u.settings().credentials().login())
+                            .collect(Collectors.toSet()))
                     .containsExactlyInAnyOrder("holder-1", "holder-2", "holder-3", "holder-4", "holder-5");
         }
     }
@@ -142,7 +144,8 @@ class SessionsPerThreadIT {
             assertThat(results.stream().flatMap(List::stream))
                     .allSatisfy(r -> assertThat(r.isSuccessful()).isTrue());
             for (int i = 0; i < 3; i++) {
-                assertThat(harness.users(i).get(0).settings().login()).isEqualTo("guest");
+                assertThat(harness.users(i).get(0).settings().credentials().login())
+                        .isEqualTo("guest");
             }
         }
     }
@@ -158,7 +161,8 @@ class SessionsPerThreadIT {
             p.put("sessionsPerThread", "3");
             harness.run(1, StompConnectSampler::new, i -> p, 3);
             assertThat(harness.users(0))
-                    .extracting(u -> u.settings().login() + "/" + u.settings().passcode())
+                    .extracting(u -> u.settings().credentials().login() + "/"
+                            + u.settings().credentials().passcode())
                     .containsExactly("alice/a-pass", "bob/b-pass", "carol/c-pass");
             assertThat(harness.users(0))
                     .allSatisfy(u -> assertThat(u.isConnected()).isTrue());

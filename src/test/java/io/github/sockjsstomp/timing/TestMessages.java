@@ -18,17 +18,10 @@ final class TestMessages {
                 login + " #1",
                 1,
                 1,
-                "http",
-                "localhost",
-                8080,
-                "/ws",
-                Transport.WEBSOCKET,
+                new UserSettings.Credentials(login, ""),
+                new UserSettings.Server("http", "localhost", 8080, "/ws", Transport.WEBSOCKET),
                 WebLogin.NONE,
-                login,
-                "",
-                Map.of(),
-                0,
-                1000);
+                new UserSettings.ConnectOptions(Map.of(), 0, 1000));
     }
 
     static OutgoingMessage outgoing(String sender, String msgId) {

@@ -1,0 +1,96 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.VirtualUser;
+import java.util.List;
+import org.apache.jmeter.samplers.SampleResult;
+
+/**
+ * Connects a thread's users, one sample each: paced ({@link ConnectPacing}), then the login steps, the STOMP connect
+ * and the subscribes, a sub-result per step; each outcome goes to {@link Reconnects}.
+ */
+final class UserConnects {
+
+    private final List<VirtualUser> users;
+    private final List<Template> subscribeTo;
+    private final ConnectPacing pacing;
+    private final Reconnects reconnects;
+
+    UserConnects(List<VirtualUser> users, List<Template> subscribeTo, ConnectPacing pacing, Reconnects reconnects) {
+        this.users = users;
+        this.subscribeTo = subscribeTo;
+        this.pacing = pacing;
+        this.reconnects = reconnects;
+    }
+
+    /** Whether the users subscribe to anything: only then can a silence mean a wrong destination. */
+    boolean subscribes() {
+        return !subscribeTo.isEmpty();
+    }
+
+    /** The subscriptions as given (with their placeholders), for messages to users. */
+    List<String> subscribeTo() {
+        return subscribeTo.stream().map(Template::source).toList();
+    }
+
+    /**
+     * Null when user {@code index} is connected; otherwise the sample of connecting it again, labelled
+     * {@code <label> connect} or {@code <label> reconnect}, returned if it failed. Connects whether or not the
+     * user is due: callers pick it with {@link UserTurns} first.
+     */
+    SampleResult ensureConnected(int index, String label) throws InterruptedException {
+        if (reconnects.isConnected(index)) {
+            return null;
+        }
+        reconnects.lost(index);
+        VirtualUser user = users.get(index);
+        SampleResult reconnect = connect(index, label + (user.everConnected() ? " reconnect" : " connect"));
+        return reconnect.isSuccessful() ? null : reconnect;
+    }
+
+    /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step; paced, untimed wait. */
+    SampleResult connect(int index, String label) throws InterruptedException {
+        pacing.awaitTurn();
+        VirtualUser user = users.get(index);
+        long startNanos = System.nanoTime();
+        SampleResult result = Sample.timed(label, r -> connectSteps(user, r));
+        long now = System.nanoTime();
+        if (result.isSuccessful()) {
+            reconnects.connected(index, startNanos, now);
+        } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
+            reconnects.failed(index, result.getResponseCode(), result.getResponseMessage(), now);
+        }
+        return result;
+    }
+
+    private void connectSteps(VirtualUser user, SampleResult result) throws InterruptedException {
+        for (StepResult step : user.login()) {
+            Sample.addStep(result, step);
+            if (!step.ok()) {
+                Sample.fail(result, step.code(), step.label() + " failed: " + step.message());
+                return;
+            }
+        }
+        StepResult connect = user.connect();
+        result.connectEnd();
+        result.latencyEnd();
+        Sample.addStep(result, connect);
+        if (!connect.ok()) {
+            Sample.fail(result, connect.code(), connect.message());
+            return;
+        }
+        List<String> destinations = subscribeTo.stream()
+                .map(d -> d.render(Template.of(user.settings())))
+                .toList();
+        for (String destination : destinations) {
+            StepResult subscribe = user.subscribe(destination);
+            Sample.addStep(result, subscribe);
+            if (!subscribe.ok()) {
+                Sample.fail(result, subscribe.code(), subscribe.message());
+                return;
+            }
+        }
+        Sample.ok(result, "Connected " + user + (destinations.isEmpty() ? "" : ", subscribed to " + destinations));
+    }
+}
