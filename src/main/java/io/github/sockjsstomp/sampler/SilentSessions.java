@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.Silence;
+import io.github.sockjsstomp.client.user.Silence;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 

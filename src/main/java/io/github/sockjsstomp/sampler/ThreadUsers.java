@@ -1,10 +1,10 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.ReconnectBackoff;
-import io.github.sockjsstomp.client.Silence;
 import io.github.sockjsstomp.client.StepResult;
-import io.github.sockjsstomp.client.Template;
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.ReconnectBackoff;
+import io.github.sockjsstomp.client.user.Silence;
+import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.CapacityBook;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
