@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The floor of each I/O model: CPU per STOMP echo round trip with no JMeter and no Spring.
 
-Runs io.github.sockjsstomp.client.wiring.RoundTripFloor (test code, never shipped) against the demo server's plain
+Runs io.github.sockjsstomp.client.wiring.RoundTripFloor (benchmark code in src/bench/java, never shipped) against the demo server's plain
 WebSocket endpoint, alternating `tomcat` (Tomcat's WebSocket client on the plugin's I/O threads: the sender
 writes, an I/O thread reads the reply and wakes the sender), `tomcat-own` (the same on Tomcat's own I/O group,
 where a poller thread reads and hands the reply to a second thread) and `blocking` (a blocking socket read and written

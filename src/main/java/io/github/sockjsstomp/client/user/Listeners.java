@@ -6,6 +6,7 @@ import java.lang.reflect.Type;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.simp.stomp.StompFrameHandler;
@@ -76,41 +77,28 @@ final class Listeners {
     }
 
     void refusal(StompHeaders headers, byte[] body, String words) {
-        for (UserListener listener : all) {
-            try {
-                listener.onRefusal(headers, body, words);
-            } catch (RuntimeException e) {
-                log.warn("{}: {} failed on an ERROR frame on an open session", owner, listener, e);
-            }
-        }
+        tellEach("an ERROR frame on an open session", listener -> listener.onRefusal(headers, body, words));
     }
 
     void receiptError(String receiptId, String error) {
-        for (UserListener listener : all) {
-            try {
-                listener.onReceiptError(receiptId, error);
-            } catch (RuntimeException e) {
-                log.warn("{}: {} failed on an ERROR frame naming receipt {}", owner, listener, receiptId, e);
-            }
-        }
+        tellEach("an ERROR frame naming receipt " + receiptId, listener -> listener.onReceiptError(receiptId, error));
     }
 
     void stompError(String error) {
-        for (UserListener listener : all) {
-            try {
-                listener.onStompError(error);
-            } catch (RuntimeException e) {
-                log.warn("{}: {} failed on an ERROR frame", owner, listener, e);
-            }
-        }
+        tellEach("an ERROR frame", listener -> listener.onStompError(error));
     }
 
     void connectionLost(String reason) {
+        tellEach("a lost connection", listener -> listener.onConnectionLost(reason));
+    }
+
+    /** For the rare events; messages and receipts, one per frame, loop without a lambda of their own. */
+    private void tellEach(String event, Consumer<UserListener> call) {
         for (UserListener listener : all) {
             try {
-                listener.onConnectionLost(reason);
+                call.accept(listener);
             } catch (RuntimeException e) {
-                log.warn("{}: {} failed on a lost connection", owner, listener, e);
+                log.warn("{}: {} failed on {}", owner, listener, event, e);
             }
         }
     }

@@ -155,6 +155,16 @@ public final class VirtualUser implements AutoCloseable {
                 startNanos);
     }
 
+    /** The server answered the connect with an ERROR frame ("message: body"). */
+    private StepResult refused(String error, long startMillis, long startNanos) {
+        return StepResult.failure(
+                "connect",
+                Failure.STOMP_ERROR,
+                error + ConnectHints.forStompError(used, error),
+                startMillis,
+                startNanos);
+    }
+
     /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
     private StepResult awaitConnected(
             ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
@@ -164,12 +174,7 @@ public final class VirtualUser implements AutoCloseable {
             String error = current.error.getNow(null);
             if (error != null) {
                 current.abandon(future);
-                return StepResult.failure(
-                        "connect",
-                        Failure.STOMP_ERROR,
-                        error + ConnectHints.forStompError(used, error),
-                        startMillis,
-                        startNanos);
+                return refused(error, startMillis, startNanos);
             }
             session = future.getNow(null);
             attempt = null;
@@ -202,12 +207,7 @@ public final class VirtualUser implements AutoCloseable {
             log.debug("{} connect failed", this, e.getCause());
             String error = stompError;
             if (error != null) {
-                return StepResult.failure(
-                        "connect",
-                        Failure.STOMP_ERROR,
-                        error + ConnectHints.forStompError(used, error),
-                        startMillis,
-                        startNanos);
+                return refused(error, startMillis, startNanos);
             }
             return failed(used, uri, Failure.of(e), startMillis, startNanos);
         }

@@ -2,7 +2,6 @@ package io.github.sockjsstomp.client.wiring;
 
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.WebSocketHttpHeaders;
@@ -14,16 +13,11 @@ import org.springframework.web.socket.sockjs.client.SockJsClient;
 
 /**
  * Hands every session to its handler wrapped in a {@link SerializedSession} (one writer at a time, each
- * learning the fate of its own message) and, over SockJS, in a {@link TextOnlySession}.
+ * learning the fate of its own message) and, over SockJS, in a {@link TextOnlySession}; tells the connecting user's
+ * {@link TransportListener} (found through {@link ConnectWatch}: the connect runs on the user's thread) of its
+ * transport session.
  */
 record SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMillis) implements WebSocketClient {
-
-    /**
-     * Who wants the transport session of the connect being started on this thread. STOMP's connect future only
-     * completes on CONNECTED; a user that gives up before (timeout, ERROR, Stop) needs the transport session
-     * itself to close it. Spring's STOMP and SockJS clients call {@link #execute} on the caller's thread.
-     */
-    private static final ThreadLocal<TransportListener> LISTENER = new ThreadLocal<>();
 
     @Override
     public CompletableFuture<WebSocketSession> execute(
@@ -34,17 +28,7 @@ record SerializingWebSocketClient(WebSocketClient delegate, int sendTimeLimitMil
     @Override
     public CompletableFuture<WebSocketSession> execute(
             WebSocketHandler handler, WebSocketHttpHeaders headers, URI uri) {
-        return delegate.execute(new SerializingHandler(handler, LISTENER.get()), headers, uri);
-    }
-
-    /** Runs {@code connect} on this thread; the transport session it opens is reported to {@code listener}. */
-    static <T> T withTransportListener(TransportListener listener, Supplier<T> connect) {
-        LISTENER.set(listener);
-        try {
-            return connect.get();
-        } finally {
-            LISTENER.remove();
-        }
+        return delegate.execute(new SerializingHandler(handler, ConnectWatch.transportListener()), headers, uri);
     }
 
     @Override
