@@ -197,58 +197,69 @@ public final class RoundTripFloor {
         if (!head.toString().startsWith("HTTP/1.1 101")) {
             throw new IOException("handshake refused: " + head);
         }
-        return new Connection() {
-            private final byte[] header = new byte[14];
+        return new BlockingConnection(out, in);
+    }
 
-            @Override
-            public void send(String frame) throws IOException {
-                byte[] payload = frame.getBytes(StandardCharsets.UTF_8);
-                int length = payload.length;
-                int p = 0;
-                header[p++] = (byte) 0x81;
-                if (length < 126) {
-                    header[p++] = (byte) (0x80 | length);
-                } else {
-                    header[p++] = (byte) (0x80 | 126);
-                    header[p++] = (byte) (length >> 8);
-                    header[p++] = (byte) length;
-                }
-                int mask = ThreadLocalRandom.current().nextInt();
-                byte[] frameBytes = new byte[p + 4 + length];
-                System.arraycopy(header, 0, frameBytes, 0, p);
-                for (int i = 0; i < 4; i++) {
-                    frameBytes[p + i] = (byte) (mask >> (24 - 8 * i));
-                }
-                for (int i = 0; i < length; i++) {
-                    frameBytes[p + 4 + i] = (byte) (payload[i] ^ frameBytes[p + (i & 3)]);
-                }
-                out.write(frameBytes);
-                out.flush();
-            }
+    /** Masked text frames written and read whole on the calling thread: the incumbent plugin's model. */
+    private static final class BlockingConnection implements Connection {
 
-            @Override
-            public String receive() throws IOException {
-                int b0 = read();
-                int length = read() & 0x7F;
-                if (length == 126) {
-                    length = (read() << 8) | read();
-                } else if (length == 127) {
-                    throw new IOException("frame too large for this benchmark");
-                }
-                byte[] payload = in.readNBytes(length);
-                if ((b0 & 0x0F) != 1 || (b0 & 0x80) == 0) {
-                    throw new IOException("expected one whole text frame, opcode " + (b0 & 0x0F));
-                }
-                return new String(payload, StandardCharsets.UTF_8);
-            }
+        private final OutputStream out;
+        private final InputStream in;
+        private final byte[] header = new byte[14];
 
-            private int read() throws IOException {
-                int b = in.read();
-                if (b < 0) {
-                    throw new EOFException();
-                }
-                return b;
+        BlockingConnection(OutputStream out, InputStream in) {
+            this.out = out;
+            this.in = in;
+        }
+
+        @Override
+        public void send(String frame) throws IOException {
+            byte[] payload = frame.getBytes(StandardCharsets.UTF_8);
+            int length = payload.length;
+            int p = 0;
+            header[p++] = (byte) 0x81;
+            if (length < 126) {
+                header[p++] = (byte) (0x80 | length);
+            } else {
+                header[p++] = (byte) (0x80 | 126);
+                header[p++] = (byte) (length >> 8);
+                header[p++] = (byte) length;
             }
-        };
+            int mask = ThreadLocalRandom.current().nextInt();
+            byte[] frameBytes = new byte[p + 4 + length];
+            System.arraycopy(header, 0, frameBytes, 0, p);
+            for (int i = 0; i < 4; i++) {
+                frameBytes[p + i] = (byte) (mask >> (24 - 8 * i));
+            }
+            for (int i = 0; i < length; i++) {
+                frameBytes[p + 4 + i] = (byte) (payload[i] ^ frameBytes[p + (i & 3)]);
+            }
+            out.write(frameBytes);
+            out.flush();
+        }
+
+        @Override
+        public String receive() throws IOException {
+            int b0 = read();
+            int length = read() & 0x7F;
+            if (length == 126) {
+                length = (read() << 8) | read();
+            } else if (length == 127) {
+                throw new IOException("frame too large for this benchmark");
+            }
+            byte[] payload = in.readNBytes(length);
+            if ((b0 & 0x0F) != 1 || (b0 & 0x80) == 0) {
+                throw new IOException("expected one whole text frame, opcode " + (b0 & 0x0F));
+            }
+            return new String(payload, StandardCharsets.UTF_8);
+        }
+
+        private int read() throws IOException {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException();
+            }
+            return b;
+        }
     }
 }
