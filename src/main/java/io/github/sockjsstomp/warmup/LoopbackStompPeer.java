@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * server's echo), but every fourth without them, so the reply-id scan over the body is warmed too.
  * One blocking thread per connection: the warm-up opens one.
  */
-public final class LoopbackStompPeer implements AutoCloseable {
+final class LoopbackStompPeer implements AutoCloseable {
 
     private static final String WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
     private static final String SOCKJS_INFO =
@@ -38,14 +38,14 @@ public final class LoopbackStompPeer implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicLong echoed = new AtomicLong();
 
-    public LoopbackStompPeer() throws IOException {
+    LoopbackStompPeer() throws IOException {
         server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::accept, "stomp-warm-up-peer");
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
-    public int port() {
+    int port() {
         return server.getLocalPort();
     }
 
