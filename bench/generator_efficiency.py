@@ -20,7 +20,7 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (default: all but many-rate)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
-design's floor, io.github.sockjsstomp.client.RateFloor (test code: Spring's STOMP client built as ours, no JMeter,
+design's floor, io.github.sockjsstomp.client.wiring.RateFloor (benchmark code in src/bench/java: Spring's STOMP client built as ours, no JMeter,
 no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs with the JVM options
 in $JVM_K, the JMeter properties in $PROPS_K ("name=value ..."), the plan in $PLAN_K (else jmx/send.jmx) and the
 JMeter home in $HOME_K (another build of ours, e.g. a copy of target/jmeter made before a change), to
@@ -265,7 +265,7 @@ def echo_run(side, server, out, round_no, fire=False):
     if side == "floor-tomcat":
         return tomcat_floor_run(server, out, name)
     if side == "floor-java":
-        # JavaRequestFloor (test code) from target/test-classes; the plugin's jar gives it Tomcat and the I/O threads.
+        # JavaRequestFloor (src/bench/java, compiled into target/test-classes); the plugin's jar gives it Tomcat and the I/O threads.
         test_classpath()
         plan = floor_plan("bench/floor-java-echo.jmx", "jmx/echo.jmx", "echo", key, out)
         process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
@@ -344,7 +344,7 @@ def with_our_arguments(floor_plan, our_plan, sampler, out):
 def tomcat_floor_run(server, out, name):
     """RoundTripFloor tomcat (Tomcat's client on our I/O threads, no JMeter, no Spring) as an echo side: its own
     figures for the window, the context switches from /proc over the same window."""
-    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.RoundTripFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.wiring.RoundTripFloor",
                "tomcat", str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])]
     console = out / f"{name}.console.txt"
     with open(console, "w") as sink:
@@ -380,7 +380,7 @@ def floor_process(side, server, out, name, duration):
     threads = int(side.split("-")[1].split("x")[0])
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     ours = server.ours()
-    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.RateFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.wiring.RateFloor",
                f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
                ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
                ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(users), str(threads),
@@ -493,7 +493,7 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-connect.jmx", out, name,
                                    dict(common, endpoint="/stomp-ws"))
     elif side == "floor-held":
-        # HeldSessionFloor (test code) from target/test-classes: Spring's STOMP session as ours builds it, no plugin.
+        # HeldSessionFloor (src/bench/java, compiled into target/test-classes): Spring's STOMP session as ours builds it, no plugin.
         test_classpath()
         floor = {k.replace("{{userNumber}}", "{n}"): v.replace("{{userNumber}}", "{n}") for k, v in server.ours().items()
                  if k in ("login", "passcode", "subscribeTo")}

@@ -5,7 +5,7 @@ import java.util.stream.Collectors;
 
 /**
  * How a virtual user reaches the STOMP endpoint. Each named kind is used alone: there is no silent fallback;
- * {@code auto} asks the endpoint once which it is (see {@link TransportProbe}).
+ * {@code auto} asks the endpoint once which it is (see {@code client.wiring.TransportProbe}).
  */
 public enum Transport {
     /** SockJS's websocket where the endpoint's /info answers as SockJS, a plain WebSocket where it is a 404. */

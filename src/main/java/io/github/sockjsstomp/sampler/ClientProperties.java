@@ -2,8 +2,8 @@ package io.github.sockjsstomp.sampler;
 
 import static io.github.sockjsstomp.sampler.StompParameters.PROPERTY_PREFIX;
 
-import io.github.sockjsstomp.client.ClientSettings;
-import io.github.sockjsstomp.client.ReconnectBackoff;
+import io.github.sockjsstomp.client.user.ReconnectBackoff;
+import io.github.sockjsstomp.client.wiring.ClientSettings;
 import java.util.random.RandomGenerator;
 import org.apache.jmeter.util.JMeterUtils;
 
@@ -56,7 +56,7 @@ final class ClientProperties {
 
     /**
      * Whether the generator warms its own code before the first timed message ({@code sockjsstomp.warmUp},
-     * default true; see {@link io.github.sockjsstomp.timing.WarmUp}).
+     * default true; see {@link io.github.sockjsstomp.warmup.WarmUp}).
      */
     static boolean warmUp(ParameterReader params) {
         String property = PROPERTY_PREFIX + WARM_UP;

@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.message.Template;
 import java.util.Arrays;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.DESTINATION;
 import static io.github.sockjsstomp.sampler.StompParameters.PAYLOAD;
 import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
 
-import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.message.Template;
 import java.util.Map;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 

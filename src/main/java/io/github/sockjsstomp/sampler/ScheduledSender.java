@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.OutgoingMessage;
-import io.github.sockjsstomp.client.SendFailedException;
-import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;

@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.Silence;
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.user.Silence;
+import io.github.sockjsstomp.client.user.VirtualUser;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;

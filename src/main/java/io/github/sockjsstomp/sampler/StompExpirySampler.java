@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.Silence;
+import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.timing.Run;
 import java.util.Iterator;
 import java.util.List;

@@ -7,9 +7,9 @@ import static io.github.sockjsstomp.sampler.Parameter.range;
 import static io.github.sockjsstomp.sampler.Parameter.required;
 import static io.github.sockjsstomp.sampler.Parameter.whole;
 
-import io.github.sockjsstomp.client.HeaderList;
-import io.github.sockjsstomp.client.Template;
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.message.HeaderList;
+import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;

@@ -9,11 +9,11 @@ import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_DESTINATION;
 import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_PAYLOAD;
 import static io.github.sockjsstomp.sampler.StompParameters.WINDOW_MILLIS;
 
-import io.github.sockjsstomp.client.HeaderList;
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.MessageInbox;
-import io.github.sockjsstomp.client.SendFailedException;
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.message.HeaderList;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.user.MessageInbox;
+import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.ReplyMatcher;
 import io.github.sockjsstomp.timing.Run;

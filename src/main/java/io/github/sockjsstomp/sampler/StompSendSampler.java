@@ -15,11 +15,11 @@ import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.TIMING_LOG;
 
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.HeaderList;
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
-import io.github.sockjsstomp.client.SendFailedException;
-import io.github.sockjsstomp.client.Template;
+import io.github.sockjsstomp.client.message.HeaderList;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;

@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.ReplyTracker;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;

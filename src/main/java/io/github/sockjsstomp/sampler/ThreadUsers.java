@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.client.ReconnectBackoff;
-import io.github.sockjsstomp.client.Template;
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.ReconnectBackoff;
+import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.CapacityBook;
 import java.util.List;
 import org.apache.jmeter.threads.JMeterContextService;

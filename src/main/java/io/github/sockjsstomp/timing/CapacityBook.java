@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.Silence;
+import io.github.sockjsstomp.client.user.Silence;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.IncomingMessage;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.message.IncomingMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.message.IncomingMessage;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;

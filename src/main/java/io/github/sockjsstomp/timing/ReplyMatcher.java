@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.UserListener;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.user.UserListener;
 
 /**
  * Listens on a virtual user for replies to the run's timed messages: each MESSAGE's id is looked for (see

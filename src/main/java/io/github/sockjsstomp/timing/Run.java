@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.UsersFile;
+import io.github.sockjsstomp.client.login.UsersFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
-import io.github.sockjsstomp.client.ReceiptHeaders;
-import io.github.sockjsstomp.client.SendFailedException;
-import io.github.sockjsstomp.client.Template;
-import io.github.sockjsstomp.client.UserListener;
-import io.github.sockjsstomp.client.VirtualUser;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.client.user.UserListener;
+import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.client.wiring.ReceiptHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -37,6 +37,7 @@ final class DemoCookieHandshakeInterceptor implements HandshakeInterceptor {
             return false;
         }
         attributes.put(TOKEN_ATTRIBUTE, token);
+        this.httpSessions.handshakeWith(token);
         return true;
     }
 

@@ -4,10 +4,13 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.ServerHttpRequest;
@@ -33,6 +36,9 @@ final class DemoHttpSessions {
     private final Set<String> tokens = ConcurrentHashMap.newKeySet();
 
     private final Queue<String> order = new ConcurrentLinkedQueue<>();
+
+    /** Per token held, the handshakes that carried it: what tests see of whose cookies a client sends. */
+    private final Map<String, AtomicInteger> handshakes = new ConcurrentHashMap<>();
 
     private final AtomicLong issued = new AtomicLong();
 
@@ -60,6 +66,7 @@ final class DemoHttpSessions {
                 break;
             }
             this.tokens.remove(oldest);
+            this.handshakes.remove(oldest);
         }
         return token;
     }
@@ -71,6 +78,18 @@ final class DemoHttpSessions {
     /** The tokens held now (the secrets a client must never write anywhere). */
     Set<String> tokens() {
         return Set.copyOf(this.tokens);
+    }
+
+    /** A handshake came with {@code token}, a valid one. */
+    void handshakeWith(String token) {
+        this.handshakes.computeIfAbsent(token, t -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Per token held, how many handshakes carried it so far. */
+    Map<String, Integer> handshakesPerToken() {
+        Map<String, Integer> counts = new HashMap<>();
+        this.handshakes.forEach((token, count) -> counts.put(token, count.get()));
+        return counts;
     }
 
     long issuedCount() {

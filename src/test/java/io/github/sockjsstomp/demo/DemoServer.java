@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -204,6 +205,11 @@ public final class DemoServer implements AutoCloseable {
     /** The session cookie values this server issued and still accepts. */
     public Set<String> sessionCookieValues() {
         return this.context.getBean(DemoHttpSessions.class).tokens();
+    }
+
+    /** Per session cookie value this server still accepts, how many handshakes carried it. */
+    public Map<String, Integer> handshakesPerSessionCookie() {
+        return this.context.getBean(DemoHttpSessions.class).handshakesPerToken();
     }
 
     public int connectedSessions() {

@@ -2,8 +2,8 @@ package io.github.sockjsstomp.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.client.ClientSettings;
-import io.github.sockjsstomp.client.ReconnectBackoff;
+import io.github.sockjsstomp.client.user.ReconnectBackoff;
+import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.properties.DocTable.Default;
 import io.github.sockjsstomp.sampler.StompConnectSampler;
 import io.github.sockjsstomp.sampler.StompReceiveSampler;

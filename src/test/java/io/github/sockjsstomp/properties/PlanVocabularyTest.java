@@ -49,7 +49,8 @@ class PlanVocabularyTest {
                 named.add(matcher.group(1));
             }
         }
-        named.removeAll(Set.of("client", "sampler", "timing", "properties", "demo", "apps", "broker", "plans"));
+        named.removeAll(
+                Set.of("client", "sampler", "timing", "warmup", "properties", "demo", "apps", "broker", "plans"));
         named.remove(PlanVocabulary.LOG_FILE_SYSTEM_PROPERTY.substring(PlanVocabulary.JVM_WIDE_PREFIX.length()));
         assertThat(PlanVocabulary.JVM_WIDE).as("settings the docs name").containsAll(named);
     }

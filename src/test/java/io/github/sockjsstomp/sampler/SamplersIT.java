@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -533,21 +532,26 @@ class SamplersIT {
         }
     }
 
+    /** As the server saw it: each user's handshake carried a session cookie of its own, issued to it in this test. */
     @Test
     void usersNeverShareCookies() throws Exception {
         int users = 50;
         try (SamplerHarness harness = new SamplerHarness(users)) {
+            Set<String> issuedBefore = server.sessionCookieValues();
+            Map<String, Integer> before = server.handshakesPerSessionCookie();
             List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> base("c-" + i), 1);
             assertAllSuccessful(results);
-            Set<String> cookies = new HashSet<>();
-            for (int i = 0; i < users; i++) {
-                List<String> own = harness.users(i).get(0).cookieNames().stream()
-                        .filter(c -> c.startsWith("DEMOSESSION="))
-                        .toList();
-                assertThat(own).hasSize(1);
-                cookies.addAll(own);
-            }
-            assertThat(cookies).hasSize(users);
+            Map<String, Integer> handshakesNow = new HashMap<>();
+            server.handshakesPerSessionCookie().forEach((cookie, count) -> {
+                int made = count - before.getOrDefault(cookie, 0);
+                if (made > 0) {
+                    handshakesNow.put(cookie, made);
+                }
+            });
+            assertThat(handshakesNow)
+                    .hasSize(users)
+                    .allSatisfy((cookie, made) -> assertThat(made).isEqualTo(1));
+            assertThat(handshakesNow.keySet()).doesNotContainAnyElementsOf(issuedBefore);
         }
     }
 

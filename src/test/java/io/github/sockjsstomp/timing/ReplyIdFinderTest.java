@@ -3,7 +3,7 @@ package io.github.sockjsstomp.timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.message.IncomingMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.github.sockjsstomp.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.client.IncomingMessage;
+import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.timing.TimingRecord.Outcome;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,10 +1,10 @@
 package io.github.sockjsstomp.timing;
 
-import io.github.sockjsstomp.client.IncomingMessage;
-import io.github.sockjsstomp.client.OutgoingMessage;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
 import java.util.Map;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 

@@ -1,0 +1,26 @@
+package io.github.sockjsstomp.client.message;
+
+import io.github.sockjsstomp.client.UserSettings;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+
+/**
+ * A SEND as it was built for one virtual user, before it is written.
+ *
+ * @param seq the user's message sequence number, from 1
+ * @param msgId the id stamped into the message, or null for an untimed one
+ */
+public record OutgoingMessage(
+        UserSettings sender,
+        String destination,
+        StompHeaders headers,
+        long seq,
+        String msgId,
+        byte[] payload,
+        long sentAtMillis) {
+
+    @Override
+    public String toString() {
+        return "OutgoingMessage[" + sender.name() + " -> " + destination + ", seq=" + seq + ", id=" + msgId + ", "
+                + payload.length + " bytes]";
+    }
+}

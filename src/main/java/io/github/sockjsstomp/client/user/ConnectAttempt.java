@@ -1,0 +1,98 @@
+package io.github.sockjsstomp.client.user;
+
+import io.github.sockjsstomp.client.wiring.TransportListener;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.simp.stomp.StompSession;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.WebSocketSession;
+
+/**
+ * One connect of a virtual user: its transport session once open, the ERROR that may end it early, and how
+ * the transport closed (Spring's STOMP session reports every close as "Connection closed"). A connect given
+ * up on is closed now, or as soon as its transport opens, so no socket or XHR thread outlives it.
+ */
+final class ConnectAttempt implements TransportListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectAttempt.class);
+
+    final CompletableFuture<String> error = new CompletableFuture<>();
+    /** Null unless this connect's session is to go silent. */
+    final Silence silence;
+
+    private WebSocketSession transport;
+    private boolean abandoned;
+    volatile CloseStatus closedWith;
+
+    ConnectAttempt(Silence silence) {
+        this.silence = silence;
+    }
+
+    @Override
+    public WebSocketSession outgoing(WebSocketSession session) {
+        return silence == null ? session : silence.outgoing(session);
+    }
+
+    @Override
+    public void closed(CloseStatus status) {
+        closedWith = status;
+        if (silence != null) {
+            silence.closed(status);
+        }
+    }
+
+    /**
+     * We close the session from here on (teardown, Stop). A silent one drops STOMP's DISCONNECT and close, so
+     * its transport is closed here, or it would stay open after the test.
+     */
+    void release() {
+        if (silence == null) {
+            return;
+        }
+        boolean held = silence.heldSilent();
+        silence.release();
+        if (held) {
+            abandon();
+        }
+    }
+
+    @Override
+    public synchronized void established(WebSocketSession opened) {
+        transport = opened;
+        if (abandoned) {
+            closeQuietly(opened);
+        }
+    }
+
+    /** Closes the transport now, or as soon as it opens; a STOMP session that still connects is closed. */
+    void abandon(CompletableFuture<StompSession> future) {
+        abandon();
+        future.whenComplete((late, failure) -> {
+            if (late != null && late.isConnected()) {
+                late.disconnect();
+            }
+        });
+    }
+
+    void abandon() {
+        WebSocketSession opened;
+        synchronized (this) {
+            abandoned = true;
+            opened = transport;
+        }
+        if (opened != null) {
+            closeQuietly(opened);
+        }
+    }
+
+    private static void closeQuietly(WebSocketSession opened) {
+        try {
+            if (opened.isOpen()) {
+                opened.close(CloseStatus.GOING_AWAY);
+            }
+        } catch (Exception e) {
+            log.debug("Closing an abandoned transport session failed: {}", e.toString());
+        }
+    }
+}

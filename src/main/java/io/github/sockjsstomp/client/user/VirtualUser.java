@@ -1,0 +1,397 @@
+package io.github.sockjsstomp.client.user;
+
+import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.wiring.SharedStompClients;
+import io.github.sockjsstomp.client.wiring.TransportProbe;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+import org.springframework.messaging.simp.stomp.StompSession;
+import org.springframework.web.socket.CloseStatus;
+
+/**
+ * A virtual user: one login (its cookie store and HTTP login steps) and its STOMP session over SockJS or a
+ * plain WebSocket. Owned by one JMeter thread; what arrives is handed to its {@link Listener}s on I/O threads.
+ * Timing, inboxes and the like attach as listeners: this class knows nothing of them.
+ */
+public final class VirtualUser implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(VirtualUser.class);
+
+    private final UserSettings settings;
+    /** The settings of the last connect: with transport auto, what the probe chose. */
+    private volatile UserSettings used;
+
+    private final TransportProbe probe;
+    private final SharedStompClients shared;
+    private final HttpLogin http;
+    private final UserSessionHandler sessionHandler;
+    private final AtomicLong sequence = new AtomicLong();
+    private final Listeners listeners = new Listeners(this);
+    private volatile StompSession session;
+    private volatile String lastError;
+    /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
+    private volatile String stompError;
+
+    private volatile ConnectAttempt attempt;
+    /** The connect whose transport is the current session's (how it closed, if it did). */
+    private volatile ConnectAttempt live;
+
+    private volatile boolean everConnected;
+    /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
+    private volatile boolean closing;
+    /** Whether a listener wants RECEIPT frames: until then the session does not look for them. */
+    private volatile boolean receiptsWanted;
+    /** How long after each connect the session goes silent; -1: never. */
+    private volatile long silentAfterMillis = -1;
+
+    private volatile Silence.Listener silenceListener;
+
+    /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
+    public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
+        this.shared = shared;
+        this.settings = settings;
+        this.used = settings;
+        this.probe = probe;
+        this.http = new HttpLogin(shared.httpClient(), (int)
+                Math.min(Integer.MAX_VALUE, settings.connect().timeoutMillis()));
+        this.sessionHandler = new UserSessionHandler(this, listeners);
+    }
+
+    /** From now on, {@code listener} hears what this user's sessions deliver. */
+    public void addListener(UserListener listener) {
+        listeners.add(listener);
+    }
+
+    /** From now on, RECEIPT frames reach the listeners ({@link UserListener#onReceipt}). */
+    public void wantReceipts() {
+        receiptsWanted = true;
+    }
+
+    public UserSettings settings() {
+        return settings;
+    }
+
+    /** From the next connect on, each session goes silent {@code afterMillis} after it connected (a dead client). */
+    public void goSilentAfter(long afterMillis, Silence.Listener listener) {
+        silenceListener = listener;
+        silentAfterMillis = afterMillis;
+    }
+
+    /** The current session's silence; null unless this user goes silent and has connected. */
+    public Silence silence() {
+        ConnectAttempt connected = live;
+        return connected == null ? null : connected.silence;
+    }
+
+    /** The HTTP login steps, in order; stops at a failure. */
+    public List<StepResult> login() {
+        return http.steps(settings);
+    }
+
+    /**
+     * Opens the transport and sends CONNECT with the user's cookies, login, headers and heart-beat; waits up
+     * to the connect timeout for CONNECTED. An ERROR frame ends the wait at once, with the server's message
+     * and body as the step's message. A connect given up on (timeout, ERROR, interrupt) is closed, now or as
+     * soon as its transport opens, so no socket or XHR thread outlives it.
+     */
+    public StepResult connect() throws InterruptedException {
+        long startMillis = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        closeSession();
+        lastError = null;
+        stompError = null;
+        closing = false;
+        UserSettings use = settings;
+        if (settings.server().transport() == Transport.AUTO) {
+            TransportProbe.Result found = probe.transportFor(
+                    settings.server().endpointHttpUri(),
+                    http.cookieHeader(settings.server().endpointHttpUri()));
+            if (!found.ok()) {
+                return StepResult.failure(
+                        "connect", found.code(), "transport auto: " + found.message(), startMillis, startNanos);
+            }
+            use = settings.withTransport(found.transport());
+            ChosenTransports.sayOnce(settings.server().endpointHttpUri(), found);
+        }
+        used = use;
+        URI uri = use.server().stompUri();
+        long silentAfter = silentAfterMillis;
+        ConnectAttempt current =
+                new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener, settings.name()));
+        attempt = current;
+        live = current;
+        CompletableFuture<StompSession> future;
+        try {
+            future = Handshake.open(shared, http, use, uri, current, sessionHandler);
+        } catch (RuntimeException e) {
+            // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
+            current.abandon();
+            log.debug("{} connect failed", this, e);
+            return failed(use, uri, Failure.of(e), startMillis, startNanos);
+        } finally {
+            // SockJS's /info was asked and read on this thread, inside connectAsync.
+            shared.forgetSockJsInfo(use.server().transport());
+        }
+        return awaitConnected(current, future, uri, startMillis, startNanos);
+    }
+
+    private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
+        String hint = ConnectHints.forTransport(
+                probe, use, failure.code(), http.cookieHeader(use.server().endpointHttpUri()));
+        return StepResult.failure(
+                "connect",
+                failure.code(),
+                "Connect to " + uri + " over " + use.server().transport() + " failed: " + failure.message() + hint,
+                startMillis,
+                startNanos);
+    }
+
+    /** The server answered the connect with an ERROR frame ("message: body"). */
+    private StepResult refused(String error, long startMillis, long startNanos) {
+        return StepResult.failure(
+                "connect",
+                Failure.STOMP_ERROR,
+                error + ConnectHints.forStompError(used, error),
+                startMillis,
+                startNanos);
+    }
+
+    /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
+    private StepResult awaitConnected(
+            ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
+            throws InterruptedException {
+        try {
+            CompletableFuture.anyOf(future, current.error)
+                    .get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
+            String error = current.error.getNow(null);
+            if (error != null) {
+                current.abandon(future);
+                return refused(error, startMillis, startNanos);
+            }
+            session = future.getNow(null);
+            attempt = null;
+            everConnected = true;
+            if (current.silence != null) {
+                current.silence.arm(shared.scheduler(), silentAfterMillis);
+            }
+            return StepResult.success(
+                    "connect",
+                    "200",
+                    "CONNECTED over " + used.server().transport()
+                            + (settings.server().transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri,
+                    startMillis,
+                    startNanos,
+                    0,
+                    "");
+        } catch (TimeoutException e) {
+            current.abandon(future);
+            return StepResult.failure(
+                    "connect",
+                    Failure.CONNECT_TIMEOUT,
+                    "No CONNECTED from " + uri + " within " + settings.connect().timeoutMillis() + " ms",
+                    startMillis,
+                    startNanos);
+        } catch (InterruptedException e) {
+            current.abandon(future);
+            throw e;
+        } catch (ExecutionException e) {
+            current.abandon(future);
+            log.debug("{} connect failed", this, e.getCause());
+            String error = stompError;
+            if (error != null) {
+                return refused(error, startMillis, startNanos);
+            }
+            return failed(used, uri, Failure.of(e), startMillis, startNanos);
+        }
+    }
+
+    /**
+     * Subscribes the current session; messages go to the listeners. The step is labelled
+     * {@code subscribe} whatever the destination, so thousands of users make one label, not thousands.
+     */
+    public StepResult subscribe(String destination) {
+        long startMillis = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        StompSession current = session;
+        if (current == null || !current.isConnected()) {
+            return StepResult.failure(
+                    "subscribe",
+                    "NotConnected",
+                    "SUBSCRIBE " + destination + ": " + notConnectedReason(),
+                    startMillis,
+                    startNanos);
+        }
+        try {
+            current.subscribe(destination, listeners.subscription(settings, destination));
+            return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0, "");
+        } catch (RuntimeException e) {
+            return StepResult.failure(
+                    "subscribe",
+                    Failure.IO_ERROR,
+                    "SUBSCRIBE " + destination + ": " + Failure.describe(e),
+                    startMillis,
+                    startNanos);
+        }
+    }
+
+    /** The next number of this user's message sequence ({@code {{seq}}}), from 1. */
+    public long nextSeq() {
+        return sequence.incrementAndGet();
+    }
+
+    /**
+     * Writes a SEND on this thread.
+     *
+     * @throws SendFailedException if the session is gone or the write failed
+     */
+    public void send(StompHeaders headers, byte[] payload) throws SendFailedException {
+        StompSession current = session;
+        if (current == null || !current.isConnected()) {
+            throw new SendFailedException(notConnectedReason(), null);
+        }
+        Silence silent = silence();
+        if (silent != null && silent.wentSilent()) {
+            throw new SendFailedException("Gone silent (silentShare): this session sends nothing", null);
+        }
+        try {
+            current.send(headers, payload);
+        } catch (RuntimeException e) {
+            throw new SendFailedException("SEND to " + headers.getDestination() + " failed: " + Failure.describe(e), e);
+        }
+    }
+
+    public boolean isConnected() {
+        StompSession current = session;
+        return current != null && current.isConnected();
+    }
+
+    /** The last ERROR frame since the last connect ("message: body"), or null. */
+    public String stompError() {
+        return stompError;
+    }
+
+    /** Whether a connect of this user ever succeeded: a session lost since then is reported as lost. */
+    public boolean everConnected() {
+        return everConnected;
+    }
+
+    /** Why the session is not usable: the last ERROR frame or transport error, if any. */
+    public String notConnectedReason() {
+        String error = lastError;
+        return error == null ? "Not connected" : "Not connected: " + error;
+    }
+
+    public long messagesReceived() {
+        return listeners.messages();
+    }
+
+    /** Sends DISCONNECT and closes the session, or gives up a connect under way; the cookies stay. */
+    public void disconnect() {
+        ConnectAttempt connected = live;
+        if (connected != null) {
+            connected.release();
+        }
+        closeSession();
+        ConnectAttempt current = attempt;
+        if (current != null) {
+            current.abandon();
+        }
+    }
+
+    @Override
+    public void close() {
+        disconnect();
+        http.clearCookies();
+    }
+
+    private void closeSession() {
+        StompSession current = session;
+        session = null;
+        closing = true;
+        if (current != null && current.isConnected()) {
+            try {
+                current.disconnect();
+            } catch (RuntimeException e) {
+                log.debug("DISCONNECT failed for {}: {}", this, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        StompSession current = session;
+        return "VirtualUser[" + settings.name()
+                + (settings.credentials().login().isEmpty()
+                        ? ""
+                        : " (" + settings.credentials().login() + ")")
+                + ", " + used.server().transport() + ", "
+                + (current == null
+                        ? "no session"
+                        : "session " + current.getSessionId() + (current.isConnected() ? "" : " (closed)"))
+                + "]";
+    }
+
+    // What the session handler (UserSessionHandler) reports, on the I/O thread that read it.
+
+    boolean receiptsWanted() {
+        return receiptsWanted;
+    }
+
+    /** Our DISCONNECT is under way: the server's ERROR or close that answers it is expected. */
+    boolean closing() {
+        return closing;
+    }
+
+    /**
+     * An ERROR frame ("message: body"): it fails a connect under way and is the reason the session is unusable if it
+     * closes. Said at DEBUG only: a refusal on an open session is said by the run, once per text, a refused connect
+     * by its sample and the run's connect failures.
+     *
+     * @return whether it came on an open session (not in answer to CONNECT)
+     */
+    boolean errorFrame(String error) {
+        stompError = error;
+        lastError = "ERROR frame: " + error;
+        log.debug("{} got ERROR frame: {}", this, error);
+        ConnectAttempt current = attempt;
+        if (current != null) {
+            current.error.complete(error);
+            return false;
+        }
+        return session != null;
+    }
+
+    /**
+     * The transport of {@code lost} failed or closed, for {@code reason}; returns why the session is unusable (an
+     * ERROR frame before it says more than the close).
+     */
+    String transportLost(StompSession lost, String reason) {
+        if (lastError == null) {
+            lastError = reason;
+        }
+        StompSession current = session;
+        if (current == lost && current.isConnected()) {
+            // A frame that could not be decoded: what follows it cannot be trusted either.
+            log.warn("{} closes its session after: {}", this, reason);
+            closeSession();
+        }
+        return lastError;
+    }
+
+    /** How the current session's WebSocket closed; null while open or unknown. */
+    CloseStatus closedWith() {
+        ConnectAttempt connect = live;
+        return connect == null ? null : connect.closedWith;
+    }
+}
