@@ -29,8 +29,8 @@ public class StompReplySampler extends StompSampler {
     private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
             && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
-    /** The run's finished messages, once setupTest opened them for this sampler; null before. */
-    private ReplyFeed feed;
+    /** This sampler's end of the run's finished messages, once setupTest opened them for it; null before. */
+    private ReplyFeed.Taker feed;
 
     /** Longest wait for the next finished message; a sample that finds none is not reported. */
     private long waitMillis = StompParameters.WAIT_MILLIS.defaultValue;
@@ -63,8 +63,7 @@ public class StompReplySampler extends StompSampler {
         ReplyFeed runFeed = joinRun(0).feed();
         waitMillis = params.read(StompParameters.WAIT_MILLIS);
         if (!params.hasErrors()) {
-            runFeed.open();
-            feed = runFeed;
+            feed = runFeed.open();
         }
     }
 
