@@ -28,7 +28,7 @@ public final class ReplyFeed {
     /** The most records a taker moves out of the shared queue at once (one lock for all of them). */
     static final int BATCH = 512;
 
-    private final BlockingQueue<TimingRecord> queue;
+    private final BlockingQueue<Finished> queue;
     private final LongAdder dropped = new LongAdder();
     /** A taker that found the feed empty after lingering and parked until the next record: woken once. */
     private final AtomicReference<Thread> sleeper = new AtomicReference<>();
@@ -49,6 +49,12 @@ public final class ReplyFeed {
         }
         return new Taker();
     }
+
+    /**
+     * A finished message and when it finished (wall clock, ms): a LOST message's sample lasts until it was
+     * declared lost, not until the replies thread got to it.
+     */
+    public record Finished(TimingRecord record, long finishedMillis) {}
 
     /**
      * Records that never became samples, counted once: {@code dropped} found the feed full (the replies
@@ -76,7 +82,7 @@ public final class ReplyFeed {
         if (!open) {
             return;
         }
-        if (!queue.offer(record)) {
+        if (!queue.offer(new Finished(record, System.currentTimeMillis()))) {
             dropped.increment();
         } else if (sleeper.get() != null) {
             Thread parked = sleeper.getAndSet(null);
@@ -92,7 +98,7 @@ public final class ReplyFeed {
      */
     public final class Taker {
 
-        private final ArrayDeque<TimingRecord> batch = new ArrayDeque<>(BATCH);
+        private final ArrayDeque<Finished> batch = new ArrayDeque<>(BATCH);
         private boolean closed;
         /** Times this taker parked, for tests: an idle feed must cost its taker a few wake-ups per wait, not a spin. */
         private long parks;
@@ -104,11 +110,11 @@ public final class ReplyFeed {
          *
          * @throws InterruptedException JMeter's Stop: the wait ends at once
          */
-        public TimingRecord take(long waitMillis) throws InterruptedException {
+        public Finished take(long waitMillis) throws InterruptedException {
             if (Thread.interrupted()) {
                 throw new InterruptedException("waiting for finished messages");
             }
-            TimingRecord next = batch.poll();
+            Finished next = batch.poll();
             if (next != null || closed) {
                 return next;
             }

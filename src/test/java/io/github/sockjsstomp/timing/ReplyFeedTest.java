@@ -31,8 +31,8 @@ class ReplyFeedTest {
 
     private static List<String> takeAll(ReplyFeed.Taker taker) throws InterruptedException {
         List<String> ids = new ArrayList<>();
-        for (TimingRecord r = taker.take(1); r != null; r = taker.take(1)) {
-            ids.add(r.msgId());
+        for (ReplyFeed.Finished f = taker.take(1); f != null; f = taker.take(1)) {
+            ids.add(f.record().msgId());
         }
         return ids;
     }
@@ -51,7 +51,7 @@ class ReplyFeedTest {
         feed.offer(record("a"));
         feed.offer(record("b"));
         feed.offer(record("c")); // full: dropped, counted
-        assertThat(taker.take(1).msgId()).isEqualTo("a");
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a");
         assertThat(taker.close()).as("c dropped, b left in the taker's batch").isEqualTo(new ReplyFeed.Unsampled(1, 1));
         assertThat(taker.take(1)).as("a closed taker takes nothing").isNull();
         feed.offer(record("d"));
@@ -61,12 +61,24 @@ class ReplyFeedTest {
     }
 
     @Test
+    void eachRecordCarriesWhenItWasHandedOverNotWhenItWasTaken() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyFeed.Taker taker = feed.open();
+        long before = System.currentTimeMillis();
+        feed.offer(record("a"));
+        long after = System.currentTimeMillis();
+        Thread.sleep(2); // the clock moves on before the take
+        ReplyFeed.Finished taken = taker.take(1);
+        assertThat(taken.finishedMillis()).isBetween(before, after);
+    }
+
+    @Test
     void aTakeMovesABatchOutOfTheBoundedQueueSoItHasRoomAgain() throws Exception {
         ReplyFeed feed = new ReplyFeed(2);
         ReplyFeed.Taker taker = feed.open();
         feed.offer(record("a"));
         feed.offer(record("b"));
-        assertThat(taker.take(1).msgId()).isEqualTo("a");
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a");
         feed.offer(record("c"));
         feed.offer(record("d"));
         feed.offer(record("e")); // the queue (2) is full again; b waits in the taker's batch
@@ -81,7 +93,7 @@ class ReplyFeedTest {
         for (String id : List.of("a", "b", "c")) {
             feed.offer(record(id));
         }
-        assertThat(taker.take(1).msgId()).isEqualTo("a"); // b and c now in the batch
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a"); // b and c now in the batch
         feed.offer(record("d"));
         assertThat(taker.close()).isEqualTo(new ReplyFeed.Unsampled(0, 3));
     }
@@ -93,7 +105,7 @@ class ReplyFeedTest {
         ReplyFeed.Taker second = feed.open();
         feed.offer(record("a"));
         assertThat(first.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
-        assertThat(second.take(1).msgId()).isEqualTo("a");
+        assertThat(second.take(1).record().msgId()).isEqualTo("a");
         assertThat(second.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
         assertThat(first.close()).as("closed twice counts once").isEqualTo(new ReplyFeed.Unsampled(0, 0));
     }
@@ -111,7 +123,7 @@ class ReplyFeedTest {
     void aTakerWaitingForTheNextRecordIsWokenByIt() throws Exception {
         ReplyFeed feed = new ReplyFeed(4);
         ReplyFeed.Taker taker = feed.open();
-        CompletableFuture<TimingRecord> taken = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<ReplyFeed.Finished> taken = CompletableFuture.supplyAsync(() -> {
             try {
                 return taker.take(TimeUnit.MINUTES.toMillis(10));
             } catch (InterruptedException e) {
@@ -122,7 +134,7 @@ class ReplyFeedTest {
             Thread.onSpinWait();
         }
         feed.offer(record("a"));
-        assertThat(taken.get().msgId()).isEqualTo("a");
+        assertThat(taken.get().record().msgId()).isEqualTo("a");
     }
 
     @Test
