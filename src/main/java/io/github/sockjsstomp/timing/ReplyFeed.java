@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * then takes all that came meanwhile, so under load the I/O threads that finish messages never wake it (waking a
  * parked thread per message cost a context switch and a system call on both sides, for a sample that carries its
  * own times and so gains nothing from being early). Only a taker that found nothing after lingering asks to be
- * woken by the next record, so an idle run wakes it no more than once per {@code waitMillis}.
+ * woken by the next record, so an idle run wakes it about twice per {@code waitMillis} (the linger, then the wait).
  */
 public final class ReplyFeed {
 
