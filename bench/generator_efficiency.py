@@ -17,7 +17,12 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             (incumbent-rate.jmx). JMeter CPU per answered message, context switches per message by thread kind
             (/proc/<pid>/task/*/status), JVM threads. Heart-beats off on both sides.
 
-Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate]   (default: all but many-rate)
+  replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
+            the replies thread's context switches per second (IDLE_SIDES, default "ours-2x1000"; a side "ours-2x1000:K"
+            takes $HOME_K, $PROPS_K, $PLAN_K and $JVM_K as in many-rate).
+
+Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle]
+       (default: all but many-rate and replies-idle)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
 design's floor, io.github.sockjsstomp.client.wiring.RateFloor (benchmark code in src/bench/java: Spring's STOMP client built as ours, no JMeter,
@@ -466,6 +471,48 @@ def rate_run(side, server, out, round_no):
             "messages_per_sample": messages / max(samples, 1)}
 
 
+def idle_run(side, server, out, round_no):
+    """One idle run of send.jmx with its replies thread: IDLE_USERS (2) users sending one message a minute in all,
+    so what wakes the replies thread is its own waiting, not messages: its context switches per second."""
+    name = f"{side.replace(':', '_')}-idle-{round_no}"
+    key = side.split(":", 1)[1] if ":" in side else None
+    users = int(os.environ.get("IDLE_USERS", "2"))
+    props = {"host": "127.0.0.1", "port": server.port, "endpoint": server.endpoint, "rampUp": 0,
+             "duration": ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5, "throughput": 1, "users": users, "threads": users,
+             "transport": "raw", "indexPath": "none", "pullPath": "none", "heartbeatMillis": 0, "pacing": "schedule",
+             "replySamples": "true", "timingLog": out / f"{name}-timing.csv", **server.ours()}
+    if key:
+        props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
+    plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx")) if key else ROOT / "jmx/send.jmx"
+    home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+    process, _, pid = jmeter(home, plan, out, name, props, os.environ.get("JVM_" + key, "") if key else "")
+    time.sleep(ENV["WARMUP_S"])
+    kinds0, t0 = switches_by_kind(pid), time.time()
+    time.sleep(ENV["WINDOW_S"])
+    kinds1, t1 = switches_by_kind(pid), time.time()
+    process.wait(300)
+    per_s = {k: (total - kinds0.get(k, (0, 0, 0.0))[1]) / (t1 - t0) for k, (_, total, _) in kinds1.items()}
+    return {"run": name, "replies": per_s.get("replies", 0.0), "all": sum(per_s.values())}
+
+
+def replies_idle(server, out):
+    """The replies-idle section: the replies thread's wake-ups per second when nothing finishes."""
+    sides = os.environ.get("IDLE_SIDES", "ours-2x1000").split()
+    runs = {s: [] for s in sides}
+    for round_no in range(1, ENV["ROUNDS"] + 1):
+        for side in sides:
+            runs[side].append(idle_run(side, server, out, round_no))
+            print(runs[side][-1], flush=True)
+    lines = ["## An idle run's replies thread: send.jmx, one message a minute, replySamples=true", "",
+             "| side | replies thread: context switches per second | whole JVM: context switches per second |",
+             "| --- | ---: | ---: |"]
+    for side, results in runs.items():
+        lines.append(f"| {side} | {statistics.median(r['replies'] for r in results):.1f} | "
+                     f"{statistics.median(r['all'] for r in results):.1f} |")
+    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['replies']:.1f}/s" for rs in runs.values() for r in rs), ""]
+    return lines
+
+
 def jfr_settings(out):
     """The JDK's profile settings, or with JFR_SETTINGS=fine a copy of them sampling Java every 1 ms (20 ms)."""
     if os.environ.get("JFR_SETTINGS") != "fine":
@@ -633,6 +680,8 @@ def main(argv):
                       f"(JMeter, server): {big.get('connect_cpu')} of {os.cpu_count()}", ""]
         if "many-rate" in parts:
             lines += many_rate(server, out)
+        if "replies-idle" in parts:
+            lines += replies_idle(server, out)
     finally:
         server.stop()
     summary = "\n".join(lines)

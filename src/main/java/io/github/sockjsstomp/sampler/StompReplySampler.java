@@ -29,8 +29,8 @@ public class StompReplySampler extends StompSampler {
     private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
             && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
-    /** The run's finished messages, once setupTest opened them for this sampler; null before. */
-    private ReplyFeed feed;
+    /** This sampler's end of the run's finished messages, once setupTest opened them for it; null before. */
+    private ReplyFeed.Taker feed;
 
     /** Longest wait for the next finished message; a sample that finds none is not reported. */
     private long waitMillis = StompParameters.WAIT_MILLIS.defaultValue;
@@ -41,20 +41,20 @@ public class StompReplySampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) {
-        TimingRecord record;
+        ReplyFeed.Finished finished;
         try {
-            record = feed.take(waitMillis);
+            finished = feed.take(waitMillis);
         } catch (InterruptedException e) {
             // JMeter's Stop: no sample to report, and the flag stays for JMeter (or our interrupt()) to see.
             Thread.currentThread().interrupt();
-            record = null;
+            finished = null;
         }
-        if (record == null) {
+        if (finished == null) {
             SampleResult nothing = new SampleResult();
             nothing.setIgnore();
             return nothing;
         }
-        return sampleOf(record, System.currentTimeMillis());
+        return sampleOf(finished.record(), finished.finishedMillis());
     }
 
     /** Opens the run's feed: finished messages are kept for this sampler from now on. */
@@ -63,12 +63,12 @@ public class StompReplySampler extends StompSampler {
         ReplyFeed runFeed = joinRun(0).feed();
         waitMillis = params.read(StompParameters.WAIT_MILLIS);
         if (!params.hasErrors()) {
-            runFeed.open();
-            feed = runFeed;
+            feed = runFeed.open();
         }
     }
 
-    static SampleResult sampleOf(TimingRecord record, long nowMillis) {
+    /** @param finishedMillis when the message finished (a LOST one: when it was declared lost) */
+    static SampleResult sampleOf(TimingRecord record, long finishedMillis) {
         SampleResult result = Sample.newResult(REPLY_PREFIX + record.destination());
         long sentMillis = record.sentEpochMicros() / 1000;
         result.setSentBytes(record.bytes());
@@ -84,7 +84,7 @@ public class StompReplySampler extends StompSampler {
             }
             case LOST -> {
                 // The time it waited in vain, up to when it was declared lost.
-                times(result, sentMillis, Math.max(0, nowMillis - sentMillis));
+                times(result, sentMillis, Math.max(0, finishedMillis - sentMillis));
                 Sample.fail(
                         result,
                         LOST,

@@ -1,64 +1,170 @@
 package io.github.sockjsstomp.timing;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Finished messages (answered, lost, failed) on their way to the replies sampler, which turns each into a
  * sample of its own for JMeter's listeners. Closed, as it is unless a replies sampler runs, it costs a
  * volatile read per record. Bounded: a replies thread that falls behind loses samples, never memory, and
  * the count of those it lost is kept; the timing log has every record either way.
+ *
+ * <p>Handed over in batches, not one by one: a taker that ran dry waits {@link #LINGER_MILLIS} unsignalled and
+ * then takes all that came meanwhile, so under load the I/O threads that finish messages never wake it (waking a
+ * parked thread per message cost a context switch and a system call on both sides, for a sample that carries its
+ * own times and so gains nothing from being early). Only a taker that found nothing after lingering asks to be
+ * woken by the next record, so an idle run wakes it about twice per {@code waitMillis} (the linger, then the wait).
  */
 public final class ReplyFeed {
 
     static final int CAPACITY = 100_000;
+    /** How long a taker that ran dry lets records gather before it looks again. */
+    static final long LINGER_MILLIS = 20;
+    /** The most records a taker moves out of the shared queue at once (one lock for all of them). */
+    static final int BATCH = 512;
 
-    private final BlockingQueue<TimingRecord> queue;
+    private final BlockingQueue<Finished> queue;
     private final LongAdder dropped = new LongAdder();
+    /** A taker that found the feed empty after lingering and parked until the next record: woken once. */
+    private final AtomicReference<Thread> sleeper = new AtomicReference<>();
+
     private volatile boolean open;
-    private int consumers;
+    private int takers;
 
     ReplyFeed(int capacity) {
         queue = new ArrayBlockingQueue<>(capacity);
     }
 
-    /** A replies sampler starts taking. */
-    public synchronized void open() {
-        if (consumers++ == 0) {
+    /** A replies sampler starts taking: finished messages are kept from now on until its taker closes. */
+    public synchronized Taker open() {
+        if (takers++ == 0) {
             queue.clear();
             dropped.reset();
             open = true;
         }
+        return new Taker();
     }
 
     /**
+     * A finished message and when it finished (wall clock, ms): a LOST message's sample lasts until it was
+     * declared lost, not until the replies thread got to it.
+     */
+    public record Finished(TimingRecord record, long finishedMillis) {}
+
+    /**
      * Records that never became samples, counted once: {@code dropped} found the feed full (the replies
-     * thread fell behind), {@code left} were still in it when the last taker stopped.
+     * thread fell behind), {@code left} were still in it (or in a taker's batch) when their taker stopped.
      */
     public record Unsampled(long dropped, long left) {}
 
-    /** A replies sampler stops taking; after the last, nothing more is kept. */
-    public synchronized Unsampled close() {
-        consumers = Math.max(0, consumers - 1);
-        if (consumers > 0) {
-            return new Unsampled(0, 0);
+    private synchronized Unsampled closed(int inBatch) {
+        takers = Math.max(0, takers - 1);
+        if (takers > 0) {
+            return new Unsampled(0, inBatch);
         }
         open = false;
         long left = queue.size();
         queue.clear();
-        return new Unsampled(dropped.sumThenReset(), left);
+        return new Unsampled(dropped.sumThenReset(), left + inBatch);
+    }
+
+    /** Whether a taker is parked until the next record, for tests. */
+    boolean hasSleeper() {
+        return sleeper.get() != null;
     }
 
     void offer(TimingRecord record) {
-        if (open && !queue.offer(record)) {
+        if (!open) {
+            return;
+        }
+        if (!queue.offer(new Finished(record, System.currentTimeMillis()))) {
             dropped.increment();
+        } else if (sleeper.get() != null) {
+            Thread parked = sleeper.getAndSet(null);
+            if (parked != null) {
+                LockSupport.unpark(parked);
+            }
         }
     }
 
-    /** The next finished message, waiting up to {@code waitMillis}; null if none came. */
-    public TimingRecord take(long waitMillis) throws InterruptedException {
-        return queue.poll(waitMillis, TimeUnit.MILLISECONDS);
+    /**
+     * One replies sampler's end of the feed, used by its thread only: the batch it took out of the shared queue
+     * and gives out one record per sample.
+     */
+    public final class Taker {
+
+        private final ArrayDeque<Finished> batch = new ArrayDeque<>(BATCH);
+        private boolean closed;
+        /** Times this taker parked, for tests: an idle feed must cost its taker a few wake-ups per wait, not a spin. */
+        private long parks;
+
+        private Taker() {}
+
+        /**
+         * The next finished message, waiting up to {@code waitMillis}; null if none came (or the taker is closed).
+         *
+         * @throws InterruptedException JMeter's Stop: the wait ends at once
+         */
+        public Finished take(long waitMillis) throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("waiting for finished messages");
+            }
+            Finished next = batch.poll();
+            if (next != null || closed) {
+                return next;
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+            boolean lingered = false;
+            while (true) {
+                if (queue.drainTo(batch, BATCH) > 0) {
+                    return batch.poll();
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("waiting for finished messages");
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return null;
+                }
+                if (!lingered) {
+                    lingered = true;
+                    parks++;
+                    LockSupport.parkNanos(this, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS)));
+                } else {
+                    awaitNext(remaining);
+                }
+            }
+        }
+
+        /** Parks until a record comes (its offer wakes this thread), {@code nanos} pass, or an interrupt. */
+        private void awaitNext(long nanos) {
+            Thread self = Thread.currentThread();
+            sleeper.set(self);
+            if (queue.isEmpty()) { // a record offered before we asked to be woken is not waited for
+                parks++;
+                LockSupport.parkNanos(this, nanos);
+            }
+            sleeper.compareAndSet(self, null);
+        }
+
+        /** Stops taking; after the feed's last taker, nothing more is kept. */
+        public Unsampled close() {
+            if (closed) {
+                return new Unsampled(0, 0);
+            }
+            closed = true;
+            int inBatch = batch.size();
+            batch.clear();
+            return closed(inBatch);
+        }
+
+        long parks() {
+            return parks;
+        }
     }
 }

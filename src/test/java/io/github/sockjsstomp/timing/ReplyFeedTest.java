@@ -1,8 +1,14 @@
 package io.github.sockjsstomp.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class ReplyFeedTest {
 
@@ -23,34 +29,145 @@ class ReplyFeedTest {
                 -1);
     }
 
+    private static List<String> takeAll(ReplyFeed.Taker taker) throws InterruptedException {
+        List<String> ids = new ArrayList<>();
+        for (ReplyFeed.Finished f = taker.take(1); f != null; f = taker.take(1)) {
+            ids.add(f.record().msgId());
+        }
+        return ids;
+    }
+
     @Test
     void closedItKeepsNothing() throws Exception {
         ReplyFeed feed = new ReplyFeed(4);
         feed.offer(record("a"));
-        assertThat(feed.take(1)).isNull();
+        assertThat(feed.open().take(1)).isNull();
     }
 
     @Test
     void openItHandsOverInOrderAndCountsWhatDidNotFit() throws Exception {
         ReplyFeed feed = new ReplyFeed(2);
-        feed.open();
+        ReplyFeed.Taker taker = feed.open();
         feed.offer(record("a"));
         feed.offer(record("b"));
         feed.offer(record("c")); // full: dropped, counted
-        assertThat(feed.take(1).msgId()).isEqualTo("a");
-        assertThat(feed.close()).as("c dropped, b left in the feed").isEqualTo(new ReplyFeed.Unsampled(1, 1));
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a");
+        assertThat(taker.close()).as("c dropped, b left in the taker's batch").isEqualTo(new ReplyFeed.Unsampled(1, 1));
+        assertThat(taker.take(1)).as("a closed taker takes nothing").isNull();
         feed.offer(record("d"));
-        assertThat(feed.take(1)).isNull();
+        assertThat(feed.open().take(1))
+                .as("nothing kept while no taker was open")
+                .isNull();
+    }
+
+    @Test
+    void eachRecordCarriesWhenItWasHandedOverNotWhenItWasTaken() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyFeed.Taker taker = feed.open();
+        long before = System.currentTimeMillis();
+        feed.offer(record("a"));
+        long after = System.currentTimeMillis();
+        Thread.sleep(2); // the clock moves on before the take
+        ReplyFeed.Finished taken = taker.take(1);
+        assertThat(taken.finishedMillis()).isBetween(before, after);
+    }
+
+    @Test
+    void aTakeMovesABatchOutOfTheBoundedQueueSoItHasRoomAgain() throws Exception {
+        ReplyFeed feed = new ReplyFeed(2);
+        ReplyFeed.Taker taker = feed.open();
+        feed.offer(record("a"));
+        feed.offer(record("b"));
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a");
+        feed.offer(record("c"));
+        feed.offer(record("d"));
+        feed.offer(record("e")); // the queue (2) is full again; b waits in the taker's batch
+        assertThat(takeAll(taker)).containsExactly("b", "c", "d");
+        assertThat(taker.close()).isEqualTo(new ReplyFeed.Unsampled(1, 0));
+    }
+
+    @Test
+    void closingCountsWhatIsLeftInTheQueueAndInTheBatch() throws Exception {
+        ReplyFeed feed = new ReplyFeed(8);
+        ReplyFeed.Taker taker = feed.open();
+        for (String id : List.of("a", "b", "c")) {
+            feed.offer(record(id));
+        }
+        assertThat(taker.take(1).record().msgId()).isEqualTo("a"); // b and c now in the batch
+        feed.offer(record("d"));
+        assertThat(taker.close()).isEqualTo(new ReplyFeed.Unsampled(0, 3));
     }
 
     @Test
     void itStaysOpenUntilItsLastTakerCloses() throws Exception {
         ReplyFeed feed = new ReplyFeed(4);
-        feed.open();
-        feed.open();
+        ReplyFeed.Taker first = feed.open();
+        ReplyFeed.Taker second = feed.open();
         feed.offer(record("a"));
-        assertThat(feed.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
-        assertThat(feed.take(1).msgId()).isEqualTo("a");
-        assertThat(feed.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
+        assertThat(first.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
+        assertThat(second.take(1).record().msgId()).isEqualTo("a");
+        assertThat(second.close()).isEqualTo(new ReplyFeed.Unsampled(0, 0));
+        assertThat(first.close()).as("closed twice counts once").isEqualTo(new ReplyFeed.Unsampled(0, 0));
+    }
+
+    @Test
+    void anIdleFeedParksItsTakerOnceToLingerAndOnceToWaitNotInASpin() throws Exception {
+        ReplyFeed.Taker taker = new ReplyFeed(4).open();
+        assertThat(taker.take(3 * ReplyFeed.LINGER_MILLIS)).isNull();
+        // Two parks (the linger, then the wait for the next record), a spurious return or two at most.
+        assertThat(taker.parks()).isBetween(2L, 4L);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aTakerWaitingForTheNextRecordIsWokenByIt() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyFeed.Taker taker = feed.open();
+        CompletableFuture<ReplyFeed.Finished> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                return taker.take(TimeUnit.MINUTES.toMillis(10));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!feed.hasSleeper()) {
+            Thread.onSpinWait();
+        }
+        feed.offer(record("a"));
+        assertThat(taken.get().record().msgId()).isEqualTo("a");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void anInterruptEndsTheWaitAtOnce() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyFeed.Taker taker = feed.open();
+        CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+        Thread waiting = new Thread(() -> {
+            try {
+                taker.take(TimeUnit.MINUTES.toMillis(10));
+                thrown.complete(null);
+            } catch (InterruptedException e) {
+                thrown.complete(e);
+            }
+        });
+        waiting.start();
+        while (!feed.hasSleeper()) {
+            Thread.onSpinWait();
+        }
+        waiting.interrupt();
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void anInterruptedTakerTakesNothingEvenWithRecordsWaiting() {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyFeed.Taker taker = feed.open();
+        feed.offer(record("a"));
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> taker.take(1)).isInstanceOf(InterruptedException.class);
+        assertThat(Thread.interrupted())
+                .as("the flag was consumed by the exception")
+                .isFalse();
     }
 }
