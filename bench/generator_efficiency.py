@@ -23,7 +23,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
 Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle]
        (default: all but many-rate and replies-idle)
-SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0).
+SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0); an echo
+side "ours-raw:K" takes $HOME_K (another build), $PROPS_K, $PLAN_K and $JVM_K, e.g. SIDES="ours-raw:before ours-raw".
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
 design's floor, io.github.sockjsstomp.client.wiring.RateFloor (benchmark code in src/bench/java: Spring's STOMP client built as ours, no JMeter,
 no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs with the JVM options
@@ -305,7 +306,8 @@ def echo_run(side, server, out, round_no, fire=False):
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
             plan_path = Path(os.environ.get("PLAN_" + key, plan_path))
-        process, jtl, pid = jmeter(OURS_HOME, plan_path, out, name, props, jvm_args)
+        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+        process, jtl, pid = jmeter(home, plan_path, out, name, props, jvm_args)
     cpu, switches, start_ms, end_ms = steady_window(process, pid)
     if fire:
         # Unthrottled, the senders can outrun the server: the messages it never answered are the errors, and
