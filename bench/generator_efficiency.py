@@ -17,11 +17,16 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             (incumbent-rate.jmx). JMeter CPU per answered message, context switches per message by thread kind
             (/proc/<pid>/task/*/status), JVM threads. Heart-beats off on both sides.
 
+  connects  connect.jmx's connect rate with CONNECT_IN_FLIGHT (default "1 8 32") connects under way per thread,
+            alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats 10 s as the plan,
+            no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
+            server's CPU per session between the two (polled every 0.25 s).
+
   replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
             the replies thread's context switches per second (IDLE_SIDES, default "ours-2x1000"; a side "ours-2x1000:K"
             takes $HOME_K, $PROPS_K, $PLAN_K and $JVM_K as in many-rate).
 
-Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle]
+Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle] [connects]
        (default: all but many-rate and replies-idle)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0); an echo
 side "ours-raw:K" takes $HOME_K (another build), $PROPS_K, $PLAN_K and $JVM_K, e.g. SIDES="ours-raw:before ours-raw".
@@ -580,6 +585,62 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
     return figures
 
 
+def connects_run(in_flight, server, out, round_no):
+    """connect.jmx with in_flight connects under way per thread: sessions/s and CPU per session while they connect."""
+    users, threads = int(os.environ.get("CONNECT_USERS", "6000")), int(os.environ.get("CONNECT_THREADS", "6"))
+    duration = int(os.environ.get("CONNECT_DURATION", "40"))
+    name = f"connects-{in_flight}-r{round_no}"
+    process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
+                               {"host": "127.0.0.1", "port": server.port, "transport": "raw",
+                                "endpoint": server.endpoint, "indexPath": "none", "pullPath": "none",
+                                "heartbeatMillis": 10000, "users": users, "threads": threads, "rampUp": 0,
+                                "duration": duration, "aliveMillis": 5000, "connectsInFlight": in_flight,
+                                **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}})
+    polls = poll_cpu(pid, server.pid, duration)
+    process.wait(300)
+    with open(jtl, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["label"] == "session"]
+    ok = [r for r in rows if r["success"] == "true"]
+    figures = {"run": name, "in_flight": in_flight, "users": users, "threads": threads, "connected": len(ok),
+               "failed": len(rows) - len(ok)}
+    if len(ok) > 1:
+        first = min(int(r["timeStamp"]) for r in ok) / 1000
+        last = max(int(r["timeStamp"]) + int(r["elapsed"]) for r in ok) / 1000
+        inside = [p for p in polls if first - 0.25 <= p[0] <= last + 0.25]
+        figures["per_s"] = len(ok) / max(last - first, 0.001)
+        figures["p50_ms"] = statistics.median(int(r["elapsed"]) for r in ok)
+        if len(inside) >= 2:
+            figures["cpu_us"] = (inside[-1][1] - inside[0][1]) / len(ok) * 1e6
+            figures["server_cpu_us"] = (inside[-1][2] - inside[0][2]) / len(ok) * 1e6
+    return figures
+
+
+def connects(server, out):
+    """The connects section: connectsInFlight values alternating, ROUNDS rounds, medians."""
+    values = [int(v) for v in os.environ.get("CONNECT_IN_FLIGHT", "1 8 32").split()]
+    runs = {v: [] for v in values}
+    for round_no in range(1, ENV["ROUNDS"] + 1):
+        for value in values:
+            runs[value].append(connects_run(value, server, out, round_no))
+            print(runs[value][-1], flush=True)
+    sample = runs[values[0]][0]
+    lines = [f"## Connects under way: {sample['users']:,} users on {sample['threads']} threads, connect.jmx raw", "",
+             "| connectsInFlight | sessions/s | JMeter CPU us per session | server CPU us per session | "
+             "connect p50 ms | connected | failed |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+
+    def median(results, key):
+        found = [r[key] for r in results if key in r]
+        return statistics.median(found) if found else float("nan")
+    for value, results in runs.items():
+        lines.append(f"| {value} | {median(results, 'per_s'):,.0f} | {median(results, 'cpu_us'):,.0f} | "
+                     f"{median(results, 'server_cpu_us'):,.0f} | {median(results, 'p50_ms'):.0f} | "
+                     f"{min(r['connected'] for r in results):,} | {sum(r['failed'] for r in results)} |")
+    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r.get('per_s', 0):,.0f}/s {r.get('cpu_us', 0):,.0f} us"
+                                          for rs in runs.values() for r in rs), ""]
+    return lines
+
+
 def poll_cpu(pid, server_pid, seconds):
     """(time, JMeter CPU s, server CPU s) every 0.25 s for that long: who was busy while sessions connected."""
     polls = []
@@ -608,7 +669,8 @@ def main(argv):
         sys.exit("bench/incumbent-rate.jmx is missing")
     if not (OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
-    incumbent_home()
+    if set(parts) - {"connects"}:
+        incumbent_home()
     out = ROOT / "results" / time.strftime("bench-generator-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
     broker = os.environ.get("BROKER", "")
@@ -684,6 +746,8 @@ def main(argv):
             lines += many_rate(server, out)
         if "replies-idle" in parts:
             lines += replies_idle(server, out)
+        if "connects" in parts:
+            lines += connects(server, out)
     finally:
         server.stop()
     summary = "\n".join(lines)

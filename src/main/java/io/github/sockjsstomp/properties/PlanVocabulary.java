@@ -17,6 +17,7 @@ public final class PlanVocabulary {
             "bearerToken",
             "connectHeaders",
             "connectTimeoutMillis",
+            "connectsInFlight",
             "connectsPerSecond",
             "csrfPath",
             "destination",

@@ -75,8 +75,18 @@ final class ConnectionParameters {
 
     private ConnectionParameters() {}
 
-    /** The thread's users, none connected yet; null when a parameter is bad (the reader has the problems). */
+    /** The thread's users, none connected yet, connected one at a time; null when a parameter is bad. */
     static ThreadUsers read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
+        return read(params, subscribe, 1, run);
+    }
+
+    /**
+     * The thread's users, none connected yet; null when a parameter is bad (the reader has the problems).
+     *
+     * @param connectsInFlight how many of their connects may be under way at once (the session sampler's)
+     */
+    static ThreadUsers read(
+            ParameterReader params, Parameter<List<Template>> subscribe, int connectsInFlight, Run run) {
         UserSettings.Server server = server(params);
         WebLogin web = webLogin(params);
         UserSettings.ConnectOptions connect = new UserSettings.ConnectOptions(
@@ -124,7 +134,7 @@ final class ConnectionParameters {
                     connect);
             users.add(new VirtualUser(shared, settings, probe));
         }
-        return new ThreadUsers(users, subscribeTo, connectsPerSecond, run.capacity());
+        return new ThreadUsers(users, subscribeTo, connectsPerSecond, connectsInFlight, run.capacity());
     }
 
     /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */

@@ -33,6 +33,8 @@ final class Reconnects implements UserTurns.States {
     private final CapacityBook capacity;
     /** Users whose lost session a sample said already; a successful connect clears the bit. */
     private final BitSet lossSaid = new BitSet();
+    /** Users whose connect is under way ({@link ConnectsInFlight}): not to be started again until it is done. */
+    private final BitSet connecting = new BitSet();
 
     private boolean closed;
 
@@ -72,6 +74,16 @@ final class Reconnects implements UserTurns.States {
             countWaiting(wasWaiting, schedule);
             capacity.ended();
         }
+    }
+
+    @Override
+    public boolean isConnecting(int index) {
+        return connecting.get(index);
+    }
+
+    /** User {@code index}'s connect started ({@code true}) or its outcome was taken ({@code false}). */
+    void connecting(int index, boolean underWay) {
+        connecting.set(index, underWay);
     }
 
     /** Whether user {@code index}'s backoff lets it connect at {@code nowNanos}; a first connect always may. */

@@ -13,14 +13,17 @@ import org.apache.jmeter.threads.JMeterVariables;
 
 /**
  * The session sampler: it makes the thread's users and connects them, and alone it is the connection-capacity
- * test. While some of the thread's users are not connected, each sample logs in and connects the next one,
- * one sub-result per step, connect time set; the sessions then stay open with their heart-beats. Once all are
- * up, a sample checks they are still alive: a session the server dropped is reported once as ConnectionLost,
- * and a later sample connects it again.
+ * test. While some of the thread's users are not connected, a sample starts their connects, in order, until
+ * {@code connectsInFlight} are under way ({@link ConnectsInFlight}: paced, each user logging in and connecting on a
+ * connect lane), then returns the first to finish: one sample per user, timed from that user's start to its
+ * CONNECTED and subscribes (or its failure), a sub-result per step, connect time set; the sessions then stay open
+ * with their heart-beats. Once all are up, a sample checks they are still alive: a session the server dropped is
+ * reported once as ConnectionLost, and a later sample connects it again.
  *
  * <p>After each sample the variable {@value StompParameters#ALL_CONNECTED_VARIABLE} says whether all of the
  * thread's users are connected ({@code true} after an alive check), so a plan holds only then, and
- * {@value StompParameters#USERS_TO_CONNECT_VARIABLE} whether some have not had their first connect yet. Users are
+ * {@value StompParameters#USERS_TO_CONNECT_VARIABLE} whether some have not had their first connect yet, or have
+ * it under way (a plan loops on it until every user's first connect has its sample). Users are
  * connected in order first; only after that does a sample look over all of them for one to reconnect, so
  * connecting N users costs N samples, not N². A send sampler after it in the same thread sends on its users
  * (see {@link ThreadUsers}).
@@ -51,6 +54,7 @@ public class StompConnectSampler extends StompSampler {
 
     private static List<Parameter<?>> parameters() {
         List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
+        all.add(StompParameters.CONNECTS_IN_FLIGHT);
         all.add(StompParameters.SILENT_AFTER);
         all.add(StompParameters.SILENT_SHARE);
         return all;
@@ -61,7 +65,8 @@ public class StompConnectSampler extends StompSampler {
         Run run = joinRun(0);
         double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
         double silentShare = params.read(StompParameters.SILENT_SHARE);
-        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, run));
+        int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
+        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, run));
         if (users != null) {
             if (silentShare > 0) {
                 SilentSessions.goSilent(
@@ -87,15 +92,25 @@ public class StompConnectSampler extends StompSampler {
             variables.put(
                     StompParameters.ALL_CONNECTED_VARIABLE,
                     Boolean.toString(result.getSampleLabel().equals(label + ALIVE)));
-            variables.put(StompParameters.USERS_TO_CONNECT_VARIABLE, Boolean.toString(firstPass < users.size()));
+            variables.put(
+                    StompParameters.USERS_TO_CONNECT_VARIABLE,
+                    Boolean.toString(
+                            firstPass < users.size() || users.inFlight().count() > 0));
         }
         return result;
     }
 
     private SampleResult sampleNext(String label) throws InterruptedException {
         int count = users.size();
-        if (firstPass < count) {
-            return users.connects().connect(firstPass++, label);
+        ConnectsInFlight inFlight = users.inFlight();
+        if (firstPass < count || inFlight.count() > 0) {
+            // the first pass: start users in order until the connects under way fill up, then take the first done
+            while (firstPass < count && inFlight.hasRoom() && !inFlight.hasFinished()) {
+                inFlight.start(firstPass++, label);
+            }
+            if (inFlight.count() > 0) {
+                return inFlight.awaitFirst(label);
+            }
         }
         Silence expired = SilentSessions.takeExpired(users.users());
         if (expired != null) {
@@ -105,15 +120,9 @@ public class StompConnectSampler extends StompSampler {
         Reconnects reconnects = users.reconnects();
         // Twice at most: when users are down and none is due, wait (untimed) for the first due, then connect it.
         for (int round = 0; round < 2; round++) {
-            int index = turns.nextToConnect(cursor);
-            if (index >= 0) {
-                cursor = (index + 1) % count;
-                if (reconnects.hasUnsaidLoss(index)) {
-                    reconnects.lossSaid(index);
-                    VirtualUser user = users.users().get(index);
-                    return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
-                }
-                return users.connects().connect(index, label);
+            SampleResult lossOrConnect = startReconnects(turns, reconnects, inFlight, label);
+            if (lossOrConnect != null) {
+                return lossOrConnect;
             }
             int down = turns.downCount();
             if (down == 0) {
@@ -132,6 +141,30 @@ public class StompConnectSampler extends StompSampler {
             }
         }
         return alive(label);
+    }
+
+    /**
+     * Starts the reconnects that are due, round-robin from the cursor, until the connects under way fill up, and
+     * returns the first to finish; or, first, the loss of a user no sample said yet; null when no user is due and
+     * no connect is under way.
+     */
+    private SampleResult startReconnects(
+            UserTurns turns, Reconnects reconnects, ConnectsInFlight inFlight, String label)
+            throws InterruptedException {
+        while (inFlight.hasRoom() && !inFlight.hasFinished()) {
+            int index = turns.nextToConnect(cursor);
+            if (index < 0) {
+                break;
+            }
+            cursor = (index + 1) % users.size();
+            if (reconnects.hasUnsaidLoss(index)) {
+                reconnects.lossSaid(index);
+                VirtualUser user = users.users().get(index);
+                return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
+            }
+            inFlight.start(index, label);
+        }
+        return inFlight.count() > 0 ? inFlight.awaitFirst(label) : null;
     }
 
     private SampleResult alive(String label) {

@@ -86,6 +86,13 @@ final class StompParameters {
             0,
             range(0.0, 1_000_000.0),
             "this thread's connect rate; 0 = as fast as they complete");
+    // The session sampler's own.
+    static final Parameter<Long> CONNECTS_IN_FLIGHT = whole(
+            "connectsInFlight",
+            8,
+            range(1, 1024),
+            "this thread's connects under way at once (each on a connect lane of the thread's); "
+                    + "1 = one after another on the JMeter thread");
     // Dead clients: the session sampler's own.
     static final Parameter<Double> SILENT_AFTER = decimal(
             "silentAfter",

@@ -32,13 +32,25 @@ final class ThreadUsers {
     private final List<VirtualUser> users;
     private final Reconnects reconnects;
     private final UserConnects connects;
+    private final ConnectsInFlight inFlight;
     private final UserTurns turns;
     private final ThreadTiming timing;
 
-    ThreadUsers(List<VirtualUser> users, List<Template> subscribeTo, double connectsPerSecond, CapacityBook capacity) {
+    /** @param connectsInFlight how many of their connects the session sampler has under way at once, 1 or more */
+    ThreadUsers(
+            List<VirtualUser> users,
+            List<Template> subscribeTo,
+            double connectsPerSecond,
+            int connectsInFlight,
+            CapacityBook capacity) {
         this.users = List.copyOf(users);
         this.reconnects = new Reconnects(this.users, capacity);
         this.connects = new UserConnects(this.users, subscribeTo, new ConnectPacing(connectsPerSecond), reconnects);
+        // never more lanes than users: a thread of one user connects it on the JMeter thread, as before lanes
+        this.inFlight = new ConnectsInFlight(
+                connects,
+                Math.max(1, Math.min(connectsInFlight, this.users.size())),
+                longestConnectMillis(subscribeTo.size()));
         this.turns = new UserTurns(this.users.size(), reconnects);
         this.timing = new ThreadTiming(this.users);
     }
@@ -73,6 +85,10 @@ final class ThreadUsers {
         return connects;
     }
 
+    ConnectsInFlight inFlight() {
+        return inFlight;
+    }
+
     UserTurns turns() {
         return turns;
     }
@@ -83,11 +99,13 @@ final class ThreadUsers {
 
     /** Ends every session and connect under way now (JMeter's Stop); the next sample connects again. */
     void disconnect() {
+        inFlight.cancel();
         users.forEach(VirtualUser::disconnect);
     }
 
     /** Closes every user. Must not throw: JMeter tears every sampler down in one loop. */
     void close() {
+        inFlight.close();
         reconnects.close();
         for (VirtualUser user : users) {
             try {
@@ -96,6 +114,16 @@ final class ThreadUsers {
                 log.warn("Closing {} failed", user, e);
             }
         }
+    }
+
+    /**
+     * The most one connect can take: each of its steps (the login steps, the transport probe, the connect, the
+     * subscribes) ends within the connect timeout.
+     */
+    private long longestConnectMillis(int subscribes) {
+        long timeout = users.isEmpty() ? 0 : users.get(0).settings().connect().timeoutMillis();
+        int loginSteps = 4;
+        return timeout * (loginSteps + 2 + subscribes) + 1000;
     }
 
     @Override

@@ -10,7 +10,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * Connects a thread's users, one sample each: paced ({@link ConnectPacing}), then the login steps, the STOMP connect
  * and the subscribes, a sub-result per step; each outcome goes to {@link Reconnects}.
  */
-final class UserConnects {
+final class UserConnects implements ConnectsInFlight.Connects {
 
     private final List<VirtualUser> users;
     private final List<Template> subscribeTo;
@@ -52,17 +52,51 @@ final class UserConnects {
     /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step; paced, untimed wait. */
     SampleResult connect(int index, String label) throws InterruptedException {
         pacing.awaitTurn();
+        Attempt attempt = attempt(index, label);
+        apply(attempt);
+        return attempt.result();
+    }
+
+    /** Waits, outside any sample's time, until the next connect may start ({@code connectsPerSecond}). */
+    @Override
+    public void awaitTurn() throws InterruptedException {
+        pacing.awaitTurn();
+    }
+
+    /** User {@code index}'s connect is under way: the turns pass over it until its outcome is applied. */
+    @Override
+    public void started(int index) {
+        reconnects.lost(index);
+        reconnects.connecting(index, true);
+    }
+
+    /**
+     * User {@code index}'s connect as one timed sample, from its start to CONNECTED and its subscribes (or its
+     * failure); the outcome is not applied yet: on whatever thread runs it, this touches only that user.
+     */
+    @Override
+    public Attempt attempt(int index, String label) {
         VirtualUser user = users.get(index);
         long startNanos = System.nanoTime();
         SampleResult result = Sample.timed(label, r -> connectSteps(user, r));
-        long now = System.nanoTime();
-        if (result.isSuccessful()) {
-            reconnects.connected(index, startNanos, now);
-        } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
-            reconnects.failed(index, result.getResponseCode(), result.getResponseMessage(), now);
-        }
-        return result;
+        return new Attempt(index, result, startNanos, System.nanoTime());
     }
+
+    /** Applies a connect's outcome to the thread's books: on the JMeter thread that owns {@link Reconnects}. */
+    @Override
+    public void apply(Attempt attempt) {
+        reconnects.connecting(attempt.index(), false);
+        SampleResult result = attempt.result();
+        if (result.isSuccessful()) {
+            reconnects.connected(attempt.index(), attempt.startNanos(), attempt.endNanos());
+        } else if (!Sample.INTERRUPTED.equals(result.getResponseCode())) {
+            reconnects.failed(
+                    attempt.index(), result.getResponseCode(), result.getResponseMessage(), attempt.endNanos());
+        }
+    }
+
+    /** One user's connect, done: its sample and its times (for the capacity book and the backoff). */
+    record Attempt(int index, SampleResult result, long startNanos, long endNanos) {}
 
     private void connectSteps(VirtualUser user, SampleResult result) throws InterruptedException {
         for (StepResult step : user.login()) {

@@ -29,6 +29,11 @@ final class UserTurns {
         /** Whether the user, seen not connected, lost a session that no sample said yet. */
         boolean hasUnsaidLoss(int index);
 
+        /** Whether a connect of the user is under way ({@link ConnectsInFlight}): it is not to be started again. */
+        default boolean isConnecting(int index) {
+            return false;
+        }
+
         /** The most a wait for a user's backoff can last. */
         long longestDelayNanos();
     }
@@ -74,13 +79,14 @@ final class UserTurns {
     }
 
     /**
-     * The first user from {@code from} on, round-robin, that is down and either lost a session no sample said yet
+     * The first user from {@code from} on, round-robin, that is down, not connecting, and either lost a session no sample said yet
      * ({@link Reconnects#hasUnsaidLoss}) or is due to connect; -1 if none is.
      */
     int nextToConnect(int from) {
         for (int i = 0; i < count; i++) {
             int index = (from + i) % count;
             if (!connectedElseNoteLoss(index)
+                    && !states.isConnecting(index)
                     && (states.hasUnsaidLoss(index) || states.isDue(index, System.nanoTime()))) {
                 return index;
             }
@@ -114,7 +120,7 @@ final class UserTurns {
         long earliestNanos = 0;
         long now = System.nanoTime();
         for (int index = 0; index < count; index++) {
-            if (connectedElseNoteLoss(index)) {
+            if (connectedElseNoteLoss(index) || states.isConnecting(index)) {
                 continue;
             }
             if (states.isDue(index, now)) {

@@ -33,10 +33,13 @@ public final class CapacityBook implements Silence.Listener {
 
     /** A connect that succeeded, from its start to CONNECTED: one more session held. */
     public synchronized void connected(long startNanos, long endNanos) {
-        if (connects++ == 0) {
+        // connects under way at once are told in the order they finish, not the order they started
+        if (connects++ == 0 || startNanos - firstConnectNanos < 0) {
             firstConnectNanos = startNanos;
         }
-        lastConnectNanos = endNanos;
+        if (connects == 1 || endNanos - lastConnectNanos > 0) {
+            lastConnectNanos = endNanos;
+        }
         peak = Math.max(peak, ++held);
     }
 

@@ -216,6 +216,14 @@ public final class DemoServer implements AutoCloseable {
         return this.context.getBean(DemoStats.class).connectedSessionCount();
     }
 
+    /**
+     * Connected sessions that ended with neither DISCONNECT nor a close frame (status 1006): what a client leaves
+     * when it exits with sessions still open, instead of closing them.
+     */
+    public long sessionsDroppedWithoutClose() {
+        return this.context.getBean(DemoStats.class).droppedWithoutClose();
+    }
+
     /** Closes the Spring context (WebSocket sessions get close status 1001) and stops Tomcat; bounded wait. */
     @Override
     public void close() {

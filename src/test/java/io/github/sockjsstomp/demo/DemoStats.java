@@ -12,6 +12,7 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.SimpMessageType;
 import org.springframework.messaging.support.ChannelInterceptor;
+import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.messaging.SessionConnectedEvent;
 import org.springframework.web.socket.messaging.SessionDisconnectEvent;
 
@@ -30,6 +31,9 @@ final class DemoStats {
     private final AtomicLong rejectedConnects = new AtomicLong();
 
     private final AtomicLong disconnects = new AtomicLong();
+
+    /** Connected sessions whose client went without DISCONNECT or a close frame (1006): a client that leaked them. */
+    private final AtomicLong droppedWithoutClose = new AtomicLong();
 
     private final Map<String, AtomicLong> received = new LinkedHashMap<>();
 
@@ -61,6 +65,9 @@ final class DemoStats {
         // May be published twice for one session (DISCONNECT frame, then the socket closing).
         if (this.connectedSessions.remove(event.getSessionId())) {
             this.disconnects.incrementAndGet();
+            if (CloseStatus.NO_CLOSE_FRAME.equalsCode(event.getCloseStatus())) {
+                this.droppedWithoutClose.incrementAndGet();
+            }
         }
     }
 
@@ -101,6 +108,10 @@ final class DemoStats {
                 return message;
             }
         };
+    }
+
+    long droppedWithoutClose() {
+        return this.droppedWithoutClose.get();
     }
 
     int connectedSessionCount() {

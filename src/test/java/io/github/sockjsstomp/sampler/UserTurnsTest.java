@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Users are written one letter each: C connected, D down and due to connect, W down and waiting out its backoff,
- * L down, waiting, with a loss no sample said yet.
+ * L down, waiting, with a loss no sample said yet, G down and due but with its connect under way (connecting).
  */
 class UserTurnsTest {
 
@@ -56,6 +56,19 @@ class UserTurnsTest {
                 .isEqualTo(expected);
     }
 
+    @ParameterizedTest
+    @CsvSource({"GWD, 0, 2", "GGG, 0, -1", "CGD, 1, 2", "DGC, 1, 0"})
+    void nextToConnectPassesOverUsersWhoseConnectIsUnderWay(String users, int from, int expected) {
+        assertThat(new UserTurns(users.length(), new TestStates(users)).nextToConnect(from))
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void awaitNextDueNeverAnswersAUserWhoseConnectIsUnderWay() throws InterruptedException {
+        assertThat(new UserTurns(3, new TestStates("GCD")).awaitNextDue()).isEqualTo(2);
+        assertThat(new UserTurns(2, new TestStates("GC")).awaitNextDue()).isEqualTo(-1);
+    }
+
     @Test
     void everyUserFoundDownHasItsLossNotedOnTheWay() {
         TestStates states = new TestStates("WDCW");
@@ -92,7 +105,9 @@ class UserTurnsTest {
             this.users = users;
             this.dueNanos = new long[users.length()];
             for (int i = 0; i < users.length(); i++) {
-                dueNanos[i] = users.charAt(i) == 'D' ? System.nanoTime() - 1 : System.nanoTime() + 3_600_000_000_000L;
+                dueNanos[i] = "DG".indexOf(users.charAt(i)) >= 0
+                        ? System.nanoTime() - 1
+                        : System.nanoTime() + 3_600_000_000_000L;
             }
         }
 
@@ -119,6 +134,11 @@ class UserTurnsTest {
         @Override
         public boolean hasUnsaidLoss(int index) {
             return users.charAt(index) == 'L';
+        }
+
+        @Override
+        public boolean isConnecting(int index) {
+            return users.charAt(index) == 'G';
         }
 
         @Override

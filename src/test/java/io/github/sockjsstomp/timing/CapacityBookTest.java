@@ -25,6 +25,15 @@ class CapacityBookTest {
     }
 
     @Test
+    void connectsToldInTheOrderTheyFinishedSpanTheirEarliestStartToTheirLatestEnd() {
+        CapacityBook book = new CapacityBook();
+        book.connected(SECOND, 2 * SECOND);
+        book.connected(0, 3 * SECOND);
+        book.connected(SECOND / 2, SECOND);
+        assertThat(book.figures()).isEqualTo("stomp sessions: 3 held at peak; 3 connects, 1.0 connects/s over 3.00 s");
+    }
+
+    @Test
     void oneConnectHasNoRateAndEndsNeverTakeTheCountBelowZero() {
         CapacityBook book = new CapacityBook();
         book.ended();

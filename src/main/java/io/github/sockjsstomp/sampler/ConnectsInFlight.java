@@ -1,0 +1,209 @@
+package io.github.sockjsstomp.sampler;
+
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.jmeter.samplers.SampleResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connects a thread has under way at once, {@code connectsInFlight} at most, so that its connect rate is the
+ * server's and not one handshake at a time. Each connect runs on a connect lane of the thread's own (a user's login
+ * steps are blocking HTTP requests, and its connect waits for CONNECTED), touching only its user; the JMeter thread
+ * paces the starts ({@link UserConnects#awaitTurn}), takes the finished ones in the order they finish and applies
+ * their outcomes ({@link UserConnects#apply}) itself, since {@link Reconnects} and the turns are its alone, and the
+ * users' states change only where the turns look ({@link Reconnects#isConnecting} while under way). With a
+ * limit of 1 the connect runs on the JMeter thread itself: no lane, as before there were lanes.
+ *
+ * <p>The hand-over is a queue: a lane puts its connect's sample there once done, the JMeter thread takes it, so
+ * what the lane wrote happens-before what the JMeter thread reads. Not thread-safe except {@link #cancel} (JMeter's
+ * Stop, from another thread) and {@link #close}.
+ */
+final class ConnectsInFlight {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectsInFlight.class);
+    private static final AtomicInteger LANES = new AtomicInteger();
+    private static final long LANE_IDLE_SECONDS = 5;
+
+    /** What a connect is made of, as {@link UserConnects} does it; a small fake in tests. */
+    interface Connects {
+        /** Waits, outside any sample's time, until the next connect may start. */
+        void awaitTurn() throws InterruptedException;
+
+        /** A connect of user {@code index} starts: on the JMeter thread. */
+        void started(int index);
+
+        /** The connect itself, timed; on a connect lane (or the JMeter thread), touching only its user. */
+        UserConnects.Attempt attempt(int index, String label);
+
+        /** Its outcome, applied on the JMeter thread. */
+        void apply(UserConnects.Attempt attempt);
+    }
+
+    private final Connects connects;
+    private final int limit;
+    /** The longest a started connect can take: its steps are each bounded by the connect timeout. */
+    private final long longestConnectNanos;
+
+    private final BlockingQueue<UserConnects.Attempt> finished = new LinkedBlockingQueue<>();
+
+    private int inFlight;
+    /** Made on the first connect that needs one (with a limit of 1 none does); its lanes end when idle. */
+    private ExecutorService lanes;
+    /** The lanes running a connect now: what Stop interrupts. */
+    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param limit connects under way at once, 1 or more
+     * @param longestConnectMillis the most a connect (login steps, handshake, CONNECT, subscribes) can take
+     */
+    ConnectsInFlight(Connects connects, int limit, long longestConnectMillis) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("connectsInFlight must be 1 or more, was " + limit);
+        }
+        this.connects = connects;
+        this.limit = limit;
+        this.longestConnectNanos = TimeUnit.MILLISECONDS.toNanos(longestConnectMillis);
+    }
+
+    int limit() {
+        return limit;
+    }
+
+    /** Connects started and not yet taken by {@link #awaitFirst}. */
+    int count() {
+        return inFlight;
+    }
+
+    boolean hasRoom() {
+        return inFlight < limit;
+    }
+
+    /** Whether a connect is done and waits for {@link #awaitFirst}: no need to start more before taking it. */
+    boolean hasFinished() {
+        return !finished.isEmpty();
+    }
+
+    /**
+     * Starts user {@code index}'s connect once the pace lets it (the wait is outside any sample's time). The caller
+     * checked {@link #hasRoom}, and that the user is down and due.
+     */
+    void start(int index, String label) throws InterruptedException {
+        connects.awaitTurn();
+        connects.started(index);
+        inFlight++;
+        if (limit == 1) {
+            finished.add(connects.attempt(index, label));
+            return;
+        }
+        try {
+            lanes().execute(() -> runOnLane(index, label));
+        } catch (RejectedExecutionException e) {
+            // closed under us (teardown): the connect is not made, and says so
+            finished.add(new UserConnects.Attempt(
+                    index,
+                    Sample.failedAtOnce(label, Sample.INTERRUPTED, "Not started: the thread's users are closed"),
+                    System.nanoTime(),
+                    System.nanoTime()));
+        }
+    }
+
+    private void runOnLane(int index, String label) {
+        Thread lane = Thread.currentThread();
+        running.add(lane);
+        try {
+            finished.add(connects.attempt(index, label));
+        } finally {
+            running.remove(lane);
+            // an interrupt meant for this connect must not reach the lane's next one
+            Thread.interrupted();
+        }
+    }
+
+    /**
+     * Waits for the first of the connects under way to finish, applies its outcome and returns its sample, timed
+     * from that user's start to its CONNECTED and subscribes, or its failure. The wait is bounded by the longest a
+     * connect can take; JMeter's Stop ends it.
+     */
+    SampleResult awaitFirst(String label) throws InterruptedException {
+        // one already done is taken without waiting: with a limit of 1 it is, and an interrupt that ended it is set
+        UserConnects.Attempt done = finished.poll();
+        if (done == null) {
+            done = finished.poll(longestConnectNanos, TimeUnit.NANOSECONDS);
+        }
+        if (done == null) {
+            // not expected: every step of a connect has its timeout; said, not waited on for ever
+            return Sample.failedAtOnce(
+                    label,
+                    Sample.SAMPLER_ERROR,
+                    "None of " + inFlight + " connects under way finished within "
+                            + TimeUnit.NANOSECONDS.toMillis(longestConnectNanos) + " ms");
+        }
+        inFlight--;
+        connects.apply(done);
+        return done.result();
+    }
+
+    /** JMeter's Stop: the connects under way end now (each its user's abandons its transport when interrupted). */
+    void cancel() {
+        for (Thread lane : running) {
+            lane.interrupt();
+        }
+    }
+
+    /**
+     * Teardown: interrupts the connects under way and waits (bounded) for their lanes to end, so that none opens
+     * a session after the users are closed.
+     */
+    void close() {
+        ExecutorService made;
+        synchronized (this) {
+            made = lanes;
+        }
+        if (made == null) {
+            return;
+        }
+        made.shutdownNow();
+        try {
+            if (!made.awaitTermination(longestConnectNanos, TimeUnit.NANOSECONDS)) {
+                log.warn(
+                        "{}: connects still under way after {} ms",
+                        this,
+                        TimeUnit.NANOSECONDS.toMillis(longestConnectNanos));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized ExecutorService lanes() {
+        if (lanes == null) {
+            int number = LANES.incrementAndGet();
+            AtomicInteger lane = new AtomicInteger();
+            ThreadFactory factory = task -> {
+                Thread thread = new Thread(task, "stomp-connect-lane-" + number + "-" + lane.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            };
+            // idle lanes end: once its users are up, a thread holds their sessions with no lane left
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                    limit, limit, LANE_IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+            pool.allowCoreThreadTimeOut(true);
+            lanes = pool;
+        }
+        return lanes;
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectsInFlight[" + inFlight + " of " + limit + "]";
+    }
+}

@@ -1,0 +1,208 @@
+package io.github.sockjsstomp.sampler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.jmeter.samplers.SampleResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connects a thread has under way, driven by {@link TestConnects}: each connect waits until the test lets it
+ * finish (or it is interrupted), so the order in which they finish is the test's, not the clock's.
+ */
+class ConnectsInFlightTest {
+
+    private static final long LONGEST_MILLIS = 60_000;
+
+    private final TestConnects connects = new TestConnects();
+    private ConnectsInFlight inFlight;
+
+    @AfterEach
+    void close() {
+        if (inFlight != null) {
+            inFlight.close();
+        }
+    }
+
+    @Test
+    void aLimitOfOneConnectsOnTheJMeterThreadOneAtATime() throws InterruptedException {
+        inFlight = new ConnectsInFlight(connects, 1, LONGEST_MILLIS);
+        connects.finishAtOnce = true;
+
+        inFlight.start(0, "session");
+
+        assertThat(inFlight.hasRoom()).isFalse();
+        assertThat(inFlight.hasFinished()).isTrue();
+        assertThat(connects.attemptThreads)
+                .containsEntry(0, Thread.currentThread().getName());
+        SampleResult row = inFlight.awaitFirst("session");
+        assertThat(row.getResponseMessage()).isEqualTo("user 0");
+        assertThat(connects.applied).containsExactly(0);
+        assertThat(inFlight.count()).isZero();
+    }
+
+    @Test
+    void neverMoreThanTheLimitUnderWayAndEachRowIsItsUsersInTheOrderTheyFinish() throws InterruptedException {
+        inFlight = new ConnectsInFlight(connects, 3, LONGEST_MILLIS);
+
+        for (int index = 0; index < 3; index++) {
+            assertThat(inFlight.hasRoom()).isTrue();
+            inFlight.start(index, "session");
+        }
+        assertThat(inFlight.hasRoom()).isFalse();
+        assertThat(inFlight.count()).isEqualTo(3);
+        connects.awaitRunning(3);
+        assertThat(connects.started).containsExactly(0, 1, 2);
+        assertThat(connects.turnsAwaited.get()).isEqualTo(3);
+
+        List<String> rows = new ArrayList<>();
+        for (int index : new int[] {2, 0, 1}) {
+            connects.finish(index);
+            rows.add(inFlight.awaitFirst("session").getResponseMessage());
+        }
+
+        assertThat(rows).containsExactly("user 2", "user 0", "user 1");
+        assertThat(connects.applied).containsExactly(2, 0, 1);
+        assertThat(connects.applyThreads).containsOnly(Thread.currentThread().getName());
+        assertThat(connects.attemptThreads.values())
+                .doesNotContain(Thread.currentThread().getName());
+        assertThat(connects.mostAtOnce.get()).isEqualTo(3);
+        assertThat(inFlight.count()).isZero();
+        assertThat(inFlight.hasRoom()).isTrue();
+    }
+
+    @Test
+    void aFreedPlaceTakesTheNextConnectWhileTheOthersStayUnderWay() throws InterruptedException {
+        inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
+        inFlight.start(0, "session");
+        inFlight.start(1, "session");
+        connects.finish(1);
+        assertThat(inFlight.awaitFirst("session").getResponseMessage()).isEqualTo("user 1");
+
+        inFlight.start(2, "session");
+        connects.finish(2);
+        connects.finish(0);
+
+        assertThat(List.of(
+                        inFlight.awaitFirst("session").getResponseMessage(),
+                        inFlight.awaitFirst("session").getResponseMessage()))
+                .containsExactlyInAnyOrder("user 0", "user 2");
+        assertThat(connects.mostAtOnce.get()).isEqualTo(2);
+    }
+
+    @Test
+    void stopInterruptsTheConnectsUnderWayAndTheLanesGoOnAfterwards() throws InterruptedException {
+        inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
+        inFlight.start(0, "session");
+        inFlight.start(1, "session");
+        connects.awaitRunning(2);
+
+        inFlight.cancel();
+
+        assertThat(List.of(
+                        inFlight.awaitFirst("session").getResponseCode(),
+                        inFlight.awaitFirst("session").getResponseCode()))
+                .containsOnly(Sample.INTERRUPTED);
+        inFlight.start(2, "session");
+        connects.finish(2);
+        SampleResult after = inFlight.awaitFirst("session");
+        assertThat(after.isSuccessful()).as(after.getResponseMessage()).isTrue();
+    }
+
+    @Test
+    void aConnectStartedAfterCloseIsARowThatSaysSo() throws InterruptedException {
+        inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
+        inFlight.start(0, "session");
+        connects.finish(0);
+        inFlight.awaitFirst("session");
+
+        inFlight.close();
+        inFlight.start(1, "session");
+
+        SampleResult row = inFlight.awaitFirst("session");
+        assertThat(row.getResponseCode()).isEqualTo(Sample.INTERRUPTED);
+        assertThat(row.getResponseMessage()).contains("closed");
+    }
+
+    @Test
+    void aLimitBelowOneIsRefused() {
+        assertThatThrownBy(() -> new ConnectsInFlight(connects, 0, LONGEST_MILLIS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("connectsInFlight")
+                .hasMessageContaining("0");
+    }
+
+    /** Connects that finish when the test says, or when interrupted; what ran where, and how many at once. */
+    private static final class TestConnects implements ConnectsInFlight.Connects {
+        final Map<Integer, CountDownLatch> finishes = new ConcurrentHashMap<>();
+        final Map<Integer, String> attemptThreads = new ConcurrentHashMap<>();
+        final List<Integer> started = new ArrayList<>();
+        final List<Integer> applied = new ArrayList<>();
+        final List<String> applyThreads = new ArrayList<>();
+        final AtomicInteger turnsAwaited = new AtomicInteger();
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger mostAtOnce = new AtomicInteger();
+        /** Element k opens once k + 1 connects ran at once. */
+        final CountDownLatch[] runningAtLeast = {new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1)};
+
+        volatile boolean finishAtOnce;
+
+        void finish(int index) {
+            latch(index).countDown();
+        }
+
+        void awaitRunning(int count) throws InterruptedException {
+            assertThat(runningAtLeast[count - 1].await(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        private CountDownLatch latch(int index) {
+            return finishes.computeIfAbsent(index, i -> new CountDownLatch(1));
+        }
+
+        @Override
+        public void awaitTurn() {
+            turnsAwaited.incrementAndGet();
+        }
+
+        @Override
+        public void started(int index) {
+            started.add(index);
+        }
+
+        @Override
+        public UserConnects.Attempt attempt(int index, String label) {
+            attemptThreads.put(index, Thread.currentThread().getName());
+            int now = running.incrementAndGet();
+            mostAtOnce.accumulateAndGet(now, Math::max);
+            for (int k = 0; k < Math.min(now, runningAtLeast.length); k++) {
+                runningAtLeast[k].countDown();
+            }
+            long start = System.nanoTime();
+            SampleResult result = Sample.timed(label, r -> {
+                try {
+                    if (!finishAtOnce) {
+                        latch(index).await();
+                    }
+                    Sample.ok(r, "user " + index);
+                } finally {
+                    running.decrementAndGet();
+                }
+            });
+            return new UserConnects.Attempt(index, result, start, System.nanoTime());
+        }
+
+        @Override
+        public void apply(UserConnects.Attempt attempt) {
+            applied.add(attempt.index());
+            applyThreads.add(Thread.currentThread().getName());
+        }
+    }
+}
