@@ -98,12 +98,14 @@ class ConnectsInFlightIT {
     }
 
     /**
-     * SockJS's /ws without the login steps: the demo server refuses every user (403). One failed row per user and
-     * no more: the backoff's shortest delay outlasts the run.
+     * SockJS's /ws without the login steps: the demo server refuses every user (403). Each user's first connect is
+     * one failed row with its code; a user tries again only after its backoff (at least half the shortest delay),
+     * which here outlasts the run's duration (a thread waiting for a user's backoff ends after that user's retry).
      */
     @Test
     void aRefusedConnectIsOneFailedRowWithItsCodeAndTheUserBacksOff() throws Exception {
         int users = 40;
+        long minMillis = 30_000;
         PlanRun run = PlanRun.run(
                 dir.resolve("refused"),
                 "connect",
@@ -111,7 +113,7 @@ class ConnectsInFlightIT {
                 List.of(
                         "port=" + server.port(),
                         "endpoint=/ws",
-                        "transport=sockjs",
+                        "transport=websocket",
                         "indexPath=none",
                         "pullPath=none",
                         "users=" + users,
@@ -120,18 +122,34 @@ class ConnectsInFlightIT {
                         "duration=5",
                         "aliveMillis=500",
                         "connectsInFlight=8",
-                        "sockjsstomp.reconnectMinMillis=30000",
-                        "sockjsstomp.reconnectMaxMillis=30000"));
+                        "sockjsstomp.reconnectMinMillis=" + minMillis,
+                        "sockjsstomp.reconnectMaxMillis=" + minMillis));
 
-        List<Map<String, String>> sessions = rows(run, "session");
-        assertThat(sessions).hasSize(users).allSatisfy(r -> {
+        List<Map<String, String>> sessions = rows(run, "session").stream()
+                .sorted(Comparator.comparingLong(r -> Long.parseLong(r.get("timeStamp"))))
+                .toList();
+        assertThat(sessions).hasSizeBetween(users, 2 * users).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("false");
             assertThat(r.get("responseCode")).isEqualTo("403");
+            assertThat(r.get("responseMessage")).contains("403");
         });
-        assertThat(run.threads("session"))
+        List<Map<String, String>> firstPass = sessions.subList(0, users);
+        assertThat(firstPass.stream().collect(Collectors.groupingBy(r -> r.get("threadName"), Collectors.counting())))
+                .as("first connects per thread")
+                .hasSize(2)
                 .allSatisfy((thread, rows) -> assertThat(rows).isEqualTo(users / 2));
+        // the earliest a first connect failed: no retry may start sooner than half the delay after it
+        long firstFailure = firstPass.stream()
+                .mapToLong(r -> Long.parseLong(r.get("timeStamp")) + Long.parseLong(r.get("elapsed")))
+                .min()
+                .orElseThrow();
+        assertThat(sessions.subList(users, sessions.size()))
+                .as("retries, each after its user's backoff")
+                .allSatisfy(r -> assertThat(Long.parseLong(r.get("timeStamp")))
+                        .isGreaterThanOrEqualTo(firstFailure + minMillis / 2 - 1));
         assertThat(run.count("session alive")).isZero();
-        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).contains(users + " x 403");
+        assertThat(Files.readString(run.dir().resolve("jmeter.log")))
+                .contains("stomp connects failed: " + sessions.size() + " x 403");
     }
 
     /** Stop while many connects are under way: the run ends, and each session it opened was closed, none dropped. */
