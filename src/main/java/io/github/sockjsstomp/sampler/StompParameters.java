@@ -135,6 +135,13 @@ final class StompParameters {
             "true: every SEND asks for a RECEIPT; "
                     + "its time goes to the timing log's receipt_us (always on with mode=await-receipt)",
             StompParameters::bool);
+    static final Parameter<Boolean> REPLY_SAMPLES = parsed(
+            "replySamples",
+            "false",
+            "true: a replies sampler (its own thread group) makes a row of every message, so this sampler's "
+                    + "rows that sent messages are kept out of the listeners (a row stays where it is no message's "
+                    + "outcome: a user that could not reconnect, a server's refusal)",
+            StompParameters::bool);
     static final String REPLY_FROM_AUTO = "auto";
     static final String REPLY_FROM_SENDER = "sender";
     static final String REPLY_FROM_ANY = "any";

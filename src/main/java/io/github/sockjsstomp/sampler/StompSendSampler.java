@@ -10,6 +10,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM_AUTO;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLY_FROM_SENDER;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLY_ID_PATTERN;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_SAMPLES;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLY_TIMEOUT_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.TIMING_LOG;
@@ -100,6 +101,9 @@ public class StompSendSampler extends StompSampler {
     /** The scheduled sender; null: one message per sample. */
     private ScheduledSender scheduled;
 
+    /** A replies sampler makes a row of every message: this sampler's rows of sent messages are not shown. */
+    private boolean replySamples;
+
     public StompSendSampler() {
         super(List.of(
                 DESTINATION,
@@ -115,7 +119,8 @@ public class StompSendSampler extends StompSampler {
                 TIMING_LOG,
                 RATE_PER_THREAD,
                 TICK_MILLIS,
-                SAMPLE_MILLIS));
+                SAMPLE_MILLIS,
+                REPLY_SAMPLES));
     }
 
     @Override
@@ -126,6 +131,7 @@ public class StompSendSampler extends StompSampler {
         double ratePerThread = params.read(RATE_PER_THREAD);
         long tickMillis = params.read(TICK_MILLIS);
         long sampleMillis = params.read(SAMPLE_MILLIS);
+        replySamples = params.read(REPLY_SAMPLES);
         if (ratePerThread > 0 && mode.awaits()) {
             params.error(
                     RATE_PER_THREAD.name,
@@ -180,7 +186,19 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        return scheduled == null ? sendOne(context, label, users.turns().takeTurn()) : scheduled.tick(context, label);
+        SampleResult result =
+                scheduled == null ? sendOne(context, label, users.turns().takeTurn()) : scheduled.tick(context, label);
+        if (replySamples && rowOfSentMessages(result)) {
+            // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
+            // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.
+            result.setIgnore();
+        }
+        return result;
+    }
+
+    /** A row whose messages all have an outcome of their own: sent, or failed in the write (FAILED in the books). */
+    static boolean rowOfSentMessages(SampleResult result) {
+        return result.isSuccessful() || Sample.SEND_FAILED.equals(result.getResponseCode());
     }
 
     /** One message as one sample, on user {@code next} or the one {@link #sender} picks instead. */

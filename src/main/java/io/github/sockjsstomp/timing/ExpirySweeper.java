@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * until closed. Only when the record is written depends on it, never the verdict: a reply after the deadline is
  * late whether or not the sweep came round to its message.
  */
-public final class ExpirySweeper implements AutoCloseable {
+final class ExpirySweeper implements AutoCloseable {
 
     private static final long SWEEP_MILLIS = 100; // how late a LOST record may be written (never its verdict)
 
@@ -26,7 +26,7 @@ public final class ExpirySweeper implements AutoCloseable {
     }
 
     /** Starts sweeping {@code tracker}'s messages. */
-    public static ExpirySweeper start(ReplyTracker tracker) {
+    static ExpirySweeper start(ReplyTracker tracker) {
         return new ExpirySweeper(tracker);
     }
 

@@ -183,6 +183,23 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                 .collect(Collectors.groupingBy(r -> r.get("threadName"), TreeMap::new, Collectors.counting()));
     }
 
+    /**
+     * The timing log's records that finished (sent + latency) at or after the last reply row's stamp: those a run's
+     * drain finished after its replies thread stopped, or still in that thread's last batch, which no reply row shows.
+     */
+    static long finishedFromTheLastReplyRow(List<Map<String, String>> rows, Path timingLog) throws IOException {
+        long last = rows.stream()
+                .filter(r -> r.get("label").startsWith("reply "))
+                .mapToLong(r -> Long.parseLong(r.get("timeStamp")))
+                .max()
+                .orElse(0);
+        return Files.readAllLines(timingLog, StandardCharsets.UTF_8).stream()
+                .skip(1)
+                .map(line -> line.split(",", -1))
+                .filter(r -> (Long.parseLong(r[11]) + Long.parseLong(r[3])) / 1000 >= last)
+                .count();
+    }
+
     /** The timing log's records, split into columns (no field of a record holds a comma in these tests). */
     List<String[]> timing() throws IOException {
         assertThat(timingLog).exists();

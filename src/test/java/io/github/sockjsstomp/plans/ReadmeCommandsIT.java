@@ -218,7 +218,8 @@ class ReadmeCommandsIT {
             if (replySamples) {
                 // The replies thread stops with the senders: a message that finished from its last sample on (in
                 // the drain) is in the timing log and the books only; every one before it is a reply row.
-                long drained = finishedFrom(run, work.resolve(asRun.getOrDefault("timingLog", "stomp-timing.csv")));
+                long drained = PlanRun.finishedFromTheLastReplyRow(
+                        run.rows(), work.resolve(asRun.getOrDefault("timingLog", "stomp-timing.csv")));
                 assertThat(samples)
                         .as("a reply sample per message, %d in the drain aside; samples %s", drained, run.labels())
                         .isBetween(books.sent() - drained, books.sent());
@@ -249,19 +250,6 @@ class ReadmeCommandsIT {
     }
 
     /** Timing log records whose reply came at or after the last reply row's (JMeter's end stamp, in ms). */
-    private static long finishedFrom(PlanRun run, Path timingLog) throws IOException {
-        long last = run.rows().stream()
-                .filter(r -> r.get("label").startsWith("reply "))
-                .mapToLong(r -> Long.parseLong(r.get("timeStamp")))
-                .max()
-                .orElse(0);
-        return Files.readAllLines(timingLog, StandardCharsets.UTF_8).stream()
-                .skip(1)
-                .map(line -> line.split(",", -1))
-                .filter(r -> (Long.parseLong(r[11]) + Long.parseLong(r[3])) / 1000 >= last)
-                .count();
-    }
-
     /** Whether the run turns every message into a reply sample: the line's replySamples, else the plan's. */
     private static boolean replySamples(String plan, Map<String, String> asRun) {
         String value = asRun.get("replySamples");

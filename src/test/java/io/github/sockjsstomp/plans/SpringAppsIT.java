@@ -231,7 +231,8 @@ class SpringAppsIT {
                 "replySamples=false",
                 "threads=3",
                 "rampUp=0",
-                "duration=4",
+                // a form login, a CSRF fetch and a connect per user took all of 4 s on a loaded machine (no echo)
+                "duration=8",
                 "pauseMillis=200"));
         all.addAll(Arrays.asList(more));
         return all;

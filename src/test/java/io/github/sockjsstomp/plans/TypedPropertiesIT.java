@@ -48,7 +48,8 @@ class TypedPropertiesIT {
                         "pullPath=/clientPull",
                         "threads=1",
                         "rampUp=0",
-                        "duration=5",
+                        // 5 s on a loaded machine ended with the user connected and no message sent
+                        "duration=10",
                         "sockjsstomp.warmUp=false",
                         "destinaton=/app/elsewhere",
                         "holdMillis=1500",
