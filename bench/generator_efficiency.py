@@ -20,7 +20,10 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   connects  connect.jmx's connect rate with CONNECT_IN_FLIGHT (default "1 8 32") connects under way per thread,
             alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats 10 s as the plan,
             no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
-            server's CPU per session between the two (polled every 0.25 s).
+            server's CPU per session between the two (polled every 0.25 s). A value "lean:K" runs the lean client
+            bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
+            same number of sessions: what the server gives a client that does nothing else. With BROKER=rabbitmq
+            against RabbitMQ's Web-STOMP (guest/guest).
 
   replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
             the replies thread's context switches per second (IDLE_SIDES, default "ours-2x1000"; a side "ours-2x1000:K"
@@ -615,13 +618,46 @@ def connects_run(in_flight, server, out, round_no):
     return figures
 
 
+def lean_connect_binary(out):
+    """bench/lean-connect (Go, gorilla/websocket) built once into the results directory."""
+    binary = out / "lean-connect"
+    if not binary.exists():
+        subprocess.run(["go", "build", "-o", str(binary), "."], cwd=ROOT / "bench/lean-connect", check=True)
+    return binary
+
+
+def lean_connect_run(in_flight, server, out, round_no):
+    """The lean client: as many sessions as connect.jmx opens, in_flight at once, raw, no heart-beats."""
+    users = int(os.environ.get("CONNECT_USERS", "6000"))
+    name = f"connects-lean{in_flight}-r{round_no}"
+    login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
+    command = [str(lean_connect_binary(out)), "-url", f"ws://127.0.0.1:{server.port}{server.endpoint}",
+               "-sessions", str(users), "-in-flight", str(in_flight), "-hold", "2s",
+               "-login", login.get("login", "guest"), "-passcode", login.get("passcode", "guest")]
+    server_cpu = proc_cpu_seconds(server.pid)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    server_cpu = proc_cpu_seconds(server.pid) - server_cpu
+    (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
+    found = dict(pair.split("=") for pair in done.stdout.split())
+    connected = int(found["connected"])
+    return {"run": name, "in_flight": f"lean:{in_flight}", "users": users, "threads": "-",
+            "connected": connected, "failed": int(found["failed"]), "per_s": float(found["per_s"]),
+            "p50_ms": float(found["p50_ms"]), "cpu_us": float(found["cpu_us_per_session"]),
+            # the server's CPU over the whole run (its 2 s hold and the closes included): an upper bound
+            "server_cpu_us": server_cpu / max(connected, 1) * 1e6}
+
+
 def connects(server, out):
-    """The connects section: connectsInFlight values alternating, ROUNDS rounds, medians."""
-    values = [int(v) for v in os.environ.get("CONNECT_IN_FLIGHT", "1 8 32").split()]
+    """The connects section: connectsInFlight values (and the lean client, "lean:K") alternating, ROUNDS rounds,
+    medians."""
+    values = os.environ.get("CONNECT_IN_FLIGHT", "1 8 32").split()
     runs = {v: [] for v in values}
     for round_no in range(1, ENV["ROUNDS"] + 1):
         for value in values:
-            runs[value].append(connects_run(value, server, out, round_no))
+            if value.startswith("lean:"):
+                runs[value].append(lean_connect_run(int(value[5:]), server, out, round_no))
+            else:
+                runs[value].append(connects_run(int(value), server, out, round_no))
             print(runs[value][-1], flush=True)
     sample = runs[values[0]][0]
     lines = [f"## Connects under way: {sample['users']:,} users on {sample['threads']} threads, connect.jmx raw", "",
@@ -676,8 +712,9 @@ def main(argv):
     broker = os.environ.get("BROKER", "")
     if broker not in ("", "rabbitmq"):
         sys.exit(f"BROKER={broker}: only rabbitmq (or unset: the demo server)")
-    if broker and not set(parts) <= {"many", "many-rate"}:
-        sys.exit("BROKER=rabbitmq measures many and many-rate only (echo, fire and held need the demo server's /app/echo)")
+    if broker and not set(parts) <= {"many", "many-rate", "connects"}:
+        sys.exit("BROKER=rabbitmq measures many, many-rate and connects only (echo, fire and held need the demo "
+                 "server's /app/echo)")
     server = Broker(int(os.environ.get("BROKER_PORT", "15674"))) if broker else DemoServer(out)
     lines = [f"# Generator efficiency, {time.strftime('%Y-%m-%d %H:%M')}", "",
              f"{os.cpu_count()} cores; JMeter 5.6.3, heap {HEAP} on both sides; {'RabbitMQ Web-STOMP' if broker else 'demo server'} on the same machine; "

@@ -1,0 +1,112 @@
+// lean-connect opens STOMP sessions over a plain WebSocket as fast as a server accepts them: upgrade, CONNECT,
+// wait for CONNECTED, with a bounded number of connects in flight. It is the bench's yardstick for connect.jmx's
+// connect rate (bench/generator_efficiency.py, part connects, side lean:K): what the server gives a client
+// that does nothing else, on the same machine.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+func main() {
+	url := flag.String("url", "ws://127.0.0.1:15674/ws", "the STOMP-over-WebSocket endpoint")
+	sessions := flag.Int("sessions", 1000, "sessions to open")
+	inFlight := flag.Int("in-flight", 64, "connects under way at once")
+	login := flag.String("login", "guest", "CONNECT's login")
+	passcode := flag.String("passcode", "guest", "CONNECT's passcode")
+	host := flag.String("host", "/", "CONNECT's host header (RabbitMQ's virtual host)")
+	timeout := flag.Duration("timeout", 30*time.Second, "one connect's limit")
+	hold := flag.Duration("hold", 0, "how long to hold the sessions after the last one connected")
+	flag.Parse()
+
+	frame := []byte(fmt.Sprintf("CONNECT\naccept-version:1.2\nhost:%s\nlogin:%s\npasscode:%s\nheart-beat:0,0\n\n\x00",
+		*host, *login, *passcode))
+	dialer := websocket.Dialer{HandshakeTimeout: *timeout, Subprotocols: []string{"v12.stomp"}}
+
+	var mu sync.Mutex
+	var conns []*websocket.Conn
+	var times []time.Duration
+	failed := 0
+	var firstErr error
+	slots := make(chan struct{}, *inFlight)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := 0; i < *sessions; i++ {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			began := time.Now()
+			conn, err := connect(dialer, *url, frame, *timeout)
+			took := time.Since(began)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failed++
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			conns = append(conns, conn)
+			times = append(times, took)
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	var usage syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &usage)
+	cpu := time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
+	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+	pct := func(p float64) float64 {
+		if len(times) == 0 {
+			return 0
+		}
+		return float64(times[int(p*float64(len(times)-1))].Microseconds()) / 1000
+	}
+	// One line of JSON-ish key=value pairs: the bench parses it.
+	fmt.Printf("connected=%d failed=%d wall_s=%.3f per_s=%.1f cpu_s=%.3f cpu_us_per_session=%.1f p50_ms=%.1f p99_ms=%.1f\n",
+		len(conns), failed, wall.Seconds(), float64(len(conns))/wall.Seconds(), cpu.Seconds(),
+		float64(cpu.Microseconds())/float64(max(len(conns), 1)), pct(0.5), pct(0.99))
+	if firstErr != nil {
+		fmt.Fprintln(os.Stderr, "first failure:", firstErr)
+	}
+	time.Sleep(*hold)
+	for _, c := range conns {
+		c.WriteMessage(websocket.TextMessage, []byte("DISCONNECT\n\n\x00"))
+		c.Close()
+	}
+}
+
+func connect(dialer websocket.Dialer, url string, frame []byte, timeout time.Duration) (*websocket.Conn, error) {
+	conn, _, err := dialer.Dial(url, http.Header{})
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadDeadline(time.Now().Add(timeout))
+	if err := conn.WriteMessage(websocket.TextMessage, frame); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	_, reply, err := conn.ReadMessage()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if !bytes.HasPrefix(reply, []byte("CONNECTED")) {
+		conn.Close()
+		return nil, fmt.Errorf("not CONNECTED: %.200q", reply)
+	}
+	conn.SetReadDeadline(time.Time{})
+	return conn, nil
+}
