@@ -26,8 +26,16 @@ $(VENV)/.installed: analysis/pyproject.toml
 
 venv: $(VENV)/.installed
 
-## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python
-test: test-java test-python
+## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python. The Python
+## side (its environment made on a clean clone, then its tests: over a minute) runs beside Maven, whose integration
+## tests leave most of a core idle; its output follows Maven's, and either failing fails the target.
+test:
+	@mkdir -p target
+	@$(MAKE) --no-print-directory test-python > target/test-python.log 2>&1 & python=$$!; \
+	$(MAKE) --no-print-directory test-java; java=$$?; \
+	wait $$python; py=$$?; \
+	echo "== make test-python (beside test-java): exit $$py"; cat target/test-python.log; \
+	test $$java -eq 0 && test $$py -eq 0
 
 test-java:
 	$(MVN) $(MVN_FLAGS) verify

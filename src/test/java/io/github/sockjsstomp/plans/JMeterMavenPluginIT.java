@@ -33,18 +33,7 @@ class JMeterMavenPluginIT {
         Path jar = Path.of(System.getProperty("plugin.jar", "target/jmeter-sockjs-stomp-" + version + ".jar"));
         Path settings = BuildRepository.settings(dir);
         String localRepository = "-Dmaven.repo.local=" + BuildRepository.local();
-        mvn(
-                "install.txt",
-                "-s",
-                settings.toString(),
-                localRepository,
-                BuildRepository.INSTALL_FILE,
-                "-Dfile=" + jar.toAbsolutePath(),
-                "-DgroupId=io.github.sockjsstomp",
-                "-DartifactId=jmeter-sockjs-stomp",
-                "-Dversion=" + version,
-                "-Dpackaging=jar",
-                "-DgeneratePom=true");
+        BuildRepository.install(jar.toAbsolutePath(), "io.github.sockjsstomp", "jmeter-sockjs-stomp", version);
         // The example as a user's checkout has it (jmx/ two levels up), in this test's own directory: the plugin
         // writes its JMeter home and results under the example's target/, which must not be the source tree's.
         Path example = Files.createDirectories(dir.resolve("checkout/examples/jmeter-maven"));
@@ -111,11 +100,14 @@ class JMeterMavenPluginIT {
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-ntp"));
         command.addAll(List.of(args));
         Path output = dir.resolve(outputName);
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(output.toFile())
-                .start();
+                .redirectOutput(output.toFile());
+        // Maven's own JVM lives a minute: C2's compiles and G1's threads are CPU it never gets back (as for the
+        // tests' JMeters, see the failsafe configuration). The JMeter the plugin starts takes the POM's settings.
+        builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData");
+        Process process = builder.start();
         int exit = PlanRun.waitFor(process, command, output);
         String printed = Files.readString(output);
         assertThat(exit).as("%s\n%s", command, printed).isZero();

@@ -80,6 +80,36 @@ class ReadmeCommandTest {
                 .isFalse();
     }
 
+    @Test
+    void aDashboardRunCoversALineThatBuildsOneWhateverItsDirectory() {
+        PlanItRun dashboard = new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1").withDashboard();
+        assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o dashboard"))).isTrue();
+        assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o report"))).isTrue();
+        assertThat(dashboard.covers(line("-Jhost=127.0.0.1")))
+                .as("no dashboard asked for")
+                .isFalse();
+        assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o dashboard -X")))
+                .as("another option")
+                .isFalse();
+        assertThat(new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1")
+                        .covers(line("-Jhost=127.0.0.1 -e -o dashboard")))
+                .as("the IT builds no dashboard")
+                .isFalse();
+    }
+
+    /**
+     * A run listed as covering the docs covers a line of theirs (else the list names a run for nothing), and its IT
+     * still runs it.
+     */
+    @Test
+    void everyPlanItRunListedCoversALineOfTheDocs() throws Exception {
+        List<ReadmeCommand> docs = ReadmeCommand.all(PlanRun.projectRoot());
+        for (PlanItRun it : ReadmeCommandsIT.PLAN_IT_RUNS) {
+            assertThat(docs).as("the docs' lines %s covers", it).anyMatch(it::covers);
+            it.assertStillWritten();
+        }
+    }
+
     private static ReadmeCommand line(String properties) {
         return ReadmeCommand.parse("target/jmeter/bin/jmeter -n -t jmx/echo.jmx -l results.jtl " + properties, "x");
     }

@@ -129,7 +129,69 @@ class ReadmeCommandsIT {
                     "aliveMillis=200",
                     "heartbeatMillis=300",
                     "silentShare=0.5",
-                    "silentAfter=0.5"));
+                    "silentAfter=0.5"),
+            new PlanItRun(
+                    JMeterPlansIT.class,
+                    "fiveUsersRunOnTwoThreadsThreeAndTwoAndEveryMessageIsOneReplyRow",
+                    "send",
+                    "indexPath=/index",
+                    "pullPath=/clientPull",
+                    "users=5",
+                    "rampUp=0",
+                    "duration=12",
+                    "throughput=1200",
+                    "replyTimeoutMillis=3000"),
+            new PlanItRun(
+                            JMeterPlansIT.class,
+                            "replySamplesBringFireAndForgetLatencyToJMetersListeners",
+                            "send",
+                            "indexPath=/index",
+                            "pullPath=/clientPull",
+                            "endpoint=/ws",
+                            "rampUp=0",
+                            "duration=6",
+                            "throughput=1200",
+                            "replyTimeoutMillis=3000",
+                            "replySamples=true")
+                    .withDashboard(),
+            new PlanItRun(
+                    ReceiptsIT.class,
+                    "everySendToArtemisHasItsReceiptBesideItsReply",
+                    "send",
+                    "host=127.0.0.1",
+                    "transport=raw",
+                    "endpoint=/",
+                    "indexPath=none",
+                    "pullPath=none",
+                    "login=guest",
+                    "passcode=guest",
+                    "threads=2",
+                    "rampUp=0",
+                    "duration=4",
+                    "replyTimeoutMillis=3000",
+                    "receipts=true",
+                    "throughput=1200",
+                    "destination=/queue/echo.{{userNumber}}",
+                    "subscribeTo=/queue/echo.{{userNumber}}"),
+            new PlanItRun(
+                    ReceiptsIT.class,
+                    "awaitReceiptIsAnsweredByTheReceiptAlone",
+                    "echo",
+                    "host=127.0.0.1",
+                    "transport=raw",
+                    "endpoint=/",
+                    "indexPath=none",
+                    "pullPath=none",
+                    "login=guest",
+                    "passcode=guest",
+                    "threads=2",
+                    "rampUp=0",
+                    "duration=4",
+                    "replyTimeoutMillis=3000",
+                    "mode=await-receipt",
+                    "pauseMillis=100",
+                    "destination=/queue/orders.{{userNumber}}",
+                    "subscribeTo=none"));
 
     @TempDir
     static Path dir;
@@ -348,11 +410,18 @@ class ReadmeCommandsIT {
         return demo.port();
     }
 
-    /** One run of a plan IT, as its source writes it. */
-    record PlanItRun(Class<?> it, String method, String plan, List<String> written) {
+    /**
+     * One run of a plan IT, as its source writes it; {@code dashboard}: the IT has JMeter build its HTML dashboard
+     * ({@code -e -o <directory>}, the directory's name aside).
+     */
+    record PlanItRun(Class<?> it, String method, String plan, boolean dashboard, List<String> written) {
 
         PlanItRun(Class<?> it, String method, String plan, String... written) {
-            this(it, method, plan, List.of(written));
+            this(it, method, plan, false, List.of(written));
+        }
+
+        PlanItRun withDashboard() {
+            return new PlanItRun(it, method, plan, true, written);
         }
 
         Map<String, String> properties() {
@@ -372,7 +441,7 @@ class ReadmeCommandsIT {
          * does anyway (its default, or none for an empty one) or are JMeter's own.
          */
         boolean covers(ReadmeCommand command) {
-            if (!plan.equals(command.plan()) || !command.options().equals(List.of("-l", "results.jtl"))) {
+            if (!plan.equals(command.plan()) || !sameOptions(command.options())) {
                 return false;
             }
             Map<String, String> mine = properties();
@@ -396,6 +465,17 @@ class ReadmeCommandsIT {
             return true;
         }
 
+        /** A results file, and the dashboard when this run builds one (its directory is a name only). */
+        private boolean sameOptions(List<String> options) {
+            List<String> results = List.of("-l", "results.jtl");
+            if (!dashboard) {
+                return options.equals(results);
+            }
+            return options.size() == 5
+                    && options.subList(0, 2).equals(results)
+                    && options.subList(2, 4).equals(List.of("-e", "-o"));
+        }
+
         void assertStillWritten() throws IOException {
             assertThat(Arrays.stream(it.getDeclaredMethods()).map(Method::getName))
                     .as("%s has the test this list names", it.getSimpleName())
@@ -409,6 +489,16 @@ class ReadmeCommandsIT {
                             "%s#%s runs %s.jmx with these (else update ReadmeCommandsIT.PLAN_IT_RUNS)",
                             it.getSimpleName(), method, plan)
                     .allSatisfy(p -> assertThat(text).contains("\"" + p + "\""));
+            if (dashboard) {
+                // PlanRun's report flag, true, after the run's name: run(dir, plan, true, ...) or jmeter(name, true,
+                // ...)
+                int start = text.indexOf("void " + method + "(");
+                assertThat(text.substring(start, text.indexOf("\n    }\n", start)))
+                        .as(
+                                "%s#%s builds the dashboard (else update ReadmeCommandsIT.PLAN_IT_RUNS)",
+                                it.getSimpleName(), method)
+                        .containsPattern("\"[\\w-]+\",\\s*true,");
+            }
         }
 
         private static Map<String, Set<String>> planDefaults(String plan) {

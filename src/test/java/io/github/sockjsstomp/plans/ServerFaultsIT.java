@@ -2,7 +2,6 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.apps.GreetingApp;
 import io.github.sockjsstomp.demo.DemoServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,33 +95,6 @@ class ServerFaultsIT {
                 .contains("The message it names is FAILED")
                 .contains("stomp server refusals (ERROR frames): " + sent + " x " + RABBIT_WORDS);
         assertThat(run.rows()).anySatisfy(r -> assertThat(r.get("responseCode")).isEqualTo("ServerError"));
-    }
-
-    /**
-     * Spring's greeting app answers about four greetings a second (its inbound channel's threads sleep a second each):
-     * 10 users sending 3 greetings each fall behind, and replies come after their messages were LOST. Before issue 29
-     * the books said "up to 0 ms after their send".
-     */
-    @Test
-    void lateRepliesSayHowLongAfterTheirSendTheyCame() throws Exception {
-        try (GreetingApp app = GreetingApp.start(false, GreetingApp.GUIDE_DELAY_MILLIS)) {
-            PlanRun run = PlanRun.run(
-                    dir.resolve("late"),
-                    "greetings",
-                    false,
-                    List.of(
-                            "port=" + app.port(),
-                            "threads=10",
-                            "messages=3",
-                            "rampUp=0",
-                            "replyTimeoutMillis=2000",
-                            "holdMillis=12000"));
-            PlanRun.BooksLine books = run.books();
-            assertThat(books.lateReplies()).as("late replies: %s", console(run)).isPositive();
-            assertThat(books.lateMaxMillis())
-                    .as("later than replyTimeoutMillis after their send: %s", books.line())
-                    .isGreaterThan(2000);
-        }
     }
 
     /** echo.jmx without the demo server's login steps: every handshake gets HTTP 403. */

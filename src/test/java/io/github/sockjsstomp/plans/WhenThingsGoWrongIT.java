@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Faults a user meets, through a real JMeter: a bad value is said once and stops the test instead of filling the
  * results file; a timing log that cannot be written is said at once on the console, counted in the books, and
- * stops the test unless the user asks to go on.
+ * stops the test unless the user asks to go on; a property no plan reads is said, with the nearest one it reads.
  */
 class WhenThingsGoWrongIT {
 
@@ -29,6 +29,7 @@ class WhenThingsGoWrongIT {
 
     @BeforeAll
     static void startServer() {
+        PlanRun.jmeterHome();
         server = DemoServer.start(0);
     }
 
@@ -93,6 +94,47 @@ class WhenThingsGoWrongIT {
                 .contains("cannot be written")
                 .contains("the test goes on");
         assertBooksCountEveryMessageUnwritten(run);
+    }
+
+    /**
+     * Nothing typed is ignored in silence: the send test run with a misspelt property, a property of another plan
+     * and a misspelt JVM-wide setting says each once on the console at the start of the run, with the nearest name
+     * send.jmx reads, and runs as before.
+     */
+    @Test
+    void theSendTestSaysEachPropertyItDoesNotReadOnceWithTheNearestItReads() throws Exception {
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("send"),
+                "send",
+                false,
+                List.of(
+                        "port=" + server.port(),
+                        "indexPath=/index",
+                        "pullPath=/clientPull",
+                        "threads=1",
+                        "rampUp=0",
+                        // 5 s on a loaded machine ended with the user connected and no message sent
+                        "duration=10",
+                        "sockjsstomp.warmUp=false",
+                        "destinaton=/app/elsewhere",
+                        "holdMillis=1500",
+                        "sockjsstomp.warmup=true"));
+        List<String> console = Files.readAllLines(run.dir().resolve("console.txt"));
+        List<String> said =
+                console.stream().filter(line -> line.startsWith("stomp: -J")).toList();
+        assertThat(said)
+                .containsExactly(
+                        "stomp: -Jdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?",
+                        "stomp: -JholdMillis=1500 is not read by send.jmx (another plan's property); the nearest it"
+                                + " reads is tickMillis",
+                        "stomp: -Jsockjsstomp.warmup=true is not a setting of the plugin: did you mean"
+                                + " sockjsstomp.warmUp?");
+        // The send test itself still sent to its own destination and every message was answered.
+        assertThat(run.count("reply /app/echo"))
+                .as("reply samples (one per message) among %s; console: %s", run.labels(), String.join("\n", console))
+                .isPositive();
+        assertThat(run.timing()).isNotEmpty().allSatisfy(r -> assertThat(r[6]).isEqualTo("/app/echo"));
+        assertThat(run.timing()).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
     }
 
     private static void assertBooksCountEveryMessageUnwritten(PlanRun run) throws Exception {
