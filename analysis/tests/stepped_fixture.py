@@ -42,17 +42,18 @@ class Stepped:
     generator_from: int | None = None
     ramp_latency_ms: float = 900.0  # messages sent in a ramp: slow, so a ramp counted in a hold would show
     seed: int = 1
+    start_ms: int = T0_MS
     # filled by write():
     samples: dict = field(default_factory=dict)  # (engine, step) -> latencies (µs) sent in the hold
     rows: dict = field(default_factory=dict)  # (engine, step) -> the steps log row (dict)
 
     def window(self, step: int) -> tuple[int, int, int]:
         """ramp start, hold start, end (ms) of step 1, 2, ..."""
-        ramp = T0_MS + (step - 1) * (self.ramp_ms + self.hold_ms)
+        ramp = self.start_ms + (step - 1) * (self.ramp_ms + self.hold_ms)
         return ramp, ramp + self.ramp_ms, ramp + self.ramp_ms + self.hold_ms
 
     def run_id(self, engine: str) -> int:
-        return T0_MS - 1000 - 7 * self.engines.index(engine)
+        return self.start_ms - 1000 - 7 * self.engines.index(engine)
 
     def write(self, directory: Path) -> tuple[list[Path], list[Path]]:
         """Writes each engine's timing log and steps log; returns (timing logs, steps logs)."""

@@ -193,3 +193,49 @@ def test_the_command_finds_the_steps_and_server_files_next_to_the_timing_log(tmp
         check=False,
     )
     assert off.returncode == 0 and "Where it broke" not in off.stdout
+
+
+def test_a_record_is_in_its_own_engines_hold_start_included_end_excluded():
+    import polars as pl
+
+    from stomp_analysis.hold_windows import NO_STEP, HoldWindows
+
+    rows = pl.DataFrame(
+        {
+            "run": [1, 1, 2],
+            "engine": ["a", "a", "b"],
+            "key": [11, 12, 11],
+            "hold_start_epoch_ms": [1000, 3000, 1500],
+            "end_epoch_ms": [2000, 4000, 2500],
+        }
+    )
+    windows = HoldWindows.of(rows)
+    records = pl.DataFrame(
+        {
+            "run": [1, 1, 1, 1, 2, 2, 1, None],
+            "engine": ["a", "a", "a", "a", "b", "a", "b", "a"],
+            "sent_epoch_us": [999_999, 1_000_000, 1_999_999, 2_000_000, 2_400_000, 1_500_000, 1_500_000, 1_500_000],
+        },
+        schema={"run": pl.Int64, "engine": pl.Categorical, "sent_epoch_us": pl.Int64},
+    )
+    keys = windows.assign(records).tolist()
+    assert keys == [NO_STEP, 11, 11, NO_STEP, 11, NO_STEP, NO_STEP, NO_STEP]
+
+
+def test_two_stepped_tests_appended_to_one_steps_log_are_told_apart(tmp_path):
+    first = Stepped(offered=(100, 200), capacity=150)
+    second = Stepped(offered=(100, 200, 400), capacity=1000, start_ms=T0_MS + 60_000)
+    (tmp_path / "1").mkdir()
+    (tmp_path / "2").mkdir()
+    (log1,), (steps1,) = first.write(tmp_path / "1")
+    (log2,), (steps2,) = second.write(tmp_path / "2")
+    steps = tmp_path / "stomp-steps.csv"
+    steps.write_text(steps1.read_text() + "".join(steps2.read_text().splitlines(keepends=True)[1:]))
+    analysis = analyse([RunSpec("both", [log1, log2])], steps_paths=[steps])
+    a, b = analysis.steps.tests
+    assert (a.label, len(a.steps), a.knee.number) == ("steps#1", 2, 2)
+    assert (b.label, len(b.steps), b.knee) == ("steps#2", 3, None)
+    assert all(s.latency_from == FROM_TIMING_LOGS for s in [*a.steps, *b.steps])
+    assert b.steps[2].p99_us == higher(second.hold_samples(3), 0.99)
+    lines = analysis.markdown().splitlines()
+    assert lines[2].startswith("**steps#1: held 100 msg/s") and lines[4].startswith("**steps#2: held every step")

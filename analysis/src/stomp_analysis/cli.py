@@ -342,10 +342,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     specs = build_runs(args, parser) if args.timing_logs else []
     for pth in repeated_paths(args.timing_logs):
         _warn(f"{pth} is given more than once: its messages are counted once per mention")
-    steps = args.steps or found_next_to(args.timing_logs, STEPS_LOG, args.no_steps, args.quiet)
-    server = args.server_figures or found_next_to(args.timing_logs, SERVER_FIGURES_LOG, args.no_steps, args.quiet)
-    if server and not steps:
+    if args.server_figures and not args.steps:
         parser.error("--server-figures is read with a stepped test's steps log: give --steps too")
+    steps = args.steps or found_next_to(args.timing_logs, STEPS_LOG, args.no_steps, args.quiet)
+    # the server's figures are shown over the steps: found next to the timing log only when steps are
+    server = args.server_figures or found_next_to(args.timing_logs, SERVER_FIGURES_LOG, not steps, args.quiet)
     analysis = analyse(
         specs,
         args.jtl,

@@ -61,12 +61,14 @@ RECEIPTS_NOTE = (
 CO_NOTE = (
     "CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
     "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
-    "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only runs (and "
-    "destinations) whose senders awaited their replies are corrected: a fire-and-forget send is not delayed "
-    "by a slow reply."
+    "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only closed loops "
+    "are corrected: runs (and destinations) whose senders awaited their replies or receipts (await-reply, "
+    "await-receipt), each virtual user a loop of its own however many users a JMeter thread runs; a "
+    "fire-and-forget send (open loop) is not delayed by a slow reply."
 )
 COMPARISON_NOTE = (
-    "Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
+    "Concurrency: the virtual users that sent, where the timing logs name them (sender_user), however many "
+    "users a JMeter thread runs; for older logs, max JMeter allThreads when a .jtl is given, else distinct senders. "
     "Achieved TPS = sent / send window (first to last send); target TPS = the pacing's send rate. Response time = "
     "asynchronous reply latency. CO: coordinated-omission corrected (needs a pacing and senders that await "
     "their replies; in a run mixing modes, TOTAL is not corrected). Send lag: how far fire-and-forget sends "
@@ -84,8 +86,9 @@ JTL_NOTE = "Sampler elapsed times as JMeter measured them (ms); throughput = sam
 # the command's help
 
 EPILOG_COORDINATED_OMISSION = """\
-coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
-loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead."""
+coordinated omission: with a pacing, latencies are also shown corrected only for await-reply and await-receipt
+senders (a closed loop: each virtual user's, however many a JMeter thread runs); for fire-and-forget senders (open
+loop) the lag of their sends behind schedule is reported instead."""
 
 # ----------------------------------------------------------------------------------------------------------
 # the report's "How to read this report" (HTML)
@@ -122,7 +125,9 @@ down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw
 actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
 A large gap between the two means the generator was held back and the raw percentiles are optimistic.
 The correction is only valid for a closed loop, where a sender waits for the reply before its next send
-(<code>mode</code> <em>await-reply</em> in the timing log): it is applied to those runs only. A
+(<code>mode</code> <em>await-reply</em> in the timing log, or <em>await-receipt</em>, waiting for the server's
+RECEIPT): it is applied to those runs only. A closed loop is each virtual user's, however many users a JMeter
+thread runs: the expected interval is per virtual user (<code>sender_user</code>), never per thread. A
 <em>fire-and-forget</em> sender (open loop) does not wait, so a slow reply delays no send and the correction
 would invent a tail: its latencies stay uncorrected, and what is checked instead is whether the generator kept
 the pace: the achieved send rate against the target (per second, in the throughput chart) and each send's
