@@ -143,7 +143,7 @@ def test_the_charts_and_files_are_written(tmp_path):
     rows = list(csv.DictReader((tmp_path / "out" / "steps.csv").open()))
     assert [int(r["step"]) for r in rows] == [1, 2, 3, 4]
     assert [r["verdict"] for r in rows] == [s.verdict for s in analysis.steps.tests[0].steps]
-    assert rows[3]["limit"] == "server" and rows[0]["server_actuator_process_cpu"] != ""
+    assert rows[3]["limit"] == "server" and rows[0]["server_actuator_process_cpu_pct"] != ""
 
 
 def test_a_users_step_test_without_timing_logs(tmp_path, capsys):
@@ -239,3 +239,30 @@ def test_two_stepped_tests_appended_to_one_steps_log_are_told_apart(tmp_path):
     assert b.steps[2].p99_us == higher(second.hold_samples(3), 0.99)
     lines = analysis.markdown().splitlines()
     assert lines[2].startswith("**steps#1: held 100 msg/s") and lines[4].startswith("**steps#2: held every step")
+
+
+def test_a_slice_of_one_engines_run_finds_its_steps_as_a_mixed_one_does():
+    import numpy as np
+    import polars as pl
+
+    from stomp_analysis.hold_windows import HoldWindows
+
+    rows = pl.DataFrame(
+        {
+            "run": [1, 1, 2],
+            "engine": ["a", "a", "b"],
+            "key": [11, 12, 11],
+            "hold_start_epoch_ms": [1000, 3000, 1500],
+            "end_epoch_ms": [2000, 4000, 2500],
+        }
+    )
+    windows = HoldWindows.of(rows)
+    sent = np.arange(0, 5_000_000, 997, dtype=np.int64)
+    schema = {"run": pl.Int64, "engine": pl.Categorical, "sent_epoch_us": pl.Int64}
+    for run, engine in ((1, "a"), (2, "b"), (3, "a")):
+        alone = pl.DataFrame({"run": run, "engine": engine, "sent_epoch_us": sent}, schema=schema)
+        other = pl.DataFrame({"run": [9], "engine": ["z"], "sent_epoch_us": [0]}, schema=schema)
+        mixed = windows.assign(pl.concat([alone, other]))[:-1]
+        assert windows.assign(alone).tolist() == mixed.tolist()
+        holds = {1: [(1_000_000, 2_000_000), (3_000_000, 4_000_000)], 2: [(1_500_000, 2_500_000)], 3: []}[run]
+        assert (mixed != -1).sum() == sum(int(((sent >= a) & (sent < b)).sum()) for a, b in holds)

@@ -44,6 +44,11 @@ examples:
   %(prog)s results/timing.csv --out results/report
   %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
+  %(prog)s stomp-timing.csv --steps stomp-steps.csv --server-figures stomp-server.csv --out report
+
+a stepped test (--steps; stomp-steps.csv beside the timing logs is found by default): its answer in one line
+(what held, where it broke, whose limit: the server's or the generator's), then a table per step and, with --out,
+steps.csv, the knee chart and the server's figures over time.
 
 big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
 once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by

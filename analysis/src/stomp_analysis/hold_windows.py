@@ -60,15 +60,34 @@ class HoldWindows:
         its engine and run wrote no step)."""
         if not records.height or not self.starts.size:
             return np.full(records.height, NO_STEP, np.int64)
-        src = (
-            records.select("run", pl.col("engine").cast(pl.String), "sent_epoch_us")
-            .join(self.sources, on=["run", "engine"], how="left", maintain_order="left")
-            .select((pl.col("source") * (1 << _SHIFT) + pl.col("sent_epoch_us")).fill_null(-1))
-            .to_series()
-            .to_numpy()
-        )
+        one = _one_source(records)
+        if one is not None:  # the usual slice: one engine's run, no join
+            source = self.sources.filter((pl.col("run") == one[0]) & (pl.col("engine") == one[1]))
+            if not source.height:
+                return np.full(records.height, NO_STEP, np.int64)
+            offset = int(source.get_column("source")[0]) << _SHIFT
+            src = records.get_column("sent_epoch_us").to_numpy() + offset
+        else:
+            src = (
+                records.select("run", pl.col("engine").cast(pl.String), "sent_epoch_us")
+                .join(self.sources, on=["run", "engine"], how="left", maintain_order="left")
+                .select((pl.col("source") * (1 << _SHIFT) + pl.col("sent_epoch_us")).fill_null(-1))
+                .to_series()
+                .to_numpy()
+            )
         i = np.searchsorted(self.starts, src, side="right") - 1
         inside = (i >= 0) & (src >= 0)
         i = np.maximum(i, 0)
         inside &= src < self.ends[i]
         return np.where(inside, self.keys[i], NO_STEP)
+
+
+def _one_source(records: pl.DataFrame) -> tuple[int, str] | None:
+    """The (run, engine) of every record when they all have the same (None otherwise, or when one has none)."""
+    run, engine = records.get_column("run"), records.get_column("engine")
+    if run.null_count() or engine.null_count() or run.min() != run.max():
+        return None
+    codes = engine.to_physical()
+    if codes.min() != codes.max():
+        return None
+    return int(run[0]), str(engine[0])

@@ -24,18 +24,18 @@ SERVER_FIGURES_LOG = "stomp-server.csv"
 HEADER = "epoch_ms,source,metric,value"
 SCHEMA = {"epoch_ms": pl.Int64, "source": pl.String, "metric": pl.String, "value": pl.Float64}
 
-#: metric -> (the words of its column, the factor to its unit)
-METRICS: dict[str, tuple[str, float]] = {
-    "process_cpu": ("CPU %", 100.0),
-    "heap_used_bytes": ("heap MiB", 1 / 2**20),
-    "gc_pause_ms": ("GC pause ms/poll", 1.0),
-    "sessions": ("sessions", 1.0),
-    "connections": ("connections", 1.0),
-    "publish_per_s": ("publish/s", 1.0),
-    "deliver_per_s": ("deliver/s", 1.0),
-    "queue_depth": ("queue depth", 1.0),
-    "rss_bytes": ("RSS MiB", 1 / 2**20),
-    "threads": ("threads", 1.0),
+#: metric -> (the words of its column, the factor to the unit shown, its name in steps.csv in that unit)
+METRICS: dict[str, tuple[str, float, str]] = {
+    "process_cpu": ("CPU %", 100.0, "process_cpu_pct"),
+    "heap_used_bytes": ("heap MiB", 1 / 2**20, "heap_used_mib"),
+    "gc_pause_ms": ("GC pause ms/poll", 1.0, "gc_pause_ms"),
+    "sessions": ("sessions", 1.0, "sessions"),
+    "connections": ("connections", 1.0, "connections"),
+    "publish_per_s": ("publish/s", 1.0, "publish_per_s"),
+    "deliver_per_s": ("deliver/s", 1.0, "deliver_per_s"),
+    "queue_depth": ("queue depth", 1.0, "queue_depth"),
+    "rss_bytes": ("RSS MiB", 1 / 2**20, "rss_mib"),
+    "threads": ("threads", 1.0, "threads"),
 }
 
 
@@ -47,17 +47,21 @@ class Figure:
     metric: str
 
     @property
+    def _shown(self) -> tuple[str, float, str]:
+        return METRICS.get(self.metric, (self.metric, 1.0, self.metric))
+
+    @property
     def key(self) -> str:
-        return f"server_{self.source}_{self.metric}"
+        """Its column in steps.csv, named in the unit shown: server_actuator_heap_used_mib."""
+        return f"server_{self.source}_{self._shown[2]}"
 
     @property
     def header(self) -> str:
-        words, _ = METRICS.get(self.metric, (self.metric, 1.0))
-        return f"{self.source} {words}"
+        return f"{self.source} {self._shown[0]}"
 
     @property
     def factor(self) -> float:
-        return METRICS.get(self.metric, ("", 1.0))[1]
+        return self._shown[1]
 
 
 def check_header(path: Path) -> None:
