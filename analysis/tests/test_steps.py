@@ -266,3 +266,13 @@ def test_a_slice_of_one_engines_run_finds_its_steps_as_a_mixed_one_does():
         assert windows.assign(alone).tolist() == mixed.tolist()
         holds = {1: [(1_000_000, 2_000_000), (3_000_000, 4_000_000)], 2: [(1_500_000, 2_500_000)], 3: []}[run]
         assert (mixed != -1).sum() == sum(int(((sent >= a) & (sent < b)).sum()) for a, b in holds)
+
+
+def test_a_steps_log_without_a_step_says_so(tmp_path, capsys):
+    from stomp_analysis.steps_log import HEADER
+
+    empty = tmp_path / "stomp-steps.csv"
+    empty.write_text(HEADER + "\n")
+    assert main(["--steps", str(empty), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert "**the steps logs hold no step" in capsys.readouterr().out
+    assert (tmp_path / "out" / "steps.csv").read_text().startswith("test,step,kind,")

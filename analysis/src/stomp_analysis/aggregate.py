@@ -136,7 +136,8 @@ class RunAccumulator:
         self._failures: list[pl.DataFrame] = []  # detail, records
         self._unrecordable: dict[str, int] = {}
         self._latencies = KeyedHistograms()  # per destination code
-        self._step_latencies = KeyedHistograms() if spec.steps is not None else None  # per step key
+        # per step key: a few million samples wait at most (no need to hold a slice's), and no total is wanted
+        self._step_latencies = KeyedHistograms(min_pending=1 << 21, total=False) if spec.steps is not None else None
         self._destinations: dict[int, str] = {}  # destination code -> name
         self._closed: dict[str, bool] = {}  # destination -> all its records are await-reply
         self._files: dict[int, _FileStats] = {}

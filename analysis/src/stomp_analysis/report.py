@@ -37,7 +37,7 @@ def _img(title: str, path: Path) -> str:
 
 def _steps_part(steps: SteppedReport, charts: Sequence[tuple[str, Path]]) -> list[str]:
     """The top of a stepped test's report: its answer in one line, the steps table, its charts."""
-    parts = []
+    parts = [] if steps.tests else ['<p class="answer">the steps logs hold no step</p>']
     for answer, note in answers(steps.tests):
         parts.append(f'<p class="answer" style="font-size:1.2em;font-weight:600">{html.escape(answer)}</p>')
         if note:

@@ -102,6 +102,8 @@ def answers(tests: Sequence[StepTest]) -> list[tuple[str, str]]:
 def steps_markdown(tests: Sequence[StepTest], table: Table) -> str:
     """The top of stdout: the answer, then the steps table."""
     out = ["# Where it broke\n\n"]
+    if not tests:
+        out.append("**the steps logs hold no step (the test ended before its first step did)**\n\n")
     for answer, note in answers(tests):
         out.append(f"**{answer}**\n\n")
         if note:
