@@ -10,12 +10,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import polars as pl
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .server_figures import Figure
 from .steps import StepTest
 from .steps_log import GENERATOR, USERS
 
 DPI = 90
+#: plain numbers on log axes (1,000 and 0.5, not 10^3 and 5×10^-1)
+PLAIN = FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
 KNEE_COLOR = "#d62728"
 
 
@@ -48,8 +51,14 @@ def knee_chart(test: StepTest, path: Path) -> Path:
             plotted = True
     if plotted:
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(PLAIN)
+        ax.yaxis.set_minor_formatter(PLAIN)
     if min(x) > 0 and max(x) / min(x) >= 10:  # steps grown by a factor: evenly spaced on a log axis
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    if len(x) <= 12:  # each step's offered load on the axis
+        ax.set_xticks(x)
+    ax.xaxis.set_major_formatter(PLAIN)
     ax.set_xlabel("offered users" if users else "offered msg/s")
     ax.set_ylabel("connect time ms (log)" if users else "reply latency ms (log)")
     ax.grid(True, which="both", alpha=0.3)
@@ -64,7 +73,8 @@ def knee_chart(test: StepTest, path: Path) -> Path:
             lw=1.5,
             label="achieved users" if users else "achieved msg/s",
         )
-    ax2.plot([min(x), max(x)], [min(x), max(x)], color="#999999", ls="--", lw=1, label="achieved = offered")
+    # through every step, so that it stays the diagonal between steps on a log axis as the achieved curve does
+    ax2.plot(x, x, color="#999999", ls="--", lw=1, label="achieved = offered")
     ax2.set_ylabel("achieved users" if users else "achieved msg/s")
     ax2.set_ylim(bottom=0)
     knee = test.knee
