@@ -276,3 +276,19 @@ def test_a_steps_log_without_a_step_says_so(tmp_path, capsys):
     assert main(["--steps", str(empty), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert "**the steps logs hold no step" in capsys.readouterr().out
     assert (tmp_path / "out" / "steps.csv").read_text().startswith("test,step,kind,")
+
+
+@pytest.mark.parametrize("out_of_core", [False, True], ids=["in-memory", "out-of-core"])
+def test_the_steps_change_no_figure_of_the_runs(tmp_path, out_of_core):
+    test = Stepped(engines=("a", "b"), offered=(100, 200, 400, 800))
+    logs, steps = test.write(tmp_path)
+    options = Options(max_in_memory_mib=0 if out_of_core else 512, warmup_s=1)
+    plain = analyse([RunSpec("r", logs)], options=options)
+    stepped = analyse([RunSpec("r", logs)], options=options, steps_paths=steps)
+    assert stepped.markdown().endswith(plain.markdown())
+    assert [t.to_polars().equals(u.to_polars()) for t, u in zip(plain.tables, stepped.tables)] == [True] * len(
+        plain.tables
+    )
+    # the warm-up's and the rest's samples of a step are merged: every step has all its hold's samples
+    for s in stepped.steps.tests[0].steps:
+        assert s.p99_us == higher(test.hold_samples(s.number), 0.99)
