@@ -106,6 +106,8 @@ def analyse(
     options = options or Options()
     stage = stage or Stage()
     warn = warn or _ignore
+    if server_paths and not steps_paths:
+        raise InputError(f"{server_paths[0]}: the server's figures are shown over a stepped test's steps: no steps log")
     check_inputs(specs, jtl_paths, out, stage, steps_paths, server_paths)
     steps_plan = None
     if steps_paths:
