@@ -292,3 +292,13 @@ def test_the_steps_change_no_figure_of_the_runs(tmp_path, out_of_core):
     # the warm-up's and the rest's samples of a step are merged: every step has all its hold's samples
     for s in stepped.steps.tests[0].steps:
         assert s.p99_us == higher(test.hold_samples(s.number), 0.99)
+
+
+def test_the_command_asks_for_what_it_cannot_do_without(tmp_path, capsys):
+    server = write_server_figures(tmp_path / "server.csv", T0_MS, T0_MS + 1000)
+    assert main([]) == 2
+    assert "give the timing log(s), or a stepped test's steps log(s) with --steps" in capsys.readouterr().err
+    assert main(["--server-figures", str(server), str(server)]) == 2
+    assert "--server-figures is read with a stepped test's steps log: give --steps too" in capsys.readouterr().err
+    with pytest.raises(InputError, match=r"server\.csv: the server's figures are shown over a stepped test's steps"):
+        analyse([], server_paths=[server])

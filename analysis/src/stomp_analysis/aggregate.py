@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from . import explain, pacing
-from .hold_windows import NO_STEP
+from .hold_windows import NO_STEP, one_source
 from .receipts import ReceiptAccumulator, take_before
 from .results import (
     MIXED,
@@ -204,7 +204,9 @@ class RunAccumulator:
     def _add_latencies(self, df: pl.DataFrame, code_to_name: dict[int, str]) -> None:
         """The ANSWERED records: histograms per destination, unrecordable ones counted, answers kept per second."""
         steps = self.spec.steps
-        for_steps = ("run", "engine") if steps is not None else ()
+        # the usual slice holds one engine's run: its answers' send times are all its steps need
+        one = one_source(df) if steps is not None else None
+        for_steps = ("run", "engine") if steps is not None and one is None else ()
         answered = (
             df.lazy()
             .filter(pl.col("outcome") == "ANSWERED")
@@ -227,7 +229,10 @@ class RunAccumulator:
         latency = good.get_column("latency_us").to_numpy()
         self._latencies.add(good.get_column("dest_code").to_numpy(), latency)
         if steps is not None:
-            keys = steps.assign(good)
+            if one is not None:
+                keys = steps.assign_sent(good.get_column("answer_us").to_numpy() - latency, one)
+            else:
+                keys = steps.assign(good)
             inside = keys != NO_STEP
             self._step_latencies.add(keys[inside], latency[inside])
         self._destinations.update(code_to_name)

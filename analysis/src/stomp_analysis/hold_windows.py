@@ -60,13 +60,9 @@ class HoldWindows:
         its engine and run wrote no step)."""
         if not records.height or not self.starts.size:
             return np.full(records.height, NO_STEP, np.int64)
-        one = _one_source(records)
+        one = one_source(records)
         if one is not None:  # the usual slice: one engine's run, no join
-            source = self.sources.filter((pl.col("run") == one[0]) & (pl.col("engine") == one[1]))
-            if not source.height:
-                return np.full(records.height, NO_STEP, np.int64)
-            offset = int(source.get_column("source")[0]) << _SHIFT
-            src = records.get_column("sent_epoch_us").to_numpy() + offset
+            return self.assign_sent(records.get_column("sent_epoch_us").to_numpy(), one)
         else:
             src = (
                 records.select("run", pl.col("engine").cast(pl.String), "sent_epoch_us")
@@ -75,6 +71,18 @@ class HoldWindows:
                 .to_series()
                 .to_numpy()
             )
+        return self._find(src)
+
+    def assign_sent(self, sent_us: np.ndarray, source: tuple[int, str]) -> np.ndarray:
+        """The step key of each send time (µs) of records of one (run, engine), NO_STEP where it falls in no hold."""
+        run, engine = source
+        found = self.sources.filter((pl.col("run") == run) & (pl.col("engine") == engine))
+        if not found.height or not self.starts.size:
+            return np.full(sent_us.size, NO_STEP, np.int64)
+        return self._find(sent_us + (int(found.get_column("source")[0]) << _SHIFT))
+
+    def _find(self, src: np.ndarray) -> np.ndarray:
+        """The step key of each packed (source, send time), NO_STEP where it is in no window (or negative)."""
         i = np.searchsorted(self.starts, src, side="right") - 1
         inside = (i >= 0) & (src >= 0)
         i = np.maximum(i, 0)
@@ -82,7 +90,7 @@ class HoldWindows:
         return np.where(inside, self.keys[i], NO_STEP)
 
 
-def _one_source(records: pl.DataFrame) -> tuple[int, str] | None:
+def one_source(records: pl.DataFrame) -> tuple[int, str] | None:
     """The (run, engine) of every record when they all have the same (None otherwise, or when one has none)."""
     run, engine = records.get_column("run"), records.get_column("engine")
     if run.null_count() or engine.null_count() or run.min() != run.max():
