@@ -37,6 +37,7 @@ rows of a real timing log, replicated (send times shifted forward, message ids u
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -191,6 +192,50 @@ def phases(log: Path, rate_per_min: float, kinds: list[str], held_mib: int) -> d
     return out
 
 
+#: stomp_analysis.steps_log.HEADER, written out: this (measuring) process does not import polars (a forked child's
+#: peak RSS would include it)
+STEPS_HEADER = (
+    "run,engine,step,kind,offered,ramp_start_epoch_ms,hold_start_epoch_ms,end_epoch_ms,users,sent,answered,lost,"
+    "failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,generator_cpu,connects,connect_failed,connect_p99_ms,"
+    "verdict,limit,reason"
+)
+
+
+def write_steps_log(log: Path, path: Path, steps: int) -> Path:
+    """A steps log of ``steps`` equal rate steps over the log's sends (first to last record's send time, read from
+    its first and last lines), with the log's run and engine: each step holds for its last four fifths."""
+    with open(log, "rb") as f:
+        header = f.readline().decode().strip().split(",")
+        first = next(csv.reader([f.readline().decode()]))
+        f.seek(max(0, log.stat().st_size - 65536))
+        last = next(csv.reader([f.read().decode(errors="replace").strip().splitlines()[-1]]))
+    col = {c: i for i, c in enumerate(header)}
+    a, b = int(first[col["sent_epoch_ms"]]), int(last[col["sent_epoch_ms"]])
+    run, engine = first[col["run"]], first[col["engine"]]
+    width = (b - a) // steps + 1
+    with open(path, "w", newline="") as f:
+        f.write(STEPS_HEADER + "\n")
+        w = csv.DictWriter(f, STEPS_HEADER.split(","), lineterminator="\n")
+        for k in range(steps):
+            ramp = a + k * width
+            w.writerow(
+                {
+                    "run": run,
+                    "engine": engine,
+                    "step": k + 1,
+                    "kind": "rate",
+                    "offered": 1000 * (k + 1),
+                    "ramp_start_epoch_ms": ramp,
+                    "hold_start_epoch_ms": ramp + width // 5,
+                    "end_epoch_ms": ramp + width,
+                    "verdict": "held" if k < steps - 1 else "broke",
+                    "limit": "" if k < steps - 1 else "server",
+                    "reason": "" if k < steps - 1 else "p99 1240 ms > 500 ms",
+                }
+            )
+    return path
+
+
 def bench_size(args, records: int) -> dict:
     """Generates (or reuses) a log of ``records`` records and times the aggregation on it."""
     if args.from_log:
@@ -223,6 +268,9 @@ def bench_size(args, records: int) -> dict:
     out_dir = args.dir / "out"
     base = [sys.executable, str(script), str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]
     base += ["--max-in-memory", str(args.max_in_memory)]
+    if args.steps:
+        steps_log = write_steps_log(log, args.dir / f"steps_{records}_{shape}_{args.steps}.csv", args.steps)
+        base += ["--steps", str(steps_log)]
     out_of_core = log.stat().st_size >= args.max_in_memory * 2**20
     results = {
         "records": records,
@@ -316,6 +364,13 @@ def main(argv: list[str] | None = None) -> int:
         default=512,
         metavar="MIB",
         help="passed to aggregate.py: inputs this big and bigger are aggregated out of core (default 512)",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also give the aggregation a steps log of N rate steps over the log's time (the stepped report's cost)",
     )
     p.add_argument("--skip-jmeter", action="store_true", help="do not time JMeter's dashboard generator")
     p.add_argument("--jmeter", type=Path, default=REPO / "target" / "jmeter" / "bin" / "jmeter")

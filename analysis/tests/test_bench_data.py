@@ -18,6 +18,13 @@ def load_gen():
     return mod
 
 
+def _load_bench():
+    spec = importlib.util.spec_from_file_location("bench_aggregate", ANALYSIS_DIR / "bench" / "bench_aggregate.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
     gen = load_gen()
     log = tmp_path / "t.csv"
@@ -35,7 +42,7 @@ def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
     assert 0 < failed < 60  # 0.1 % failed
     assert "SendFailed: Connection closed, 1006" in cap.out
     assert re.search(
-        r"\| t \| 50 \| jtl allThreads \| 120000 msg/min \(25 ms/sender\) \| await-reply \| 20000 \|", cap.out
+        r"\| t \| 50 \| virtual users \| 120000 msg/min \(25 ms/sender\) \| await-reply \| 20000 \|", cap.out
     )
     assert "- run t: await-reply (closed loop) with a pacing of 25 ms/sender" in cap.out
     assert "## Latency: raw vs CO-corrected" in cap.out
@@ -100,3 +107,16 @@ def test_columns_choose_the_format(tmp_path):
         log = tmp_path / f"c{columns}.csv"
         gen.generate_timing_log(log, records=100, senders=5, rate_per_s=100.0, columns=columns)
         assert log.read_text().split("\n", 1)[0] == header
+
+
+def test_the_benchs_steps_log_is_one_the_analysis_reads(tmp_path):
+    from stomp_analysis.steps_log import HEADER, read_steps_log
+
+    bench = _load_bench()
+    assert bench.STEPS_HEADER == HEADER
+    gen = load_gen()
+    log = tmp_path / "t.csv"
+    gen.generate_timing_log(log, records=2000, senders=10, rate_per_s=500.0)
+    steps = read_steps_log(bench.write_steps_log(log, tmp_path / "steps.csv", 4))
+    assert steps.get_column("step").to_list() == [1, 2, 3, 4]
+    assert steps.get_column("verdict").to_list() == ["held", "held", "held", "broke"]

@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from . import explain, pacing
+from .hold_windows import NO_STEP, one_source
 from .receipts import ReceiptAccumulator, take_before
 from .results import (
     MIXED,
@@ -135,6 +136,8 @@ class RunAccumulator:
         self._failures: list[pl.DataFrame] = []  # detail, records
         self._unrecordable: dict[str, int] = {}
         self._latencies = KeyedHistograms()  # per destination code
+        # per step key: a few million samples wait at most (no need to hold a slice's), and no total is wanted
+        self._step_latencies = KeyedHistograms(min_pending=1 << 21, total=False) if spec.steps is not None else None
         self._destinations: dict[int, str] = {}  # destination code -> name
         self._closed: dict[str, bool] = {}  # destination -> all its records are await-reply
         self._files: dict[int, _FileStats] = {}
@@ -200,8 +203,14 @@ class RunAccumulator:
 
     def _add_latencies(self, df: pl.DataFrame, code_to_name: dict[int, str]) -> None:
         """The ANSWERED records: histograms per destination, unrecordable ones counted, answers kept per second."""
+        steps = self.spec.steps
+        # the usual slice holds one engine's run: its answers' send times are all its steps need
+        one = one_source(df) if steps is not None else None
+        for_steps = ("run", "engine") if steps is not None and one is None else ()
         answered = (
-            df.lazy().filter(pl.col("outcome") == "ANSWERED").select("destination", "sent_epoch_us", "latency_us")
+            df.lazy()
+            .filter(pl.col("outcome") == "ANSWERED")
+            .select("destination", "sent_epoch_us", "latency_us", *for_steps)
         )
         recordable = (pl.col("latency_us") >= 0) & (pl.col("latency_us") < MAX_LATENCY_US)
         for dest, n in answered.filter(~recordable).group_by("destination").agg(pl.len()).collect().iter_rows():
@@ -212,17 +221,27 @@ class RunAccumulator:
                 pl.col("destination").to_physical().alias("dest_code"),
                 (pl.col("sent_epoch_us") + pl.col("latency_us")).alias("answer_us"),
                 "latency_us",
+                *for_steps,
+                *(("sent_epoch_us",) if for_steps else ()),
             )
             .collect()
         )
-        self._latencies.add(good.get_column("dest_code").to_numpy(), good.get_column("latency_us").to_numpy())
+        latency = good.get_column("latency_us").to_numpy()
+        self._latencies.add(good.get_column("dest_code").to_numpy(), latency)
+        if steps is not None:
+            if one is not None:
+                keys = steps.assign_sent(good.get_column("answer_us").to_numpy() - latency, one)
+            else:
+                keys = steps.assign(good)
+            inside = keys != NO_STEP
+            self._step_latencies.add(keys[inside], latency[inside])
         self._destinations.update(code_to_name)
         sent_us = df.get_column("sent_epoch_us")
         self._first_send_us = _min(self._first_send_us, int(sent_us.min()))
         self._last_send_us = _max(self._last_send_us, int(sent_us.max()))
         if good.height:
             self._last_answer_us = _max(self._last_answer_us, int(good.get_column("answer_us").max()))
-            self._pending_answers.append(good.drop("dest_code"))
+            self._pending_answers.append(good.select("answer_us", "latency_us"))
 
     def _add_modes(self, df: pl.DataFrame, code_to_name: dict[int, str]) -> int:
         """Records per mode, and which destinations have await-reply records only; returns the slice's
@@ -285,6 +304,8 @@ class RunAccumulator:
         records in it."""
         self.flush_answers()
         self._latencies.flush()
+        if self._step_latencies is not None:
+            self._step_latencies.flush()
         self._background.wait()
         destinations, total = self._books()
         mode = pacing.run_mode(self.mode_records)
@@ -317,6 +338,7 @@ class RunAccumulator:
             mode_records=dict(self.mode_records),
             target_per_s=pacing.target_per_s(self.spec, self.senders, interval_us),
             schedule=self._schedule_lag() if holds else None,
+            step_latency=self._step_latencies.result() if self._step_latencies is not None else {},
         )
         result.notes += explain.result_notes(result)
         return result

@@ -19,6 +19,8 @@ from polars.exceptions import PanicException  # a polars panic is a BaseExceptio
 from . import InputError, __version__, explain
 from .pipeline import DEFAULT_MAX_IN_MEMORY_MIB, Options, Stage, analyse, write_outputs
 from .results import RunSpec
+from .server_figures import SERVER_FIGURES_LOG
+from .steps_log import STEPS_LOG
 
 PROG = "sockjs-stomp-aggregate"
 
@@ -42,6 +44,11 @@ examples:
   %(prog)s results/timing.csv --out results/report
   %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
+  %(prog)s stomp-timing.csv --steps stomp-steps.csv --server-figures stomp-server.csv --out report
+
+a stepped test (--steps; stomp-steps.csv beside the timing logs is found by default): its answer in one line
+(what held, where it broke, whose limit: the server's or the generator's), then a table per step and, with --out,
+steps.csv, the knee chart and the server's figures over time.
 
 big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
 once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by
@@ -116,7 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("timing_logs", nargs="+", type=Path, metavar="TIMING_LOG", help="reply-timing log(s) (CSV)")
+    p.add_argument(
+        "timing_logs",
+        nargs="*",
+        type=Path,
+        metavar="TIMING_LOG",
+        help="reply-timing log(s) (CSV); may be left out when --steps is given (a connect test's steps alone)",
+    )
     p.add_argument(
         "--label",
         action="append",
@@ -154,6 +167,30 @@ def build_parser() -> argparse.ArgumentParser:
         type=positive_ms,
         metavar="MS",
         help="each sender's expected interval between sends (ms), one value or one per run (instead of --target-rate)",
+    )
+    p.add_argument(
+        "--steps",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help=f"a stepped test's steps log, repeatable (one per JMeter engine; default: {STEPS_LOG} next to the "
+        "timing logs, if there is one): the answer in one line (what held, where it broke, whose limit), the "
+        "steps table and the knee chart come first",
+    )
+    p.add_argument(
+        "--server-figures",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help=f"the server's figures polled during a stepped test, repeatable (default: {SERVER_FIGURES_LOG} next to "
+        "the timing logs, if there is one): averaged over each step's hold, and charted over time",
+    )
+    p.add_argument(
+        "--no-steps",
+        action="store_true",
+        help=f"do not look for {STEPS_LOG} and {SERVER_FIGURES_LOG} next to the timing logs",
     )
     p.add_argument("--out", type=Path, metavar="DIR", help="write CSV files, PNG charts and report.html into DIR")
     p.add_argument("--no-charts", action="store_true", help="no PNG charts (report.html without charts)")
@@ -255,6 +292,18 @@ def repeated_paths(paths: Sequence[Path]) -> list[Path]:
     return repeated
 
 
+def found_next_to(timing_logs: Sequence[Path], name: str, off: bool, quiet: bool) -> list[Path]:
+    """The files called ``name`` in the timing logs' directories (each directory once), said on stderr."""
+    if off:
+        return []
+    found = []
+    for d in dict.fromkeys(p.resolve().parent for p in timing_logs):
+        if (d / name).is_file():
+            found.append(d / name)
+            _info(f"reading {d / name}, found next to the timing log (--no-steps: not)", quiet)
+    return found
+
+
 def pipeline_options(args: argparse.Namespace) -> Options:
     """The pipeline's options from the command line's."""
     return Options(
@@ -293,10 +342,26 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     with --out, the files."""
     stage = stage or Stage()
     stage("checking the inputs")
-    specs = build_runs(args, parser)
+    if not args.timing_logs and not args.steps:
+        parser.error("give the timing log(s), or a stepped test's steps log(s) with --steps")
+    specs = build_runs(args, parser) if args.timing_logs else []
     for pth in repeated_paths(args.timing_logs):
         _warn(f"{pth} is given more than once: its messages are counted once per mention")
-    analysis = analyse(specs, args.jtl, pipeline_options(args), out=args.out, stage=stage, warn=_warn)
+    if args.server_figures and not args.steps:
+        parser.error("--server-figures is read with a stepped test's steps log: give --steps too")
+    steps = args.steps or found_next_to(args.timing_logs, STEPS_LOG, args.no_steps, args.quiet)
+    # the server's figures are shown over the steps: found next to the timing log only when steps are
+    server = args.server_figures or found_next_to(args.timing_logs, SERVER_FIGURES_LOG, not steps, args.quiet)
+    analysis = analyse(
+        specs,
+        args.jtl,
+        pipeline_options(args),
+        out=args.out,
+        stage=stage,
+        warn=_warn,
+        steps_paths=steps,
+        server_paths=server,
+    )
     stage("writing the tables to stdout")
     sys.stdout.write(analysis.markdown())
     sys.stdout.flush()

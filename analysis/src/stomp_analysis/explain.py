@@ -14,9 +14,15 @@ by side here, so that the outputs read as they did.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .results import UNKNOWN, RunResult, RunSpec
 from .stats import Distribution
+from .steps_log import GENERATOR, USERS
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
+
+if TYPE_CHECKING:
+    from .steps import Step, StepTest
 
 # ----------------------------------------------------------------------------------------------------------
 # numbers and pacings as the words write them
@@ -55,12 +61,14 @@ RECEIPTS_NOTE = (
 CO_NOTE = (
     "CO-corrected: every latency v above a sender's expected interval I also stands for the sends that "
     "sender missed while waiting, recorded as v-I, v-2I, ... while >= I (HdrHistogram's "
-    "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only runs (and "
-    "destinations) whose senders awaited their replies are corrected: a fire-and-forget send is not delayed "
-    "by a slow reply."
+    "recordValueWithExpectedInterval). Raw figures only describe the messages actually sent. Only closed loops "
+    "are corrected: runs (and destinations) whose senders awaited their replies or receipts (await-reply, "
+    "await-receipt), each virtual user a loop of its own however many users a JMeter thread runs; a "
+    "fire-and-forget send (open loop) is not delayed by a slow reply."
 )
 COMPARISON_NOTE = (
-    "Concurrency: max JMeter allThreads when a .jtl is given, else distinct senders. "
+    "Concurrency: the virtual users that sent, where the timing logs name them (sender_user), however many "
+    "users a JMeter thread runs; for older logs, max JMeter allThreads when a .jtl is given, else distinct senders. "
     "Achieved TPS = sent / send window (first to last send); target TPS = the pacing's send rate. Response time = "
     "asynchronous reply latency. CO: coordinated-omission corrected (needs a pacing and senders that await "
     "their replies; in a run mixing modes, TOTAL is not corrected). Send lag: how far fire-and-forget sends "
@@ -78,8 +86,9 @@ JTL_NOTE = "Sampler elapsed times as JMeter measured them (ms); throughput = sam
 # the command's help
 
 EPILOG_COORDINATED_OMISSION = """\
-coordinated omission: with a pacing, latencies are also shown corrected only for await-reply senders (closed
-loop); for fire-and-forget senders the lag of their sends behind schedule is reported instead."""
+coordinated omission: with a pacing, latencies are also shown corrected only for await-reply and await-receipt
+senders (a closed loop: each virtual user's, however many a JMeter thread runs); for fire-and-forget senders (open
+loop) the lag of their sends behind schedule is reported instead."""
 
 # ----------------------------------------------------------------------------------------------------------
 # the report's "How to read this report" (HTML)
@@ -116,7 +125,9 @@ down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw
 actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
 A large gap between the two means the generator was held back and the raw percentiles are optimistic.
 The correction is only valid for a closed loop, where a sender waits for the reply before its next send
-(<code>mode</code> <em>await-reply</em> in the timing log): it is applied to those runs only. A
+(<code>mode</code> <em>await-reply</em> in the timing log, or <em>await-receipt</em>, waiting for the server's
+RECEIPT): it is applied to those runs only. A closed loop is each virtual user's, however many users a JMeter
+thread runs: the expected interval is per virtual user (<code>sender_user</code>), never per thread. A
 <em>fire-and-forget</em> sender (open loop) does not wait, so a slow reply delays no send and the correction
 would invent a tail: its latencies stay uncorrected, and what is checked instead is whether the generator kept
 the pace: the achieved send rate against the target (per second, in the throughput chart) and each send's
@@ -259,4 +270,109 @@ def _treatment_clause(r: RunResult) -> str:
     return (
         f"{head} with {pacing}: only {', '.join(corrected)} (await-reply records only) also shown corrected for "
         "coordinated omission; the other destinations and the TOTAL not, since not all their sends awaited a reply."
+    )
+
+
+# ----------------------------------------------------------------------------------------------------------
+# a stepped test: the answer in one line, and what its table means
+
+STEPS_NOTE = (
+    "One row per step of the stepped test; its figures are counted over the step's hold (after its ramp), from the "
+    "steps log (one per JMeter engine: counts and rates summed over the engines). Latency: the reply time of the "
+    "messages sent in the hold, recomputed from the timing logs where they are given (latency from: timing logs), "
+    "else the steps log's own. Send lag: how far the generator's scheduled sender fell behind its schedule (p99); "
+    "generator CPU: its JVM's process CPU as a share of its cores (the highest engine's). Whose limit: a step that "
+    "broke where the generator could not hold the pace is the generator's limit, not the server's. Server "
+    "figures: the mean of the polls inside the hold."
+)
+
+
+def _thousands(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 10 or float(x).is_integer() else f"{x:.1f}"
+
+
+def ms_words(us: float) -> str:
+    """A latency as the answer says it: 1,240 ms, 38 ms, 3.2 ms, 0.41 ms."""
+    ms = us / 1000.0
+    if ms >= 10:
+        return f"{ms:,.0f} ms"
+    return f"{ms:.1f} ms" if ms >= 1 else f"{ms:.2f} ms"
+
+
+def pct_words(pct: float) -> str:
+    """A share as the answer says it: 2.1%, 0.05%."""
+    return f"{pct:.1f}%" if pct >= 0.1 or pct == 0 else f"{pct:.2g}%"
+
+
+def _load(step: Step) -> str:
+    return f"{_thousands(step.offered)} users" if step.kind == USERS else f"{_thousands(step.offered)} msg/s"
+
+
+def _held_figures(step: Step) -> str:
+    if step.kind == USERS:
+        parts = [f"connect p99 {_thousands(step.connect_p99_ms)} ms"] if step.connect_p99_ms is not None else []
+    else:
+        parts = [f"p99 {ms_words(step.p99_us)}"] if step.p99_us is not None else []
+        if step.loss_pct is not None:
+            parts.append("0 lost" if not step.lost else f"{pct_words(step.loss_pct)} lost")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _broke_figures(step: Step) -> str:
+    parts = []
+    if step.kind == USERS:
+        if step.connect_failed_pct is not None:
+            parts.append(f"{pct_words(step.connect_failed_pct)} of connects failed")
+        if step.connect_p99_ms is not None:
+            parts.append(f"connect p99 {_thousands(step.connect_p99_ms)} ms")
+        if step.achieved is not None and step.achieved < step.offered:
+            parts.append(f"{_thousands(step.achieved)} users held a session")
+    else:
+        if step.p99_us is not None:
+            parts.append(f"p99 {ms_words(step.p99_us)}")
+        if step.loss_pct is not None:
+            parts.append("0 lost" if not step.lost else f"{pct_words(step.loss_pct)} lost")
+        if step.failed:
+            parts.append(f"{pct_words(step.failed_pct)} failed")
+        if step.achieved is not None and step.achieved < 0.95 * step.offered:
+            parts.append(f"achieved {_thousands(step.achieved)} msg/s")
+    return ", ".join(parts) if parts else step.reason or "no figures"
+
+
+def whose_limit(step: Step) -> str:
+    """Whose limit the knee is, with what showed it: "the server's limit: the generator kept its pace"."""
+    if step.limit == GENERATOR:
+        why = step.reason.removeprefix("generator: ") if step.engines == 1 else step.reason
+        return f"the generator's limit, not the server's: {why}" if why else "the generator's limit, not the server's"
+    return "the server's limit: the generator kept its pace"
+
+
+def steps_answer(test: StepTest) -> str:
+    """The answer of a stepped test in one line: what it held, where it broke and whose limit that was."""
+    if not test.steps:
+        return "no step was recorded"
+    if not test.checked:
+        return (
+            f"no service level was given: {len(test.steps)} step(s) up to {_load(test.steps[-1])}, "
+            "shown without a verdict"
+        )
+    held, knee = test.held, test.knee
+    if knee is None:
+        return f"held every step up to {_load(held)}{_held_figures(held)}: no knee found"
+    broke = f"broke at {_load(knee)}: {_broke_figures(knee)} ({whose_limit(knee)})"
+    if held is None:
+        return f"{broke.replace('broke at', 'broke at the first step,', 1)}"
+    return f"held {_load(held)}{_held_figures(held)}; {broke}"
+
+
+def steps_engines_note(test: StepTest) -> str:
+    """Said under the answer when several engines ran the test: how their verdicts were merged."""
+    engines = len(test.runs)
+    if engines <= 1:
+        return ""
+    return (
+        f"{engines} engines' steps logs merged by step: counts and rates summed, latency percentiles recomputed from "
+        "the timing logs where given; the service level's thresholds are not in the steps log, so the verdicts are "
+        "the engines': a step broke if any engine's broke, and it is the generator's limit if any engine's "
+        "generator could not hold its share."
     )

@@ -28,7 +28,10 @@ from .jtl import check_header as check_jtl_header
 from .progress import Progress
 from .report import write_html
 from .results import RunResult, RunSpec
+from .server_figures import check_header as check_server_header
 from .spill import SpillStore, analyze_spilled
+from .stepped import SteppedReport, plan_steps, stepped_report
+from .steps_log import check_header as check_steps_header
 from .tables import Table, build_tables, markdown_document, per_second_frame
 from .timing_log import Issue, TimingLog, check_header, read_timing_log
 
@@ -71,10 +74,14 @@ class Analysis:
     notes: list[str]  # every run's notes, "<label>: <note>"
     tables: list[Table]  # the tables shown, in order
     inputs: Table  # the input files (shown when some had malformed records)
+    steps: SteppedReport | None = None  # a stepped test's answer and steps (with steps logs)
 
     def markdown(self) -> str:
-        """The Markdown document of stdout."""
-        return markdown_document(self.results, self.tables, self.inputs)
+        """The Markdown document of stdout: a stepped test's answer and steps first."""
+        head = self.steps.markdown() if self.steps is not None else ""
+        if not self.results:
+            return head
+        return head + markdown_document(self.results, self.tables, self.inputs)
 
 
 def _ignore(text: str, listed: Sequence[str]) -> None:
@@ -89,13 +96,24 @@ def analyse(
     out: Path | None = None,
     stage: Stage | None = None,
     warn: Warn | None = None,
+    steps_paths: Sequence[Path] = (),
+    server_paths: Sequence[Path] = (),
 ) -> Analysis:
     """Checks every input (and creates ``out``, where :func:`write_outputs` will write) before the long work,
-    aggregates the runs of every spec, reads the .jtl files and makes the tables."""
+    aggregates the runs of every spec, reads the .jtl files and makes the tables. With ``steps_paths`` (a stepped
+    test's steps logs, one per engine) the steps are read first, so that the aggregation keeps each step's latency
+    samples in the same pass, and ``server_paths`` (the server's figures) are averaged over each step's hold."""
     options = options or Options()
     stage = stage or Stage()
     warn = warn or _ignore
-    check_inputs(specs, jtl_paths, out, stage)
+    if server_paths and not steps_paths:
+        raise InputError(f"{server_paths[0]}: the server's figures are shown over a stepped test's steps: no steps log")
+    check_inputs(specs, jtl_paths, out, stage, steps_paths, server_paths)
+    steps_plan = None
+    if steps_paths:
+        stage("reading the steps logs")
+        steps_plan = plan_steps(steps_paths)
+        specs = [replace(s, steps=steps_plan.windows) for s in specs]
     results = aggregate(specs, options, stage, warn)
     stage("making the tables")
     unique_labels(results)
@@ -107,10 +125,21 @@ def analyse(
     for n in notes:
         warn(n, ())
     tables, inputs = build_tables(results, jtls, jtl_by_run)
-    return Analysis(results, jtls, jtl_by_run, notes, tables, inputs)
+    steps = None
+    if steps_plan is not None:
+        stage("merging the steps")
+        steps = stepped_report(steps_plan, results, server_paths)
+    return Analysis(results, jtls, jtl_by_run, notes, tables, inputs, steps)
 
 
-def check_inputs(specs: Sequence[RunSpec], jtl_paths: Sequence[Path], out: Path | None, stage: Stage) -> None:
+def check_inputs(
+    specs: Sequence[RunSpec],
+    jtl_paths: Sequence[Path],
+    out: Path | None,
+    stage: Stage,
+    steps_paths: Sequence[Path] = (),
+    server_paths: Sequence[Path] = (),
+) -> None:
     """Raises InputError for the first input that cannot be used (a header, or ``out`` that cannot be created)."""
     stage("checking the inputs")
     for spec in specs:
@@ -118,6 +147,10 @@ def check_inputs(specs: Sequence[RunSpec], jtl_paths: Sequence[Path], out: Path 
             check_header(pth)
     for pth in jtl_paths:
         check_jtl_header(pth)
+    for pth in steps_paths:
+        check_steps_header(pth)
+    for pth in server_paths:
+        check_server_header(pth)
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -165,24 +198,36 @@ def write_outputs(
     stage(f"writing to {directory}")
     directory.mkdir(parents=True, exist_ok=True)
     results = analysis.results
-    per_second = per_second_frame(results, {k: v for k, v in analysis.jtl_by_run.items() if k is not None})
-    written = [t.write_csv(directory) for t in analysis.tables]
-    written.append(_write_per_second(per_second, directory))
-    written.append(analysis.inputs.write_csv(directory))
-    drawn = []
+    jtl_by_run = {k: v for k, v in analysis.jtl_by_run.items() if k is not None}
+    per_second = per_second_frame(results, jtl_by_run) if results else None
+    steps = analysis.steps
+    written = [steps.table.write_csv(directory)] if steps is not None else []
+    if results:
+        written += [t.write_csv(directory) for t in analysis.tables]
+        written.append(_write_per_second(per_second, directory))
+        written.append(analysis.inputs.write_csv(directory))
+    drawn, step_drawn = [], []
     if charts:
-        from .charts import write_charts  # matplotlib is only imported when charts are wanted
+        if steps is not None:
+            from .step_charts import write_step_charts  # matplotlib is only imported when charts are wanted
 
-        drawn = write_charts(results, per_second, directory)
-        written += [p for _, p in drawn]
+            step_drawn = write_step_charts(steps.tests, steps.server, steps.series, directory)
+            written += [p for _, p in step_drawn]
+        if results:
+            from .charts import write_charts
+
+            drawn = write_charts(results, per_second, directory)
+            written += [p for _, p in drawn]
     written.append(
         write_html(
             directory / "report.html",
             runs=results,
             jtls=analysis.jtls,
-            tables=[*analysis.tables, analysis.inputs],
+            tables=[*analysis.tables, analysis.inputs] if results else [],
             charts=drawn,
             notes=analysis.notes,
+            steps=steps,
+            step_charts=step_drawn,
         )
     )
     return written

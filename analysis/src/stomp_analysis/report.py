@@ -11,6 +11,8 @@ from pathlib import Path
 from . import explain
 from .jtl import JtlLog
 from .results import RunResult
+from .step_tables import answers
+from .stepped import SteppedReport
 from .tables import Table
 
 CSS = """
@@ -33,6 +35,19 @@ def _img(title: str, path: Path) -> str:
     return f'<figure><img alt="{html.escape(title)}" src="data:image/png;base64,{data}"></figure>'
 
 
+def _steps_part(steps: SteppedReport, charts: Sequence[tuple[str, Path]]) -> list[str]:
+    """The top of a stepped test's report: its answer in one line, the steps table, its charts."""
+    parts = [] if steps.tests else ['<p class="answer">the steps logs hold no step</p>']
+    for answer, note in answers(steps.tests):
+        parts.append(f'<p class="answer" style="font-size:1.2em;font-weight:600">{html.escape(answer)}</p>')
+        if note:
+            parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts.append(steps.table.html())
+    for title, p in charts:
+        parts.append(f"<h3>{html.escape(title)}</h3>" + _img(title, p))
+    return parts
+
+
 def write_html(
     path: Path,
     *,
@@ -41,6 +56,8 @@ def write_html(
     tables: Sequence[Table],
     charts: Sequence[tuple[str, Path]],
     notes: Sequence[str],
+    steps: SteppedReport | None = None,
+    step_charts: Sequence[tuple[str, Path]] = (),
 ) -> Path:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     parts = [
@@ -55,10 +72,13 @@ def write_html(
         + ", ".join(html.escape(r.label) for r in runs)
         + ".</p>",
     ]
+    if steps is not None:
+        parts += _steps_part(steps, step_charts)
     for n in notes:
         parts.append(f'<p class="warn">{html.escape(n)}</p>')
-    parts.append("<h2>Treatment per run</h2>")
-    parts.append("<ul>" + "".join(f"<li>{html.escape(explain.treatment_sentence(r))}</li>" for r in runs) + "</ul>")
+    if runs:
+        parts.append("<h2>Treatment per run</h2>")
+        parts.append("<ul>" + "".join(f"<li>{html.escape(explain.treatment_sentence(r))}</li>" for r in runs) + "</ul>")
     by_name = {t.name: t for t in tables}
     first = ("comparison", "summary", "receipts", "latency_co", "schedule")
     for name in first:

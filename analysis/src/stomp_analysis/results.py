@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
+from .hold_windows import HoldWindows
 from .stats import CoCorrected, Distribution
 
 TOTAL = "TOTAL"
@@ -24,6 +25,7 @@ class RunSpec:
     paths: list[Path]
     target_rate_per_min: float | None = None  # Constant Throughput Timer target for the whole run
     expected_interval_ms: float | None = None  # per sender
+    steps: HoldWindows | None = None  # a stepped test's hold windows: the run's latencies are also kept per step
 
 
 @dataclass
@@ -103,6 +105,8 @@ class RunResult:
     schedule: ScheduleLag | None = None  # fire-and-forget sends vs their schedule (needs a pacing)
     warmup_s: float = 0.0  # the run's first seconds shown apart as its warm-up (0: none)
     is_warmup: bool = False  # this is the warm-up part of a run
+    #: the latency samples sent in each step's hold window, by step key (see hold_windows.py; empty without steps)
+    step_latency: dict[int, Distribution] = field(default_factory=dict)
 
     @property
     def label(self) -> str:

@@ -230,9 +230,10 @@ class KeyedHistograms:
     SHIFT = 40
     MASK = (1 << SHIFT) - 1
 
-    def __init__(self, in_flight: int = 2, min_pending: int = 1 << 23) -> None:
+    def __init__(self, in_flight: int = 2, min_pending: int = 1 << 23, total: bool = True) -> None:
         self._merged = Distribution.empty()
-        self._all = DistributionBuilder()  # the samples of every key together, added slice by slice
+        # the samples of every key together, added slice by slice (None: not wanted, total() is not called)
+        self._all = DistributionBuilder() if total else None
         self._samples: list[np.ndarray] = []  # packed samples waiting to be sorted
         self._waiting = 0
         self._min_pending = min_pending
@@ -246,7 +247,8 @@ class KeyedHistograms:
 
     def _add(self, keys: np.ndarray, values: np.ndarray) -> None:
         self._samples.append((keys.astype(np.int64) << self.SHIFT) | values)
-        self._all.add(Distribution.from_samples(values))
+        if self._all is not None:
+            self._all.add(Distribution.from_samples(values))
         self._waiting += values.size
         if self._waiting > max(self._min_pending, self._merged.values.size):
             self._merge_waiting()
@@ -264,7 +266,8 @@ class KeyedHistograms:
 
     def _finish(self) -> None:
         self._merge_waiting()
-        self._all.compact()
+        if self._all is not None:
+            self._all.compact()
 
     def result(self) -> dict[int, Distribution]:
         """The distribution of each key."""

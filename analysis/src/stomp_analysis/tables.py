@@ -282,11 +282,12 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 threads = m if threads is None else max(threads, m)
         lat = _latency_values(r.total)
         pacing = explain.pacing_text(r.spec)
+        concurrency, concurrency_from = _concurrency(r, threads)
         t.rows.append(
             {
                 "run": r.label,
-                "concurrency": threads if threads is not None else r.senders,
-                "concurrency_from": "jtl allThreads" if threads is not None else "senders",
+                "concurrency": concurrency,
+                "concurrency_from": concurrency_from,
                 "pacing": pacing
                 if not r.interval_us or r.spec.expected_interval_ms
                 else f"{pacing} ({explain.number(r.interval_us / 1000)} ms/sender)",
@@ -309,6 +310,16 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
             }
         )
     return t
+
+
+def _concurrency(r: RunResult, threads: int | None) -> tuple[int, str]:
+    """A run's concurrency and where it comes from: its virtual users where the logs name them (a JMeter thread may
+    run many: its allThreads would count threads, not users), else the .jtl's allThreads, else its senders."""
+    if r.files and all(f.columns >= 16 for f in r.files):
+        return r.senders, "virtual users"
+    if threads is not None:
+        return threads, "jtl allThreads"
+    return r.senders, "senders"
 
 
 def schedule_table(runs: Sequence[RunResult]) -> Table | None:
