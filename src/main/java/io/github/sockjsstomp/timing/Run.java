@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.login.UsersFile;
+import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One test run, from its first sampler's setup to its last teardown: it owns the run's books (its reply
- * tracker), its timing logs, its reply feed and the users files it read. Every way a test ends goes through
+ * tracker), its timing logs, its reply feed, the users files it read and the polling of the server's figures. Every way a test ends goes through
  * here. Each sampler joins the run of its test in setupTest and leaves that same run in teardownTest, which
  * JMeter calls on one thread after all threads stopped (normal end, Stop, Shutdown): the first to leave waits
  * for the replies still in flight while every session is still open, the last declares the rest LOST, writes
@@ -42,6 +43,9 @@ public final class Run {
     private final CapacityBook capacity = new CapacityBook();
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
+    /** The server's figures, polled from the first sampler that names sources to the run's end; null: none. */
+    private ServerFigures serverFigures;
+
     private int members;
     private boolean drained;
     private boolean finished;
@@ -197,6 +201,22 @@ public final class Run {
         }
     }
 
+    /**
+     * Polls the server's figures for this run, from now to its end: the first sampler that names sources starts
+     * it, later ones join it.
+     *
+     * @return the settings being polled: the caller's, or another sampler's that came first
+     * @throws IOException if the file cannot be written
+     */
+    public ServerFigures.Settings pollServerFigures(ServerFigures.Settings settings) throws IOException {
+        synchronized (LOCK) {
+            if (serverFigures == null && !finished) {
+                serverFigures = ServerFigures.start(settings, message -> notices.accept(message));
+            }
+            return serverFigures == null ? settings : serverFigures.settings();
+        }
+    }
+
     /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
     public void stop() {
         stopped = true;
@@ -263,6 +283,13 @@ public final class Run {
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         tracker.refusals().endLines().forEach(summaries);
         sweeper.close();
+        ServerFigures polling;
+        synchronized (LOCK) {
+            polling = serverFigures;
+        }
+        if (polling != null) {
+            polling.close();
+        }
         long unwritten = 0;
         synchronized (timingLogs) {
             for (TimingLog timingLog : timingLogs.values()) {
