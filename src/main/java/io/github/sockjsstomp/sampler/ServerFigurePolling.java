@@ -27,7 +27,7 @@ final class ServerFigurePolling {
     static void start(ParameterReader params, Run run) {
         List<SourceSpec> sources = params.read(SERVER_FIGURES);
         long intervalMillis = params.read(SERVER_FIGURES_MILLIS);
-        String file = ParameterReader.orEmpty(params.read(SERVER_FIGURES_LOG)).trim();
+        String file = params.read(SERVER_FIGURES_LOG).trim();
         if (sources.isEmpty() || params.hasErrors()) {
             return;
         }
