@@ -3,6 +3,7 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.apps.GreetingApp;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,7 +47,7 @@ class ServerFiguresIT {
 
             List<String> lines = Files.readAllLines(file);
             assertThat(lines.get(0)).isEqualTo("epoch_ms,source,metric,value");
-            List<Map<String, String>> rows = PlanRun.readCsv(file);
+            List<Map<String, String>> rows = figureRows(file);
             assertThat(rows).allSatisfy(r -> {
                 assertThat(Long.parseLong(r.get("epoch_ms"))).isBetween(before, after);
                 assertThat(r.get("value")).matches("-?[0-9]+(\\.[0-9]+)?");
@@ -129,10 +130,30 @@ class ServerFiguresIT {
                     .asString()
                     .contains("rabbitmq:http://127.0.0.1:9 cannot be read")
                     .doesNotContain("guest");
-            assertThat(PlanRun.readCsv(run.dir().resolve("stomp-server.csv")))
+            assertThat(figureRows(run.dir().resolve("stomp-server.csv")))
                     .isNotEmpty()
                     .allSatisfy(r -> assertThat(r.get("source")).isEqualTo("pid"));
         }
+    }
+
+    /** The server-figures file's rows by column, each checked to have the header's four fields. */
+    private static List<Map<String, String>> figureRows(Path file) throws Exception {
+        List<List<String>> records = PlanRun.parseCsv(Files.readString(file, StandardCharsets.UTF_8));
+        assertThat(records.get(0)).containsExactly("epoch_ms", "source", "metric", "value");
+        return records.subList(1, records.size()).stream()
+                .map(record -> {
+                    assertThat(record).as("fields of %s", record).hasSize(4);
+                    return Map.of(
+                            "epoch_ms",
+                            record.get(0),
+                            "source",
+                            record.get(1),
+                            "metric",
+                            record.get(2),
+                            "value",
+                            record.get(3));
+                })
+                .toList();
     }
 
     private static List<Double> values(List<Map<String, String>> rows, String source, String metric) {
