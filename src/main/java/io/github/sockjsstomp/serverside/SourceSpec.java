@@ -21,7 +21,7 @@ public record SourceSpec(String kind, String target) {
     public static final String RABBITMQ = "rabbitmq";
     public static final String PID = "pid";
 
-    /** Where pid sources are read (a ProcessSource takes it as a parameter, so its test reads a directory of its own). */
+    /** Where pid sources are read (a parameter of ProcessSource, so its test reads a directory of its own). */
     static final Path PROC = Path.of("/proc");
 
     /**

@@ -15,11 +15,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One test run, from its first sampler's setup to its last teardown: it owns the run's books (its reply
- * tracker), its timing logs, its reply feed, the users files it read and the polling of the server's figures. Every way a test ends goes through
+ * tracker), its timing logs, its reply feed and the users files it read. Every way a test ends goes through
  * here. Each sampler joins the run of its test in setupTest and leaves that same run in teardownTest, which
  * JMeter calls on one thread after all threads stopped (normal end, Stop, Shutdown): the first to leave waits
  * for the replies still in flight while every session is still open, the last declares the rest LOST, writes
  * the books and closes the timing logs. A JVM that exits without a teardown gets the same from a shutdown hook.
+ * It also owns the polling of the server's figures, when a sampler names sources: stopped when it ends.
  *
  * <p>The GUI and remote engines run many tests in one JVM. A run whose teardowns did not all come is ended by
  * the first sampler of the next test; a teardown that comes after that leaves the old, ended run alone.
