@@ -80,9 +80,12 @@ public final class ServerFigures implements AutoCloseable {
         return figures;
     }
 
-    /** A request gets the poll interval, within [500 ms, 2 s]: a slow answer is late, a hung one is cut off. */
+    /**
+     * A request gets the poll interval, within [2 s, 10 s]: a hung server is cut off, while a busy one (a Spring
+     * app's first request initializes its DispatcherServlet: more than 500 ms on a loaded machine) still answers.
+     */
     static int requestTimeoutMillis(long intervalMillis) {
-        return (int) Math.max(500, Math.min(2000, intervalMillis));
+        return (int) Math.max(2000, Math.min(10_000, intervalMillis));
     }
 
     public Settings settings() {
