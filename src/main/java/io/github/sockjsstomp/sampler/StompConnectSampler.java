@@ -57,12 +57,14 @@ public class StompConnectSampler extends StompSampler {
         all.add(StompParameters.CONNECTS_IN_FLIGHT);
         all.add(StompParameters.SILENT_AFTER);
         all.add(StompParameters.SILENT_SHARE);
+        all.addAll(ServerFigurePolling.PARAMETERS);
         return all;
     }
 
     @Override
     protected void setUp(ParameterReader params, String label) {
         Run run = joinRun(0);
+        ServerFigurePolling.start(params, run);
         double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);

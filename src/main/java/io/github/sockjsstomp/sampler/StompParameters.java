@@ -10,6 +10,7 @@ import static io.github.sockjsstomp.sampler.Parameter.whole;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.serverside.SourceSpec;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
@@ -161,6 +162,21 @@ final class StompParameters {
             parsed("replyIdPattern", "", "regex with one group finding the id in a reply body", ReplyIdFinder::pattern);
     static final Parameter<String> TIMING_LOG =
             optional("timingLog", "stomp-timing.csv", "CSV file of per-message outcomes; empty = none");
+
+    // The server's own figures, polled during the run: the session sampler's and the receive sampler's.
+    static final Parameter<List<SourceSpec>> SERVER_FIGURES = parsed(
+            "serverFigures",
+            "",
+            "the server's figures polled into serverFiguresLog, comma-separated: actuator:<url of a Spring Boot "
+                    + "actuator>, rabbitmq:<url of RabbitMQ's management API, user:password@ in it>, "
+                    + "pid:<process id on this machine>; empty = none",
+            SourceSpec::parseList);
+    static final Parameter<Long> SERVER_FIGURES_MILLIS =
+            whole("serverFiguresMillis", 1000, range(100, 3_600_000), "how often the server's figures are polled");
+    static final Parameter<String> SERVER_FIGURES_LOG = optional(
+            "serverFiguresLog",
+            "stomp-server.csv",
+            "CSV file of the server's figures (epoch_ms,source,metric,value; appended)");
 
     // A listener's: the receive sampler's.
     static final Parameter<Long> EXPECT_MESSAGES =

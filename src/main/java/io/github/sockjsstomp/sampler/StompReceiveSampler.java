@@ -62,6 +62,7 @@ public class StompReceiveSampler extends StompSampler {
                 TRIGGER_PAYLOAD,
                 ID_HEADER,
                 REPLY_ID_PATTERN));
+        all.addAll(ServerFigurePolling.PARAMETERS);
         return all;
     }
 
@@ -78,6 +79,7 @@ public class StompReceiveSampler extends StompSampler {
         String idHeader = params.read(ID_HEADER);
         var pattern = params.read(REPLY_ID_PATTERN);
         Run run = joinRun(0);
+        ServerFigurePolling.start(params, run);
         users = own(ConnectionParameters.read(params, RECEIVE_FROM, run));
         if (params.hasErrors() || users == null) {
             return;

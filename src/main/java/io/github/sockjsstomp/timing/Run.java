@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.login.UsersFile;
+import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * JMeter calls on one thread after all threads stopped (normal end, Stop, Shutdown): the first to leave waits
  * for the replies still in flight while every session is still open, the last declares the rest LOST, writes
  * the books and closes the timing logs. A JVM that exits without a teardown gets the same from a shutdown hook.
+ * It also owns the polling of the server's figures, when a sampler names sources: stopped when it ends.
  *
  * <p>The GUI and remote engines run many tests in one JVM. A run whose teardowns did not all come is ended by
  * the first sampler of the next test; a teardown that comes after that leaves the old, ended run alone.
@@ -42,6 +44,9 @@ public final class Run {
     private final CapacityBook capacity = new CapacityBook();
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
+    /** The server's figures, polled from the first sampler that names sources to the run's end; null: none. */
+    private ServerFigures serverFigures;
+
     private int members;
     private boolean drained;
     private boolean finished;
@@ -197,6 +202,22 @@ public final class Run {
         }
     }
 
+    /**
+     * Polls the server's figures for this run, from now to its end: the first sampler that names sources starts
+     * it, later ones join it.
+     *
+     * @return the settings being polled: the caller's, or another sampler's that came first
+     * @throws IOException if the file cannot be written
+     */
+    public ServerFigures.Settings pollServerFigures(ServerFigures.Settings settings) throws IOException {
+        synchronized (LOCK) {
+            if (serverFigures == null && !finished) {
+                serverFigures = ServerFigures.start(settings, message -> notices.accept(message));
+            }
+            return serverFigures == null ? settings : serverFigures.settings();
+        }
+    }
+
     /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
     public void stop() {
         stopped = true;
@@ -263,6 +284,13 @@ public final class Run {
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         tracker.refusals().endLines().forEach(summaries);
         sweeper.close();
+        ServerFigures polling;
+        synchronized (LOCK) {
+            polling = serverFigures;
+        }
+        if (polling != null) {
+            polling.close();
+        }
         long unwritten = 0;
         synchronized (timingLogs) {
             for (TimingLog timingLog : timingLogs.values()) {

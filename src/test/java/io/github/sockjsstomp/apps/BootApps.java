@@ -16,7 +16,9 @@ final class BootApps {
             ",",
             "org.springframework.boot.autoconfigure.security.servlet.SecurityAutoConfiguration",
             "org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration",
-            "org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration");
+            "org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration",
+            // The actuator's (on the test class path for the server figures' test) needs the ones above.
+            "org.springframework.boot.actuate.autoconfigure.security.servlet.ManagementWebSecurityAutoConfiguration");
 
     /**
      * Auto-configurations that JMeter's jars on the test class path break (its httpclient5 is older than

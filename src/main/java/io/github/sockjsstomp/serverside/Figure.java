@@ -1,0 +1,19 @@
+package io.github.sockjsstomp.serverside;
+
+/**
+ * One figure of one poll: a metric of the server-figures file ({@code process_cpu}, {@code heap_used_bytes}, ...)
+ * and its value.
+ */
+public record Figure(String metric, double value) {
+
+    static final String PROCESS_CPU = "process_cpu";
+    static final String HEAP_USED_BYTES = "heap_used_bytes";
+    static final String GC_PAUSE_MS = "gc_pause_ms";
+    static final String SESSIONS = "sessions";
+    static final String CONNECTIONS = "connections";
+    static final String PUBLISH_PER_S = "publish_per_s";
+    static final String DELIVER_PER_S = "deliver_per_s";
+    static final String QUEUE_DEPTH = "queue_depth";
+    static final String RSS_BYTES = "rss_bytes";
+    static final String THREADS = "threads";
+}

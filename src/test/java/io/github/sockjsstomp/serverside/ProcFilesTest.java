@@ -1,0 +1,100 @@
+package io.github.sockjsstomp.serverside;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** /proc/<pid>/stat and status as Linux writes them (recorded from a bash process), and the CPU share. */
+class ProcFilesTest {
+
+    @Test
+    void cpuTicksAreUserPlusSystemTime() throws Exception {
+        // utime 7, stime 10 in the recorded line (fields 14 and 15)
+        assertThat(ProcFiles.cpuTicks(Fixtures.read("proc-stat.txt"))).isEqualTo(17);
+    }
+
+    @Test
+    void aCommandWithSpacesAndParenthesesDoesNotShiftTheFields() throws Exception {
+        String stat = "4242 (a (weird) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 1 2 3";
+        assertThat(ProcFiles.cpuTicks(stat)).isEqualTo(300);
+    }
+
+    @Test
+    void aLineThatIsNotStatIsAnErrorQuotingIt() {
+        assertThatThrownBy(() -> ProcFiles.cpuTicks("no such thing"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("no such thing");
+    }
+
+    @Test
+    void rssAndThreadsFromStatus() {
+        String status = Fixtures.read("proc-status.txt");
+        assertThat(ProcFiles.rssBytes(status)).isEqualTo(4220L * 1024);
+        assertThat(ProcFiles.threads(status)).isEqualTo(1);
+    }
+
+    @Test
+    void aProcessWithoutRssHasNone() {
+        assertThat(ProcFiles.rssBytes("Name:\tkthreadd\nThreads:\t1\n")).isEqualTo(-1);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // ticks before, after, elapsed ms, cores, share
+        "0, 100, 1000, 1, 1.0",
+        "0, 100, 1000, 2, 0.5",
+        "1000, 1050, 1000, 4, 0.125",
+        "500, 500, 1000, 2, 0",
+        "0, 100, 0, 2, 0",
+    })
+    void cpuShareIsCpuSecondsPerSecondPerCore(long before, long after, long elapsedMillis, int cores, double share) {
+        assertThat(ProcFiles.cpuShare(before, after, elapsedMillis * 1_000_000, 100, cores))
+                .isEqualTo(share);
+    }
+
+    @Test
+    void aProcessSourceReadsItsDirectoryAndGivesCpuFromTheSecondPoll(@TempDir Path proc) throws Exception {
+        Path dir = Files.createDirectories(proc.resolve("4242"));
+        Files.writeString(dir.resolve("stat"), Fixtures.read("proc-stat.txt"));
+        Files.writeString(dir.resolve("status"), Fixtures.read("proc-status.txt"));
+        ProcessSource source = new ProcessSource(new SourceSpec(SourceSpec.PID, "4242"), proc, 2);
+
+        assertThat(metrics(source.poll())).containsOnlyKeys(Figure.RSS_BYTES, Figure.THREADS);
+        Map<String, Double> second = metrics(source.poll());
+        assertThat(second).containsOnlyKeys(Figure.PROCESS_CPU, Figure.RSS_BYTES, Figure.THREADS);
+        assertThat(second.get(Figure.PROCESS_CPU)).isEqualTo(0.0);
+
+        Files.delete(dir.resolve("stat"));
+        assertThatThrownBy(source::poll).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void thisJvmIsReadAsAPid() throws Exception {
+        long pid = ProcessHandle.current().pid();
+        ProcessSource source = new ProcessSource(
+                SourceSpec.parse("pid:" + pid),
+                SourceSpec.PROC,
+                Runtime.getRuntime().availableProcessors());
+        source.poll();
+        Map<String, Double> figures = metrics(source.poll());
+        assertThat(figures.get(Figure.THREADS))
+                .isEqualTo((double) Thread.getAllStackTraces().size(), within(200.0));
+        assertThat(figures.get(Figure.RSS_BYTES)).isGreaterThan(1_000_000.0);
+        assertThat(figures.get(Figure.PROCESS_CPU)).isBetween(0.0, 1.0);
+    }
+
+    private static Map<String, Double> metrics(List<Figure> figures) {
+        return figures.stream().collect(Collectors.toMap(Figure::metric, Figure::value));
+    }
+}
