@@ -18,11 +18,13 @@ import org.apache.jmeter.threads.JMeterThread;
  * The send sampler's closed loop ({@code loop=closed}, with await-reply or await-receipt): each of the thread's
  * users sends, waits for its message's outcome (its reply, its receipt, or LOST at {@code replyTimeoutMillis}),
  * thinks for {@code pauseMillis} and sends again, and the JMeter thread drives them all ({@link UserLoops})
- * without blocking on any one. A sample gathers the round trips the thread's users finished within
- * {@code sampleMillis}: its count is those round trips, its time the time the thread spent sending and taking
- * outcomes (the waits in between are its idle time, as the scheduled sender's sleeps are): JMeter would read a
- * sum of latencies as the sample's span, so each round trip's latency is in the timing log and, with
- * {@code replySamples}, a reply row of its own; the sample's message gives their mean and worst.
+ * without blocking on any one. A sample gathers the round trips the thread's users finished answered within
+ * {@code sampleMillis}: its count is those round trips; its time is its span less the waits in it (JMeter's idle
+ * time, as the scheduled sender's sleeps are), the thread's own work: JMeter takes a row's elapsed time as its span
+ * and divides it by its count for a mean, so neither a sum nor a mean of latencies would read right there. Each
+ * round trip's latency is in the timing log and, with {@code replySamples}, a reply row of its own; the sample's
+ * message gives their mean and worst. A round trip LOST or FAILED is a failed sample of its own with its code
+ * ({@link RoundTrips}), so that JMeter's error count is the messages not answered.
  *
  * <p>Which thread sends: always this JMeter thread, also when no pause is due. The thread that settles an outcome is
  * an I/O thread (or the expiry sweeper): a SEND written there is a blocking write on the thread that must read the
@@ -60,7 +62,11 @@ final class ClosedLoopSender {
         return lastWasRoundTrips;
     }
 
-    /** The closed loop's sample; not reported (ignored) when the thread's end time or JMeter's Stop came first. */
+    /**
+     * The closed loop's sample. At the thread's end time no user sends again, and the sample waits for the messages
+     * in flight (each ends by its deadline), as a blocking sample waits for its reply: every message is in a sample.
+     * Not reported (ignored) when nothing finished: JMeter's Stop, or the end time with nothing in flight.
+     */
     SampleResult tick(JavaSamplerContext context, String label) {
         lastWasRoundTrips = false;
         if (!pending.isEmpty()) {
@@ -70,7 +76,7 @@ final class ClosedLoopSender {
         if (refused != null) {
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
         }
-        if (ended()) {
+        if (Thread.currentThread().isInterrupted() || endPassed() && (loops == null || loops.inFlight() == 0)) {
             return notReported();
         }
         MessageParts message;
@@ -85,10 +91,24 @@ final class ClosedLoopSender {
         SampleResult result = Sample.timed(label, r -> runSample(r, label, message, trips));
         Sample.idle(result, trips.idleNanos);
         if (trips.answered == 0) {
+            if (trips.stopped) {
+                return stopped(label, result);
+            }
             return pending.isEmpty() ? notReported() : takePending();
         }
         trips.report(result);
         lastWasRoundTrips = true;
+        return result;
+    }
+
+    /** JMeter's Stop came while the thread's users had nothing answered in the sample: it says so, as a wait would. */
+    private SampleResult stopped(String label, SampleResult result) {
+        Sample.fail(
+                result,
+                Sample.INTERRUPTED,
+                "Interrupted (JMeter's Stop) with " + loops.inFlight()
+                        + " messages in flight: the end of the test settles them");
+        result.setSampleLabel(label);
         return result;
     }
 
@@ -119,29 +139,42 @@ final class ClosedLoopSender {
         long until = System.nanoTime() + sampleNanos;
         while (true) {
             long now = System.nanoTime();
+            boolean ending = endPassed();
             takeOutcomes(now, trips);
             takeConnects();
-            sendDue(now, result, message, trips);
-            reconnectDown(label, now);
-            now = System.nanoTime();
-            if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty() || ended()) {
-                return;
+            if (ending) {
+                if (loops.inFlight() == 0) {
+                    return;
+                }
+            } else {
+                sendDue(now, result, message, trips);
+                reconnectDown(label, now);
+                now = System.nanoTime();
+                if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty()) {
+                    return;
+                }
             }
-            long wake = Math.min(loops.nextDueNanos(now), trips.answered > 0 ? until : Long.MAX_VALUE);
-            if (sampler.users().inFlight().count() > 0 || loops.downCount() > 0) {
-                wake = Math.min(wake, now + pollNanos); // a lane's connect, a backoff: looked at each poll
-            }
-            wake = Math.min(wake, endNanos(now));
+            long wake = ending ? now + sampleNanos : nextWake(now, until, trips);
             long from = System.nanoTime();
             try {
                 loops.await(wake);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // JMeter's Stop: the sample keeps what finished
-                trips.idleNanos += System.nanoTime() - from;
+                Thread.currentThread().interrupt(); // JMeter's Stop: what is in flight goes to the end-of-test drain
+                trips.stopped = true;
                 return;
+            } finally {
+                trips.idleNanos += System.nanoTime() - from;
             }
-            trips.idleNanos += System.nanoTime() - from;
         }
+    }
+
+    /** The next user due, the sample's end once it has round trips, a look at reconnects, the thread's end time. */
+    private long nextWake(long now, long until, RoundTrips trips) {
+        long wake = Math.min(loops.nextDueNanos(now), trips.answered > 0 ? until : Long.MAX_VALUE);
+        if (sampler.users().inFlight().count() > 0 || loops.downCount() > 0) {
+            wake = Math.min(wake, now + pollNanos); // a lane's connect, a backoff: looked at each poll
+        }
+        return Math.min(wake, endNanos(now));
     }
 
     private void takeOutcomes(long now, RoundTrips trips) {
@@ -251,8 +284,9 @@ final class ClosedLoopSender {
         }
     }
 
-    private boolean ended() {
-        return Thread.currentThread().isInterrupted() || endNanos(System.nanoTime()) - System.nanoTime() <= 0;
+    private static boolean endPassed() {
+        long now = System.nanoTime();
+        return endNanos(now) - now <= 0;
     }
 
     /** The thread's end time (its thread group's duration) on the nanosecond clock; far away when it has none. */

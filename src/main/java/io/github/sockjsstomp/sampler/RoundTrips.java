@@ -22,6 +22,8 @@ final class RoundTrips {
     int sent;
     long bytes;
     long idleNanos;
+    /** JMeter's Stop ended the sample. */
+    boolean stopped;
 
     RoundTrips(String label, Queue<Row> failures) {
         this.label = label;

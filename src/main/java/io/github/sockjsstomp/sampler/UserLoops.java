@@ -46,6 +46,7 @@ final class UserLoops {
     private final AtomicBoolean parked = new AtomicBoolean();
     private boolean started;
     private int down;
+    private int inFlight;
 
     /**
      * @param users the thread's users, 1 or more
@@ -115,6 +116,9 @@ final class UserLoops {
         if (user == null) {
             return -1;
         }
+        if (states[user] == State.IN_FLIGHT) {
+            inFlight--;
+        }
         due(user, nowNanos + pauseNanos);
         return user;
     }
@@ -135,6 +139,12 @@ final class UserLoops {
     /** Owner: user {@code user}'s message was written; its next comes after its outcome ({@link #settled}). */
     void sent(int user) {
         states[user] = State.IN_FLIGHT;
+        inFlight++;
+    }
+
+    /** Owner: how many users have a message in flight (sent, its outcome not taken). */
+    int inFlight() {
+        return inFlight;
     }
 
     /**
