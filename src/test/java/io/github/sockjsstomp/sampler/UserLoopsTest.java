@@ -48,12 +48,14 @@ class UserLoopsTest {
         assertThat(dueAt(loops, START + ms(50))).containsExactly(0, 1);
         loops.sent(0);
         loops.sent(1);
+        assertThat(loops.inFlight()).isEqualTo(2);
         assertThat(loops.state(0)).isEqualTo(UserLoops.State.IN_FLIGHT);
         assertThat(dueAt(loops, START + ms(10_000))).as("in flight: never due").isEmpty();
 
         loops.settled(1);
         assertThat(loops.takeSettled(START + ms(70))).isEqualTo(1);
         assertThat(loops.takeSettled(START + ms(70))).isEqualTo(-1);
+        assertThat(loops.inFlight()).as("at the end time, the loop waits for these").isEqualTo(1);
         assertThat(loops.state(1)).isEqualTo(UserLoops.State.DUE);
         assertThat(dueAt(loops, START + ms(169))).isEmpty();
         assertThat(dueAt(loops, START + ms(170))).containsExactly(1);
