@@ -55,7 +55,9 @@ class UserLoopsTest {
         loops.settled(1);
         assertThat(loops.takeSettled(START + ms(70))).isEqualTo(1);
         assertThat(loops.takeSettled(START + ms(70))).isEqualTo(-1);
-        assertThat(loops.inFlight()).as("at the end time, the loop waits for these").isEqualTo(1);
+        assertThat(loops.inFlight())
+                .as("at the end time, the loop waits for these")
+                .isEqualTo(1);
         assertThat(loops.state(1)).isEqualTo(UserLoops.State.DUE);
         assertThat(dueAt(loops, START + ms(169))).isEmpty();
         assertThat(dueAt(loops, START + ms(170))).containsExactly(1);
