@@ -168,11 +168,22 @@ final class ClosedLoopSender {
         }
     }
 
-    /** The next user due, the sample's end once it has round trips, a look at reconnects, the thread's end time. */
+    /**
+     * The next user due, the sample's end once it has round trips, a look at reconnects, the thread's end time. With
+     * a pause, outcomes do not wake the thread: it looks at them every {@code tickMillis} while messages are in
+     * flight, and never wakes sooner than that, so the users due within a tick share one wake-up and each pause is
+     * kept to within a tick (longer, never shorter).
+     */
     private long nextWake(long now, long until, RoundTrips trips) {
         long wake = Math.min(loops.nextDueNanos(now), trips.answered > 0 ? until : Long.MAX_VALUE);
-        if (sampler.users().inFlight().count() > 0 || loops.downCount() > 0) {
-            wake = Math.min(wake, now + pollNanos); // a lane's connect, a backoff: looked at each poll
+        boolean poll = sampler.users().inFlight().count() > 0
+                || loops.downCount() > 0
+                || !loops.outcomesWake() && loops.inFlight() > 0;
+        if (poll) {
+            wake = Math.min(wake, now + pollNanos); // a lane's connect, a backoff, outcomes: looked at each poll
+        }
+        if (!loops.outcomesWake()) {
+            wake = Math.max(wake, now + pollNanos);
         }
         return Math.min(wake, endNanos(now));
     }

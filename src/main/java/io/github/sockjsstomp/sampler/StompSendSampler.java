@@ -84,7 +84,8 @@ public class StompSendSampler extends StompSampler {
             10,
             Parameter.range(1, 60_000),
             "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up; "
-                    + "with loop=closed: how often the thread looks at its users' reconnects while one is down");
+                    + "with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
+                    + "pauseMillis > 0, at their outcomes (each pause kept to within a tick)");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,

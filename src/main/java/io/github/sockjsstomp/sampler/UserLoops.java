@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threads: {@link #settled} is the only method another thread calls, from wherever a message's outcome is
  * settled (the I/O thread that read its reply or receipt, the expiry sweeper that declared it LOST, the thread whose
- * write failed). It queues the user and wakes the owner only if the owner is parked, so outcomes that arrive while
- * the owner works cost no wake-up: one wake-up serves every outcome queued by then. Everything else is the owner's.
+ * write failed). It queues the user and, with no pause, wakes the owner only if the owner is parked, so outcomes that
+ * arrive while the owner works cost no wake-up: one wake-up serves every outcome queued by then. With a pause the
+ * owner takes them at its own pace (see {@link #settled}). Everything else is the owner's.
  *
  * <p>Due times: a user thinks from the moment the owner takes its outcome, so with one pause for every user the
  * thinking users fall due in the order they were queued: a FIFO, not a heap. Users due at once (connected again, or
@@ -99,12 +100,21 @@ final class UserLoops {
         return states[user];
     }
 
-    /** Any thread: user {@code user}'s message has its outcome; wakes the owner if it is parked. */
+    /**
+     * Any thread: user {@code user}'s message has its outcome. With no pause the user is due at once, so this wakes
+     * the owner if it is parked; with a pause the owner takes outcomes at its own pace ({@link #await}'s bound), since
+     * the user sends only a pause later anyway: one wake-up for every outcome of a tick, not one per outcome.
+     */
     void settled(int user) {
         outcomes.add(indexes[user]);
-        if (parked.compareAndSet(true, false)) {
+        if (pauseNanos == 0 && parked.compareAndSet(true, false)) {
             LockSupport.unpark(owner);
         }
+    }
+
+    /** Whether an outcome wakes the owner ({@link #settled}): only when no pause is due after it. */
+    boolean outcomesWake() {
+        return pauseNanos == 0;
     }
 
     /**
@@ -192,16 +202,17 @@ final class UserLoops {
     }
 
     /**
-     * Owner: parks until an outcome comes ({@link #settled}) or {@code untilNanos}, whichever is first; returns at
-     * once if an outcome is queued. No busy waiting: the owner sleeps, and one wake-up takes every outcome queued.
+     * Owner: parks until {@code untilNanos} or, with no pause, until an outcome comes ({@link #settled}), returning at
+     * once if one is queued. No busy waiting: the owner sleeps, and one wake-up takes every outcome queued.
      *
      * @throws InterruptedException JMeter's Stop; the flag is cleared, as a sleep's would be
      */
     void await(long untilNanos) throws InterruptedException {
         parked.set(true);
         try {
-            // an outcome queued before the flag was up woke no one: look before sleeping
-            if (outcomes.isEmpty()) {
+            // an outcome queued before the flag was up woke no one: look before sleeping (with a pause, outcomes
+            // wait for the owner's pace, and a steady stream of them must not keep it from sleeping)
+            if (pauseNanos > 0 || outcomes.isEmpty()) {
                 long waitNanos = untilNanos - System.nanoTime();
                 if (waitNanos > 0) {
                     LockSupport.parkNanos(this, waitNanos);

@@ -148,6 +148,34 @@ class UserLoopsTest {
         assertThat(loops.takeSettled(START)).isZero();
     }
 
+    /**
+     * With a pause an outcome wakes no one: the owner takes outcomes at its own pace, so it sleeps even with one
+     * queued; here only an interrupt, sent once the owner is seen parked, ends its hour-long wait.
+     */
+    @Test
+    void withAPauseAnOutcomeDoesNotWakeTheOwner() throws Exception {
+        UserLoops loops = new UserLoops(1, 1000, Thread.currentThread());
+        assertThat(loops.outcomesWake()).isFalse();
+        loops.start(START);
+        dueAt(loops, START);
+        loops.sent(0);
+        loops.settled(0);
+        Thread owner = Thread.currentThread();
+        Thread stop = new Thread(() -> {
+            while (owner.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait();
+            }
+            owner.interrupt();
+        });
+        stop.start();
+        assertThatThrownBy(() -> loops.await(System.nanoTime() + TimeUnit.HOURS.toNanos(1)))
+                .isInstanceOf(InterruptedException.class);
+        stop.join();
+        assertThat(loops.takeSettled(START))
+                .as("still queued, for the owner's next look")
+                .isZero();
+    }
+
     @Test
     void stopInterruptsTheWait() {
         UserLoops loops = new UserLoops(1, 0, Thread.currentThread());
