@@ -76,7 +76,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS_HOME = ROOT / "target/jmeter"
+OURS_HOME = Path(os.environ.get("OURS_HOME", ROOT / "target/jmeter"))  # a copy: ITs may rebuild target/jmeter
 INCUMBENT_HOME = ROOT / "target/jmeter-incumbent"
 INCUMBENT_JAR = ("https://repo.maven.apache.org/maven2/net/luminis/jmeter/jmeter-websocket-samplers/1.3.1/"
                  "jmeter-websocket-samplers-1.3.1.jar")
@@ -715,12 +715,14 @@ def closed_run(side, server, out, round_no):
     else:
         jvm_args = ""
         if os.environ.get("JFR") == "closed" and round_no == 1:
-            jvm_args = (f"-XX:StartFlightRecording=delay={ramp + ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
+            jvm_args = (f"-XX:StartFlightRecording=delay={ramp + ENV['WARMUP_S'] + 10}s,duration={ENV['WINDOW_S']}s,"
                         f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
                         "-XX:FlightRecorderOptions=stackdepth=1024")
         props = dict(common, users=users, rampUp=0, transport="raw", indexPath="none", pullPath="none",
                      heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours())
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
+    # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
+    await_line(out / f"{name}.log", "Starting thread group", process)
     time.sleep(ramp + ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server0 = proc_cpu_seconds(server.pid)
@@ -740,6 +742,15 @@ def closed_run(side, server, out, round_no):
             "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
             "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+
+
+def await_line(log, text, process, timeout=180):
+    deadline = time.time() + timeout
+    while time.time() < deadline and process.poll() is None:
+        if log.exists() and text in log.read_text(errors="replace"):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"no '{text}' in {log}")
 
 
 def closed(server, out):
