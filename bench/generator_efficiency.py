@@ -685,8 +685,19 @@ CLOSED_USERS = int(os.environ.get("CLOSED_USERS", "2000"))
 CLOSED_PAUSE_MS = int(os.environ.get("CLOSED_PAUSE_MS", "1000"))
 
 
-def incumbent_paced_plan(out):
-    """bench/incumbent-echo.jmx with a Constant Timer of pauseMillis before each echo: the same pause as ours."""
+def incumbent_paced_plan(out, broker=False):
+    """bench/incumbent-echo.jmx with a Constant Timer of pauseMillis before each echo: the same pause as ours. For a
+    broker, incumbent-rate.jmx (its destinations and login are properties) with that timer in place of its Constant
+    Throughput Timer."""
+    if broker:
+        plan = out / "incumbent-rate-paced.jmx"
+        text = (ROOT / "bench/incumbent-rate.jmx").read_text()
+        timer = ('<ConstantTimer guiclass="ConstantTimerGui" testclass="ConstantTimer" testname="pause">'
+                 '<stringProp name="ConstantTimer.delay">${__P(pauseMillis,0)}</stringProp></ConstantTimer>')
+        text, n = re.subn(r"<ConstantThroughputTimer .*?</ConstantThroughputTimer>", timer, text, flags=re.S)
+        assert n == 1, "incumbent-rate.jmx: no Constant Throughput Timer to replace"
+        plan.write_text(text)
+        return plan
     plan = out / "incumbent-echo-paced.jmx"
     if not plan.exists():
         text = (ROOT / "bench/incumbent-echo.jmx").read_text()
@@ -710,7 +721,7 @@ def closed_run(side, server, out, round_no):
     common = {"host": "127.0.0.1", "port": server.port, "endpoint": server.endpoint, "duration": duration,
               "pauseMillis": CLOSED_PAUSE_MS}
     if side == "incumbent":
-        process, jtl, pid = jmeter(INCUMBENT_HOME, incumbent_paced_plan(out), out, name,
+        process, jtl, pid = jmeter(INCUMBENT_HOME, incumbent_paced_plan(out, isinstance(server, Broker)), out, name,
                                    dict(common, threads=users, rampUp=ramp, **server.incumbent()))
     else:
         jvm_args = ""
