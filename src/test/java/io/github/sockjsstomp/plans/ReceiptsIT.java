@@ -105,6 +105,8 @@ class ReceiptsIT {
                 false,
                 artemis(
                         "mode=await-receipt",
+                        // the blocking sample's own words are checked here; the closed loop's: ClosedLoopBrokerIT
+                        "loop=blocking",
                         "pauseMillis=100",
                         "destination=/queue/nobody.{{userNumber}}",
                         "subscribeTo=none"));
