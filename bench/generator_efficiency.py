@@ -29,7 +29,17 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             the replies thread's context switches per second (IDLE_SIDES, default "ours-2x1000"; a side "ours-2x1000:K"
             takes $HOME_K, $PROPS_K, $PLAN_K and $JVM_K as in many-rate).
 
-Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle] [connects]
+  closed    the closed loop: CLOSED_USERS (2000) users, each one round trip then CLOSED_PAUSE_MS (1000) ms, again;
+            ours echo.jmx's loop=closed on its default threads (2 for 2,000 users), the incumbent a thread per user
+            with a Constant Timer of the same pause (bench/incumbent-echo.jmx with a timer added, in the results
+            dir). JMeter CPU per round trip, JVM threads, context switches per round trip by thread kind; JFR=closed
+            records ours' first run. CLOSED_SIDES (default "ours incumbent"), CLOSED_RAMP_S (10: the incumbent's
+            ramp-up, and both sides' time before the warm-up). With BROKER=rabbitmq, against RabbitMQ.
+  echo sides: "ours-raw-closed" is echo.jmx's closed loop with THREADS users on CLOSED_THREADS (2) threads,
+            "ours-raw-blocking" the one-user-per-thread await-reply sample (loop=blocking); plain "ours-raw" is
+            echo.jmx's default (closed loop) with -Jthreads=THREADS, one user per thread.
+
+Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [replies-idle] [connects] [closed]
        (default: all but many-rate and replies-idle)
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0); an echo
 side "ours-raw:K" takes $HOME_K (another build), $PROPS_K, $PLAN_K and $JVM_K, e.g. SIDES="ours-raw:before ours-raw".
@@ -69,7 +79,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS_HOME = ROOT / "target/jmeter"
+OURS_HOME = Path(os.environ.get("OURS_HOME", ROOT / "target/jmeter"))  # a copy: ITs may rebuild target/jmeter
 INCUMBENT_HOME = ROOT / "target/jmeter-incumbent"
 INCUMBENT_JAR = ("https://repo.maven.apache.org/maven2/net/luminis/jmeter/jmeter-websocket-samplers/1.3.1/"
                  "jmeter-websocket-samplers-1.3.1.jar")
@@ -232,6 +242,8 @@ def jmeter(home, plan, out, name, props, jvm_args="", gc_algo=None):
 
 
 def samples_between(jtl, label, start_ms, end_ms):
+    """Samples of a label that ended in the window, counted as JMeter's summariser counts them (a closed-loop row is
+    SampleCount round trips), and the failed ones."""
     count = errors = 0
     with open(jtl, newline="") as f:
         for row in csv.DictReader(f):
@@ -239,8 +251,9 @@ def samples_between(jtl, label, start_ms, end_ms):
                 continue
             end = int(row["timeStamp"]) + int(row["elapsed"])
             if start_ms <= end < end_ms:
-                count += 1
-                errors += row["success"] != "true"
+                n = int(row.get("SampleCount") or 1)
+                count += n
+                errors += n if row["success"] != "true" else 0
     return count, errors
 
 
@@ -310,6 +323,11 @@ def echo_run(side, server, out, round_no, fire=False):
             props.update(throughput=0)
         else:
             props.update(pauseMillis=0)
+            if "-closed" in side:
+                # echo.jmx's closed loop, THREADS users on CLOSED_THREADS (2) threads: "ours-raw-closed"
+                props.update(users=ENV["THREADS"], threads=os.environ.get("CLOSED_THREADS", "2"), loop="closed")
+            elif "-blocking" in side:
+                props.update(loop="blocking")  # the one-user-per-thread await-reply sample the closed loop replaced
         plan_path = ROOT / "jmx" / plan
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
@@ -699,6 +717,117 @@ def cpu_between(polls, start_s, end_s):
     return tuple(round((inside[-1][i] - inside[0][i]) / wall, 2) for i in (1, 2))
 
 
+CLOSED_USERS = int(os.environ.get("CLOSED_USERS", "2000"))
+CLOSED_PAUSE_MS = int(os.environ.get("CLOSED_PAUSE_MS", "1000"))
+
+
+def incumbent_paced_plan(out, broker=False):
+    """bench/incumbent-echo.jmx with a Constant Timer of pauseMillis before each echo: the same pause as ours. For a
+    broker, incumbent-rate.jmx (its destinations and login are properties) with that timer in place of its Constant
+    Throughput Timer."""
+    if broker:
+        plan = out / "incumbent-rate-paced.jmx"
+        text = (ROOT / "bench/incumbent-rate.jmx").read_text()
+        timer = ('<ConstantTimer guiclass="ConstantTimerGui" testclass="ConstantTimer" testname="pause">'
+                 '<stringProp name="ConstantTimer.delay">${__P(pauseMillis,0)}</stringProp></ConstantTimer>')
+        text, n = re.subn(r"<ConstantThroughputTimer .*?</ConstantThroughputTimer>", timer, text, flags=re.S)
+        assert n == 1, "incumbent-rate.jmx: no Constant Throughput Timer to replace"
+        plan.write_text(text)
+        return plan
+    plan = out / "incumbent-echo-paced.jmx"
+    if not plan.exists():
+        text = (ROOT / "bench/incumbent-echo.jmx").read_text()
+        marker = 'testname="echo">'
+        at = text.index("<hashTree/>", text.index(marker))
+        timer = ('<hashTree><ConstantTimer guiclass="ConstantTimerGui" testclass="ConstantTimer" testname="pause">'
+                 '<stringProp name="ConstantTimer.delay">${__P(pauseMillis,0)}</stringProp></ConstantTimer>'
+                 "<hashTree/></hashTree>")
+        plan.write_text(text[:at] + timer + text[at + len("<hashTree/>"):])
+    return plan
+
+
+def closed_run(side, server, out, round_no):
+    """One closed-loop run: CLOSED_USERS users, each one round trip then CLOSED_PAUSE_MS ms, again. Ours: echo.jmx's
+    closed loop on its default threads (min(users, max(2, ceil(users / 1000)))); the incumbent: a thread per user
+    with a Constant Timer of the same pause. JMeter CPU per round trip, JVM threads, switches per round trip by kind."""
+    name = f"{side}-closed-{round_no}"
+    users = CLOSED_USERS
+    ramp = int(os.environ.get("CLOSED_RAMP_S", "10"))
+    duration = ramp + ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
+    common = {"host": "127.0.0.1", "port": server.port, "endpoint": server.endpoint, "duration": duration,
+              "pauseMillis": CLOSED_PAUSE_MS}
+    if side == "incumbent":
+        process, jtl, pid = jmeter(INCUMBENT_HOME, incumbent_paced_plan(out, isinstance(server, Broker)), out, name,
+                                   dict(common, threads=users, rampUp=ramp, **server.incumbent()))
+    else:
+        jvm_args = ""
+        if os.environ.get("JFR") == "closed" and round_no == 1:
+            jvm_args = (f"-XX:StartFlightRecording=delay={ramp + ENV['WARMUP_S'] + 10}s,duration={ENV['WINDOW_S']}s,"
+                        f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
+                        "-XX:FlightRecorderOptions=stackdepth=1024")
+        props = dict(common, users=users, rampUp=0, transport="raw", indexPath="none", pullPath="none",
+                     heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours())
+        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
+    # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
+    await_line(out / f"{name}.log", "Starting thread group", process)
+    time.sleep(ramp + ENV["WARMUP_S"])
+    cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server0 = proc_cpu_seconds(server.pid)
+    time.sleep(ENV["WINDOW_S"])
+    cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server1 = proc_cpu_seconds(server.pid)
+    jvm_threads = proc_status(pid, "Threads")
+    process.wait(300)
+    start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
+    if side == "incumbent":
+        done, errors = samples_between(jtl, "echo", start_ms, end_ms)
+    else:
+        done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
+    per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
+                for k, (n, total, cpu) in kinds1.items()}
+    return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
+            "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
+            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
+            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+
+
+def await_line(log, text, process, timeout=180):
+    deadline = time.time() + timeout
+    while time.time() < deadline and process.poll() is None:
+        if log.exists() and text in log.read_text(errors="replace"):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"no '{text}' in {log}")
+
+
+def closed(server, out):
+    """The closed part: CLOSED_SIDES (default "ours incumbent"), alternating, ROUNDS rounds, medians."""
+    sides = os.environ.get("CLOSED_SIDES", "ours incumbent").split()
+    runs = {s: [] for s in sides}
+    for round_no in range(1, ENV["ROUNDS"] + 1):
+        for side in sides:
+            runs[side].append(closed_run(side, server, out, round_no))
+            print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
+    lines = [f"## Closed loop: {CLOSED_USERS:,} users, each one round trip then a {CLOSED_PAUSE_MS} ms pause", "",
+             "| side | JMeter CPU us per round trip | round trips/s | switches per round trip | JVM threads | "
+             "server CPU us per round trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
+    for side, results in runs.items():
+        cpu = statistics.median(r["cpu_us"] for r in results)
+        lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+                     f"{statistics.median(r['cs'] for r in results):.2f} | "
+                     f"{statistics.median(r['threads'] for r in results):.0f} | "
+                     f"{statistics.median(r['server_cpu_us'] for r in results):.1f} | "
+                     f"{sum(r['errors'] for r in results)} | {f'{cpu / base:.2f}x' if base else ''} |")
+    lines += ["", "Switches and CPU per round trip by thread kind (first round; threads of the kind):", ""]
+    for side, results in runs.items():
+        kinds = sorted(results[0]["kinds"].items(), key=lambda kv: -kv[1][1])[:6]
+        lines.append(f"- {side}: " + "; ".join(f"{k} ({n}) {cs:.2f} cs, {cpu:.1f} us" for k, (n, cs, cpu) in kinds))
+    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values() for r in rs),
+              ""]
+    return lines
+
+
 def main(argv):
     parts = argv or ["echo", "fire", "held", "many"]
     if "many-rate" in parts and not (ROOT / "bench/incumbent-rate.jmx").exists():
@@ -712,9 +841,9 @@ def main(argv):
     broker = os.environ.get("BROKER", "")
     if broker not in ("", "rabbitmq"):
         sys.exit(f"BROKER={broker}: only rabbitmq (or unset: the demo server)")
-    if broker and not set(parts) <= {"many", "many-rate", "connects"}:
-        sys.exit("BROKER=rabbitmq measures many, many-rate and connects only (echo, fire and held need the demo "
-                 "server's /app/echo)")
+    if broker and not set(parts) <= {"many", "many-rate", "connects", "closed"}:
+        sys.exit("BROKER=rabbitmq measures many, many-rate, connects and closed only (echo, fire and held need the "
+                 "demo server's /app/echo)")
     server = Broker(int(os.environ.get("BROKER_PORT", "15674"))) if broker else DemoServer(out)
     lines = [f"# Generator efficiency, {time.strftime('%Y-%m-%d %H:%M')}", "",
              f"{os.cpu_count()} cores; JMeter 5.6.3, heap {HEAP} on both sides; {'RabbitMQ Web-STOMP' if broker else 'demo server'} on the same machine; "
@@ -785,6 +914,8 @@ def main(argv):
             lines += replies_idle(server, out)
         if "connects" in parts:
             lines += connects(server, out)
+        if "closed" in parts:
+            lines += closed(server, out)
     finally:
         server.stop()
     summary = "\n".join(lines)

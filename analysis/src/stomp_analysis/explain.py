@@ -44,6 +44,15 @@ def pacing_text(spec: RunSpec) -> str:
     return "unthrottled"
 
 
+def mode_text(mode: str, senders: int, threads: int | None) -> str:
+    """A run's mode as the comparison shows it: an await-reply run with more senders than JMeter threads ran the
+    plugin's closed loop on many users per thread (echo.jmx's ``loop=closed``): "await-reply (closed loop, 1000
+    users per thread)". Each user still waited for its reply, so the closed-loop treatment holds."""
+    if mode == AWAIT_REPLY and threads and senders > threads:
+        return f"{mode} (closed loop, {number(round(senders / threads, 1))} users per thread)"
+    return mode
+
+
 # ----------------------------------------------------------------------------------------------------------
 # notes under the tables (Markdown, HTML)
 

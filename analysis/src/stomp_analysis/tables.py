@@ -291,7 +291,7 @@ def comparison_table(runs: Sequence[RunResult], jtl_by_run: dict[int, list[JtlLo
                 "pacing": pacing
                 if not r.interval_us or r.spec.expected_interval_ms
                 else f"{pacing} ({explain.number(r.interval_us / 1000)} ms/sender)",
-                "mode": r.mode,
+                "mode": explain.mode_text(r.mode, r.senders, threads),
                 "co_interval_ms": r.interval_us / 1000.0 if r.interval_us else None,
                 "sent": r.total.sent,
                 "span_s": r.span_s,

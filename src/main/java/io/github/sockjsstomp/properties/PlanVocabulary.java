@@ -29,6 +29,7 @@ public final class PlanVocabulary {
             "host",
             "indexPath",
             "login",
+            "loop",
             "messages",
             "mode",
             "pacing",

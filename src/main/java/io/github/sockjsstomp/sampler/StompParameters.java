@@ -143,6 +143,21 @@ final class StompParameters {
                     + "rows that sent messages are kept out of the listeners (a row stays where it is no message's "
                     + "outcome: a user that could not reconnect, a server's refusal)",
             StompParameters::bool);
+    static final String LOOP_CLOSED = "closed";
+    static final String LOOP_BLOCKING = "blocking";
+    static final Parameter<String> LOOP = parsed(
+            "loop",
+            LOOP_BLOCKING,
+            "with await-reply or await-receipt: closed = each of the thread's users sends, waits for its answer (or "
+                    + "LOST at replyTimeoutMillis), pauses pauseMillis and sends again, the thread driving them all, a "
+                    + "sample gathering their round trips; blocking = one message per sample on the user in turn, the "
+                    + "thread waiting for its answer (for threads that do other work between messages)",
+            StompParameters::loop);
+    static final Parameter<Long> PAUSE_MILLIS = whole(
+            "pauseMillis",
+            0,
+            range(0, Integer.MAX_VALUE),
+            "with loop=closed: each user's think time after its message's outcome, before its next send");
     static final String REPLY_FROM_AUTO = "auto";
     static final String REPLY_FROM_SENDER = "sender";
     static final String REPLY_FROM_ANY = "any";
@@ -213,6 +228,14 @@ final class StompParameters {
         if (!List.of(REPLY_FROM_AUTO, REPLY_FROM_SENDER, REPLY_FROM_ANY).contains(trimmed)) {
             throw new IllegalArgumentException(
                     "expected " + REPLY_FROM_AUTO + ", " + REPLY_FROM_SENDER + " or " + REPLY_FROM_ANY);
+        }
+        return trimmed;
+    }
+
+    private static String loop(String value) {
+        String trimmed = value.trim().toLowerCase(Locale.ROOT);
+        if (!trimmed.equals(LOOP_CLOSED) && !trimmed.equals(LOOP_BLOCKING)) {
+            throw new IllegalArgumentException("expected " + LOOP_CLOSED + " or " + LOOP_BLOCKING);
         }
         return trimmed;
     }

@@ -2,7 +2,10 @@ package io.github.sockjsstomp.sampler;
 
 import static io.github.sockjsstomp.sampler.StompParameters.DESTINATION;
 import static io.github.sockjsstomp.sampler.StompParameters.ID_HEADER;
+import static io.github.sockjsstomp.sampler.StompParameters.LOOP;
+import static io.github.sockjsstomp.sampler.StompParameters.LOOP_CLOSED;
 import static io.github.sockjsstomp.sampler.StompParameters.MODE;
+import static io.github.sockjsstomp.sampler.StompParameters.PAUSE_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.PAYLOAD;
 import static io.github.sockjsstomp.sampler.StompParameters.RECEIPTS;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLIES_PER_MESSAGE;
@@ -80,13 +83,16 @@ public class StompSendSampler extends StompSampler {
             "tickMillis",
             10,
             Parameter.range(1, 60_000),
-            "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up");
+            "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up; "
+                    + "with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
+                    + "pauseMillis > 0, at their outcomes (each pause kept to within a tick)");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,
             Parameter.range(0, 60_000),
             "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
-                    + "its time is the time spent sending, the sleeps between wake-ups are its idle time");
+                    + "its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
+                    + "loop=closed: one sample gathers the round trips answered within this many ms");
 
     private ThreadUsers users;
     private Run run;
@@ -100,6 +106,8 @@ public class StompSendSampler extends StompSampler {
     private boolean describeReplyHeaders;
     /** The scheduled sender; null: one message per sample. */
     private ScheduledSender scheduled;
+    /** The closed loop ({@code loop=closed}); null: one message per sample. */
+    private ClosedLoopSender closedLoop;
 
     /** A replies sampler makes a row of every message: this sampler's rows of sent messages are not shown. */
     private boolean replySamples;
@@ -120,7 +128,9 @@ public class StompSendSampler extends StompSampler {
                 RATE_PER_THREAD,
                 TICK_MILLIS,
                 SAMPLE_MILLIS,
-                REPLY_SAMPLES));
+                REPLY_SAMPLES,
+                LOOP,
+                PAUSE_MILLIS));
     }
 
     @Override
@@ -139,6 +149,22 @@ public class StompSendSampler extends StompSampler {
                     "the scheduled sender is fire-and-forget " + "only; with mode=" + mode
                             + " use ratePerThread=0 (one message per sample, paced by a timer)");
         }
+        boolean closed = params.read(LOOP).equals(LOOP_CLOSED);
+        long pauseMillis = params.read(PAUSE_MILLIS);
+        if (closed && !mode.awaits()) {
+            params.error(
+                    LOOP.name,
+                    LOOP_CLOSED,
+                    "the closed loop waits for each message's answer: use mode=await-reply or await-receipt (mode is "
+                            + mode + "), or loop=blocking");
+        } else if (closed && ratePerThread > 0) {
+            params.error(
+                    LOOP.name,
+                    LOOP_CLOSED,
+                    "the closed loop paces each user by its answers and pauseMillis: use ratePerThread=0 (was "
+                            + ratePerThread + ")");
+        }
+        closedLoop = closed && mode.awaits() ? new ClosedLoopSender(this, pauseMillis, sampleMillis, tickMillis) : null;
         scheduled = ratePerThread > 0 && !mode.awaits()
                 ? new ScheduledSender(this, new SendSchedule(ratePerThread, tickMillis), sampleMillis)
                 : null;
@@ -186,9 +212,15 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        SampleResult result =
-                scheduled == null ? sendOne(context, label, users.turns().takeTurn()) : scheduled.tick(context, label);
-        if (replySamples && rowOfSentMessages(result)) {
+        SampleResult result;
+        if (closedLoop != null) {
+            result = closedLoop.tick(context, label);
+        } else if (scheduled != null) {
+            result = scheduled.tick(context, label);
+        } else {
+            result = sendOne(context, label, users.turns().takeTurn());
+        }
+        if (replySamples && (closedLoop != null ? closedLoop.lastWasRoundTrips() : rowOfSentMessages(result))) {
             // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
             // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.
             result.setIgnore();

@@ -94,6 +94,33 @@ public final class MessageTiming {
     }
 
     /**
+     * The closed loop's hook: runs {@code then} once the message has its outcome (answered, LOST or FAILED), on the
+     * thread that settled it (an I/O thread, the expiry sweeper, the sender), or at once on the caller's if it has one
+     * already. {@code then} must be short and must not block: it runs where replies are read.
+     */
+    public void whenSettled(Runnable then) {
+        if (firstReply == null) {
+            throw new IllegalStateException("message " + msgId + " was not sent to be awaited");
+        }
+        firstReply.whenComplete((reply, e) -> then.run());
+    }
+
+    /** Its first reply (with await-receipt: its receipt) once answered; null while pending, or when LOST or FAILED. */
+    public IncomingMessage answer() {
+        return firstReply == null ? null : firstReply.getNow(null);
+    }
+
+    /** Whether it ended LOST (its deadline passed unanswered, or the test ended). */
+    public boolean isLost() {
+        return repliesOrOutcome.get() == LOST;
+    }
+
+    /** When it was sent, on {@link System#nanoTime()}'s clock. */
+    public long sentNanos() {
+        return sentNanos;
+    }
+
+    /**
      * @return the reply's number (1 for the first), or 0 if the message already ended as LOST or FAILED or
      *     had all the replies it expected
      */

@@ -51,6 +51,9 @@ public final class DemoServer implements AutoCloseable {
     /** Address the connector binds; loopback only. */
     public static final String HOST = "127.0.0.1";
 
+    /** Every this-many-th message of a user (its payload's {@code seq}) to {@code /app/echo-lossy} is not answered. */
+    public static final int ECHO_LOSSY_EVERY = 3;
+
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
 
     private final Tomcat tomcat;

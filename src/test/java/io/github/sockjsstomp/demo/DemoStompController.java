@@ -89,6 +89,20 @@ class DemoStompController {
     }
 
     /**
+     * As {@code /echo}, but a message whose JSON {@code seq} is a multiple of {@link DemoServer#ECHO_LOSSY_EVERY} is never
+     * answered: a reply timeout amid a user's answered messages, at a place a test can tell from the user's own
+     * sequence.
+     */
+    @MessageMapping("/echo-lossy")
+    public void echoLossy(Message<byte[]> message) {
+        JsonNode request = readJson(message);
+        if (request != null && request.path("seq").asLong(0) % DemoServer.ECHO_LOSSY_EVERY == 0) {
+            return;
+        }
+        echo(message);
+    }
+
+    /**
      * Customer-service chat: with a {@code to:<user>} header, to every session of that user at
      * {@code /user/queue/chat}; without one, to {@code /topic/chat}. Adds {@code from:<sender>}.
      */

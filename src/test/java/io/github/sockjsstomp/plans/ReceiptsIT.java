@@ -114,6 +114,8 @@ class ReceiptsIT {
                 false,
                 artemis(
                         "mode=await-receipt",
+                        // the blocking sample's own words are checked here; the closed loop's: ClosedLoopBrokerIT
+                        "loop=blocking",
                         "pauseMillis=100",
                         // docs/receipts.md's line (ReadmeCommandsIT checks it asks for this run)
                         "destination=/queue/orders.{{userNumber}}",

@@ -1,0 +1,323 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.timing.MessageTiming;
+import io.github.sockjsstomp.timing.UserTiming;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterThread;
+
+/**
+ * The send sampler's closed loop ({@code loop=closed}, with await-reply or await-receipt): each of the thread's
+ * users sends, waits for its message's outcome (its reply, its receipt, or LOST at {@code replyTimeoutMillis}),
+ * thinks for {@code pauseMillis} and sends again, and the JMeter thread drives them all ({@link UserLoops})
+ * without blocking on any one. A sample gathers the round trips the thread's users finished answered within
+ * {@code sampleMillis}: its count is those round trips; its time is its span less the waits in it (JMeter's idle
+ * time, as the scheduled sender's sleeps are), the thread's own work: JMeter takes a row's elapsed time as its span
+ * and divides it by its count for a mean, so neither a sum nor a mean of latencies would read right there. Each
+ * round trip's latency is in the timing log and, with {@code replySamples}, a reply row of its own; the sample's
+ * message gives their mean and worst. A round trip LOST or FAILED is a failed sample of its own with its code
+ * ({@link RoundTrips}), so that JMeter's error count is the messages not answered.
+ *
+ * <p>Which thread sends: always this JMeter thread, also when no pause is due. The thread that settles an outcome is
+ * an I/O thread (or the expiry sweeper): a SEND written there is a blocking write on the thread that must read the
+ * replies that free the socket (Tomcat's blocking send, and {@code SerializedSession}'s wait for a session busy with
+ * a heart-beat), and the user's timing (its sequence, its last message) is its JMeter thread's alone. The I/O thread
+ * only queues the user and wakes this thread when it sleeps ({@link UserLoops#settled}).
+ *
+ * <p>A user whose session is gone sends nothing until it is connected again: it reconnects on a connect lane of the
+ * thread's ({@link ConnectsInFlight}, its backoff kept); a connect that fails is a sample of its own. Its message in
+ * flight was FAILED when the session went (the books count it), its next round trip starts once it is back.
+ */
+final class ClosedLoopSender {
+
+    private final StompSendSampler sampler;
+    private final long sampleNanos;
+    private final long pollNanos;
+    private final long pauseMillis;
+    private UserLoops loops;
+    /** Each user's outcome hook, made once with the loops: a message's costs no lambda. */
+    private Runnable[] hooks;
+    /** Connect failures and refusals, each a sample of its own, returned before the next round trips. */
+    private final Queue<RoundTrips.Row> pending = new ArrayDeque<>();
+    /** Whether the last sample returned was a row of round trips (each also a reply row with replySamples). */
+    private boolean lastWasRoundTrips;
+
+    ClosedLoopSender(StompSendSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
+        this.sampler = sampler;
+        this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
+        this.pollNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, tickMillis));
+        this.pauseMillis = pauseMillis;
+    }
+
+    /** Whether the last sample was one of round trips: its messages are each a reply row too. */
+    boolean lastWasRoundTrips() {
+        return lastWasRoundTrips;
+    }
+
+    /**
+     * The closed loop's sample. At the thread's end time no user sends again, and the sample waits for the messages
+     * in flight (each ends by its deadline), as a blocking sample waits for its reply: every message is in a sample.
+     * Not reported (ignored) when nothing finished: JMeter's Stop, or the end time with nothing in flight.
+     */
+    SampleResult tick(JavaSamplerContext context, String label) {
+        lastWasRoundTrips = false;
+        if (!pending.isEmpty()) {
+            return takePending();
+        }
+        String refused = sampler.users().timing().refusals().take();
+        if (refused != null) {
+            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
+        }
+        if (Thread.currentThread().isInterrupted() || endPassed() && (loops == null || loops.inFlight() == 0)) {
+            return notReported();
+        }
+        MessageParts message;
+        try {
+            message = sampler.parts().read(context);
+        } catch (IllegalArgumentException e) {
+            return Sample.configError(label, e.getMessage());
+        }
+        UserLoops loop = loops();
+        loop.start(System.nanoTime());
+        RoundTrips trips = new RoundTrips(label, pending);
+        SampleResult result = Sample.timed(label, r -> runSample(r, label, message, trips));
+        Sample.idle(result, trips.idleNanos);
+        if (trips.answered == 0) {
+            if (trips.stopped) {
+                return stopped(label, result);
+            }
+            return pending.isEmpty() ? notReported() : takePending();
+        }
+        trips.report(result);
+        lastWasRoundTrips = true;
+        return result;
+    }
+
+    /** JMeter's Stop came while the thread's users had nothing answered in the sample: it says so, as a wait would. */
+    private SampleResult stopped(String label, SampleResult result) {
+        Sample.fail(
+                result,
+                Sample.INTERRUPTED,
+                "Interrupted (JMeter's Stop) with " + loops.inFlight()
+                        + " messages in flight: the end of the test settles them");
+        result.setSampleLabel(label);
+        return result;
+    }
+
+    private SampleResult takePending() {
+        RoundTrips.Row row = pending.poll();
+        lastWasRoundTrips = row.roundTrip();
+        return row.result();
+    }
+
+    private UserLoops loops() {
+        if (loops == null) {
+            UserLoops made = new UserLoops(sampler.users().size(), pauseMillis, Thread.currentThread());
+            hooks = new Runnable[made.size()];
+            for (int i = 0; i < hooks.length; i++) {
+                int user = i;
+                hooks[i] = () -> made.settled(user);
+            }
+            loops = made;
+        }
+        return loops;
+    }
+
+    /**
+     * Takes outcomes, sends what is due, starts the reconnects due, and sleeps until the next of these, until the
+     * sample has round trips and its {@code sampleMillis} are over, a connect failed, the thread's end time or Stop.
+     */
+    private void runSample(SampleResult result, String label, MessageParts message, RoundTrips trips) {
+        long until = System.nanoTime() + sampleNanos;
+        while (true) {
+            long now = System.nanoTime();
+            boolean ending = endPassed();
+            takeOutcomes(now, trips);
+            takeConnects();
+            if (ending) {
+                if (loops.inFlight() == 0) {
+                    return;
+                }
+            } else {
+                sendDue(now, result, message, trips);
+                reconnectDown(label, now);
+                now = System.nanoTime();
+                if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty()) {
+                    return;
+                }
+            }
+            long wake = ending ? now + sampleNanos : nextWake(now, until, trips);
+            long from = System.nanoTime();
+            try {
+                loops.await(wake);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // JMeter's Stop: what is in flight goes to the end-of-test drain
+                trips.stopped = true;
+                return;
+            } finally {
+                trips.idleNanos += System.nanoTime() - from;
+            }
+        }
+    }
+
+    /**
+     * The next user due, the sample's end once it has round trips, a look at reconnects, the thread's end time. With
+     * a pause, outcomes do not wake the thread: it looks at them every {@code tickMillis} while messages are in
+     * flight, and never wakes sooner than that, so the users due within a tick share one wake-up and each pause is
+     * kept to within a tick (longer, never shorter).
+     */
+    private long nextWake(long now, long until, RoundTrips trips) {
+        long wake = Math.min(loops.nextDueNanos(now), trips.answered > 0 ? until : Long.MAX_VALUE);
+        boolean poll = sampler.users().inFlight().count() > 0
+                || loops.downCount() > 0
+                || !loops.outcomesWake() && loops.inFlight() > 0;
+        if (poll) {
+            wake = Math.min(wake, now + pollNanos); // a lane's connect, a backoff, outcomes: looked at each poll
+        }
+        if (!loops.outcomesWake()) {
+            wake = Math.max(wake, now + pollNanos);
+        }
+        return Math.min(wake, endNanos(now));
+    }
+
+    private void takeOutcomes(long now, RoundTrips trips) {
+        for (int user = loops.takeSettled(now); user >= 0; user = loops.takeSettled(now)) {
+            UserTiming timing = sampler.timings().get(user);
+            MessageTiming last = timing.lastSent();
+            IncomingMessage answer = last.answer();
+            if (answer != null) {
+                trips.answered(Math.max(0, (answer.receivedNanos() - last.sentNanos()) / 1000));
+            } else if (last.isLost()) {
+                trips.failed(Sample.REPLY_TIMEOUT, "No answer to " + last.msgId());
+            } else {
+                trips.failed(failedCode(timing), "FAILED " + last.msgId() + failedWhy(timing));
+            }
+        }
+    }
+
+    /** Why a message in flight FAILED: the session's ERROR, its loss, or the server refusing the SEND. */
+    private static String failedCode(UserTiming timing) {
+        if (timing.user().stompError() != null) {
+            return Failure.STOMP_ERROR;
+        }
+        return timing.user().isConnected() ? Sample.SERVER_ERROR : Sample.CONNECTION_LOST;
+    }
+
+    private static String failedWhy(UserTiming timing) {
+        String error = timing.user().stompError();
+        if (error != null) {
+            return ": " + error;
+        }
+        return timing.user().isConnected()
+                ? ": refused by the server"
+                : ": " + timing.user().notConnectedReason();
+    }
+
+    private void sendDue(long now, SampleResult result, MessageParts message, RoundTrips trips) {
+        ThreadUsers users = sampler.users();
+        for (int user = loops.takeDue(now); user >= 0; user = loops.takeDue(now)) {
+            if (!users.reconnects().isConnected(user)) {
+                users.reconnects().lost(user);
+                loops.down(user);
+                continue;
+            }
+            UserTiming timing = sampler.timings().get(user);
+            String destination =
+                    message.destination().render(Template.of(timing.user().settings()));
+            try {
+                var sent = timing.send(destination, message.headers(), message.payload());
+                if (trips.sent++ == 0 && sampler.describesRequests()) {
+                    sampler.describeRequest(result, sent);
+                }
+                trips.bytes += sent.payload().length;
+            } catch (SendFailedException e) {
+                // FAILED in the books already; a round trip that ended at once
+                trips.failed(Sample.SEND_FAILED, e.getMessage());
+                loops.failedAtOnce(user, now);
+                continue;
+            }
+            loops.sent(user);
+            timing.lastSent().whenSettled(hooks[user]);
+        }
+    }
+
+    /** Starts the connects of users down and due (their backoff over), as many as the lanes have room for. */
+    private void reconnectDown(String label, long now) {
+        ThreadUsers users = sampler.users();
+        ConnectsInFlight lanes = users.inFlight();
+        for (int user = 0; user < loops.size() && lanes.hasRoom() && loops.downCount() > 0; user++) {
+            if (loops.state(user) != UserLoops.State.DOWN || users.reconnects().isConnecting(user)) {
+                continue;
+            }
+            if (users.reconnects().isConnected(user)) {
+                loops.connected(user); // silent, or its session came back under another sample
+            } else if (users.reconnects().isDue(user, now)) {
+                try {
+                    lanes.start(user, label + " reconnect");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Applies the connects finished on the lanes: a user back sends at once, a failed connect is a sample. */
+    private void takeConnects() {
+        ThreadUsers users = sampler.users();
+        ConnectsInFlight lanes = users.inFlight();
+        while (lanes.hasFinished()) {
+            SampleResult connect;
+            try {
+                connect = lanes.awaitFirst("reconnect");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (!connect.isSuccessful()) {
+                pending.add(new RoundTrips.Row(connect, false));
+            }
+        }
+        for (int user = 0; user < loops.size() && loops.downCount() > 0; user++) {
+            if (loops.state(user) == UserLoops.State.DOWN
+                    && !users.reconnects().isConnecting(user)
+                    && users.reconnects().isConnected(user)) {
+                loops.connected(user);
+            }
+        }
+    }
+
+    private static boolean endPassed() {
+        long now = System.nanoTime();
+        return endNanos(now) - now <= 0;
+    }
+
+    /** The thread's end time (its thread group's duration) on the nanosecond clock; far away when it has none. */
+    private static long endNanos(long nowNanos) {
+        JMeterThread thread = JMeterContextService.getContext().getThread();
+        long endMillis = thread == null ? 0 : thread.getEndTime();
+        if (endMillis <= 0) {
+            return nowNanos + TimeUnit.DAYS.toNanos(1);
+        }
+        return nowNanos + TimeUnit.MILLISECONDS.toNanos(endMillis - System.currentTimeMillis());
+    }
+
+    private static SampleResult notReported() {
+        SampleResult nothing = new SampleResult();
+        nothing.setIgnore();
+        return nothing;
+    }
+
+    @Override
+    public String toString() {
+        return "ClosedLoopSender[" + loops + "]";
+    }
+}
