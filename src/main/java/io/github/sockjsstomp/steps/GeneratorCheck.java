@@ -1,0 +1,34 @@
+package io.github.sockjsstomp.steps;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether the generator itself held the pace over a step: its scheduled sender's lag behind schedule and its
+ * JVM's CPU. A step that broke while either is over its threshold is the generator's limit: the offered load was
+ * not what the server got, so the server's figures say nothing of the server.
+ *
+ * @param lagMillis send lag p99 above this says the sender could not keep its schedule (see docs/capacity.md)
+ * @param cpuShare process CPU above this share of the JVM's cores says the generator was out of CPU
+ */
+public record GeneratorCheck(double lagMillis, double cpuShare) {
+
+    /**
+     * 100 ms of lag is ten wake-ups of the scheduled sender (tickMillis 10): a sender that keeps its pace is
+     * within one or two ticks; 90% of the cores leaves the I/O threads that read the replies nothing to run on.
+     */
+    public static final GeneratorCheck DEFAULT = new GeneratorCheck(100, 0.9);
+
+    /** What showed the generator could not hold its pace, in words; empty: it kept it. */
+    public List<String> limits(StepFigures figures, int cores) {
+        List<String> said = new ArrayList<>();
+        if (figures.sendLagP99Millis() != null && figures.sendLagP99Millis() > lagMillis) {
+            said.add("send lag p99 " + Math.round(figures.sendLagP99Millis()) + " ms");
+        }
+        if (figures.generatorCpu() > cpuShare) {
+            said.add("CPU " + Math.round(figures.generatorCpu() * 100) + "% of " + cores
+                    + (cores == 1 ? " core" : " cores"));
+        }
+        return said;
+    }
+}
