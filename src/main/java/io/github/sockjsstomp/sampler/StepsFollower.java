@@ -74,7 +74,8 @@ final class StepsFollower {
             return count;
         }
         long offered = (long) Math.floor(stepper.offeredAt(System.currentTimeMillis()) + 1e-9);
-        return Math.min(count, UserShare.of(offered, threads, Math.min(thread, threads)).count());
+        return Math.min(
+                count, UserShare.of(offered, threads, Math.min(thread, threads)).count());
     }
 
     /** Waits (untimed) until the next step's boundary, at most a second; a result JMeter does not report. */

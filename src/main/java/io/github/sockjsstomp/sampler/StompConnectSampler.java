@@ -107,7 +107,8 @@ public class StompConnectSampler extends StompSampler {
         int count = users.size();
         ConnectsInFlight inFlight = users.inFlight();
         if (firstPass < count || inFlight.count() > 0) {
-            int joining = steps.usersNow(count, JMeterContextService.getContext().getThreadNum() + 1);
+            int joining =
+                    steps.usersNow(count, JMeterContextService.getContext().getThreadNum() + 1);
             // the first pass: start users in order until the connects under way fill up, then take the first done
             while (firstPass < joining && inFlight.hasRoom() && !inFlight.hasFinished()) {
                 inFlight.start(firstPass++, label);

@@ -124,12 +124,7 @@ public class StompStepsSampler extends StompSampler {
         Stepper.Settings settings =
                 new Stepper.Settings(plan, start, level, GeneratorCheck.DEFAULT, stopOnBreak, settleMillis);
         Stepper made = new Stepper(
-                settings,
-                run.tracker().steps(),
-                run.capacity(),
-                stepsLog,
-                new StepSamples(label, verdicts),
-                () -> {
+                settings, run.tracker().steps(), run.capacity(), stepsLog, new StepSamples(label, verdicts), () -> {
                     if (jmeter != null) {
                         jmeter.stopTest(false);
                     }

@@ -14,8 +14,9 @@ public final class CapacityAnswer {
     public static String stepLine(StepFigures f, Verdict verdict, int steps) {
         String what = switch (verdict.verdict()) {
             case Verdict.HELD -> "held";
-            case Verdict.BROKE -> "broke (the " + (Verdict.GENERATOR.equals(verdict.limit()) ? "generator's" : "server's")
-                    + " limit: " + verdict.reason() + ")";
+            case Verdict.BROKE ->
+                "broke (the " + (Verdict.GENERATOR.equals(verdict.limit()) ? "generator's" : "server's") + " limit: "
+                        + verdict.reason() + ")";
             default -> "unchecked";
         };
         String generator = !verdict.broke() && !verdict.reason().isEmpty() ? "; " + verdict.reason() : "";
@@ -52,7 +53,8 @@ public final class CapacityAnswer {
                 : "held " + StepPlan.format(steps.get(broke - 1).offered()) + unit + " ("
                         + figures(steps.get(broke - 1)) + ")";
         String whose = Verdict.GENERATOR.equals(verdict.limit())
-                ? "the generator's limit: " + verdict.reason().substring(verdict.reason().indexOf("generator: ") + 11)
+                ? "the generator's limit: "
+                        + verdict.reason().substring(verdict.reason().indexOf("generator: ") + 11)
                         + "; the server's figures say nothing here"
                 : "the server's limit: the generator kept its pace";
         return "stomp capacity: " + held + "; broke at " + StepPlan.format(knee.offered()) + unit + ": "
@@ -63,13 +65,17 @@ public final class CapacityAnswer {
     static String figures(StepFigures f) {
         StringBuilder text = new StringBuilder();
         if (f.sent() != null) {
-            text.append(latency(f)).append(", ").append(f.lost() == 0 ? "0" : percent(f.lostPercent()) + "%")
+            text.append(latency(f))
+                    .append(", ")
+                    .append(f.lost() == 0 ? "0" : percent(f.lostPercent()) + "%")
                     .append(" lost");
             if (f.failed() > 0) {
                 text.append(", ").append(percent(f.failedPercent())).append("% failed");
             }
             if (f.kind() == StepKind.RATE) {
-                text.append(", achieved ").append(StepPlan.format(Math.round(f.achieved()))).append(" msg/s");
+                text.append(", achieved ")
+                        .append(StepPlan.format(Math.round(f.achieved())))
+                        .append(" msg/s");
             }
         }
         if (f.kind() == StepKind.USERS || f.connects() > 0) {
@@ -80,7 +86,9 @@ public final class CapacityAnswer {
             if (f.connects() > 0) {
                 text.append(", ").append(percent(f.connectFailedPercent())).append("% of connects failed");
                 if (f.connectP99Millis() != null) {
-                    text.append(", connect p99 ").append(StepPlan.format(f.connectP99Millis())).append(" ms");
+                    text.append(", connect p99 ")
+                            .append(StepPlan.format(f.connectP99Millis()))
+                            .append(" ms");
                 }
             }
         }
@@ -102,7 +110,9 @@ public final class CapacityAnswer {
     }
 
     private static String latency(StepFigures f) {
-        return f.p99Micros() == null ? "no answer" : "p99 " + StepPlan.format(Math.round(f.p99Micros() / 1000.0)) + " ms";
+        return f.p99Micros() == null
+                ? "no answer"
+                : "p99 " + StepPlan.format(Math.round(f.p99Micros() / 1000.0)) + " ms";
     }
 
     private static String percent(double value) {

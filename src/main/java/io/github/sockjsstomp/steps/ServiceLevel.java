@@ -36,7 +36,9 @@ public record ServiceLevel(
         if (figures.connects() > 0) {
             share(said, "connects failed", figures.connectFailedPercent(), connectFailedPercent);
         }
-        if (connectP99Millis != null && figures.connectP99Millis() != null && figures.connectP99Millis() > connectP99Millis) {
+        if (connectP99Millis != null
+                && figures.connectP99Millis() != null
+                && figures.connectP99Millis() > connectP99Millis) {
             said.add("connect p99 " + figures.connectP99Millis() + " ms > " + number(connectP99Millis) + " ms");
         }
         return said;

@@ -57,11 +57,14 @@ public final class StepPlan {
             double by = Double.parseDouble(check(growth.group(4)));
             boolean times = growth.group(3).equals("*");
             if (to < from) {
-                throw new IllegalArgumentException("the last step " + format(to) + " is below the first " + format(from));
+                throw new IllegalArgumentException(
+                        "the last step " + format(to) + " is below the first " + format(from));
             }
             if (times ? !(by > 1) : !(by > 0)) {
                 throw new IllegalArgumentException(
-                        times ? "a factor must be above 1: " + growth.group(4) : "an increment must be above 0: " + growth.group(4));
+                        times
+                                ? "a factor must be above 1: " + growth.group(4)
+                                : "an increment must be above 0: " + growth.group(4));
             }
             for (double step = from; step <= to * (1 + 1e-9); step = times ? step * by : step + by) {
                 steps.add(kind == StepKind.USERS ? Math.rint(step) : step);

@@ -126,7 +126,10 @@ public final class Stepper {
         StepPlan plan = settings.plan();
         long offset = epochMs - settings.startEpochMs();
         int step = plan.stepAt(offset);
-        return step >= 1 && step <= plan.count() && offset < plan.holdStartOffset(step) && epochMs < stopOfferingEpochMs;
+        return step >= 1
+                && step <= plan.count()
+                && offset < plan.holdStartOffset(step)
+                && epochMs < stopOfferingEpochMs;
     }
 
     /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule (negative: early). */
@@ -222,7 +225,10 @@ public final class Stepper {
         } catch (IOException e) {
             log.error("The steps log {} cannot be written", stepsLog.path(), e);
         }
-        listener.stepEnded(figures, verdict, CapacityAnswer.stepLine(figures, verdict, settings.plan().count()));
+        listener.stepEnded(
+                figures,
+                verdict,
+                CapacityAnswer.stepLine(figures, verdict, settings.plan().count()));
     }
 
     private StepFigures figures(int step, StepState state) {
@@ -284,7 +290,9 @@ public final class Stepper {
         for (int k = 1; k < steps.length; k++) {
             StepState state = steps[k];
             if (state != null && state.endEpochMs == 0) {
-                endHold(k, Math.min(now, settings.startEpochMs() + settings.plan().endOffset(k)));
+                endHold(
+                        k,
+                        Math.min(now, settings.startEpochMs() + settings.plan().endOffset(k)));
             }
             if (state != null && !state.written) {
                 write(k);

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +47,7 @@ public final class Run {
     private final Map<Class<?>, Object> attached = new ConcurrentHashMap<>();
     /** Told when the run has ended its messages (all have an outcome), before the timing logs close. */
     private final List<Runnable> atFinish = new CopyOnWriteArrayList<>();
+
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
     private int members;

@@ -137,8 +137,8 @@ public final class StepWindows {
 
         @Override
         public String toString() {
-            return "StepWindow[" + fromEpochMs + ".." + untilEpochMs + ", sent " + sent() + ", connects "
-                    + connects() + "]";
+            return "StepWindow[" + fromEpochMs + ".." + untilEpochMs + ", sent " + sent() + ", connects " + connects()
+                    + "]";
         }
     }
 }
