@@ -24,7 +24,9 @@ import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.steps.StepsLog;
 import io.github.sockjsstomp.timing.Run;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -79,28 +81,14 @@ public class StompStepsSampler extends StompSampler {
         } catch (IllegalArgumentException e) {
             params.error(STEPS.name, stepsText, e.getMessage());
         }
-        if (kind == StepKind.RATE && JMeterUtils.getJMeterProperties() != null) {
-            String throughput = JMeterUtils.getProperty("throughput");
-            if (throughput != null) {
-                params.error(
-                        STEPS.name,
-                        stepsText,
-                        "steps are messages per SECOND and throughput=" + throughput
-                                + " is messages per MINUTE: give one of them, not both (the steps set the rate)");
-            }
+        if (kind == StepKind.RATE) {
+            refuseAMixOfRates(params, stepsText);
         }
         long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
         long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
         String startText = params.read(STEPS_START);
         long start = startEpochMs(params, startText);
-        ServiceLevel level = new ServiceLevel(
-                params.read(SLO_P50_MILLIS),
-                params.read(SLO_P99_MILLIS),
-                params.read(SLO_P999_MILLIS),
-                params.read(SLO_LOST_PERCENT),
-                params.read(SLO_FAILED_PERCENT),
-                params.read(SLO_CONNECT_FAILED_PERCENT),
-                params.read(SLO_CONNECT_P99_MILLIS));
+        ServiceLevel level = serviceLevel(params);
         boolean stopOnBreak = params.read(STOP_ON_BREAK);
         long settleMillis = params.read(REPLY_TIMEOUT_MILLIS) + 1500;
         Run run = joinRun(0);
@@ -137,15 +125,52 @@ public class StompStepsSampler extends StompSampler {
         }
         run.atFinish(stepper::finish);
         stepper.start();
-        RunReports.say("stomp steps: " + plan + ", from " + java.time.Instant.ofEpochMilli(start) + " ("
+        RunReports.say("stomp steps: " + plan + ", from " + Instant.ofEpochMilli(start) + " ("
                 + (start - System.currentTimeMillis()) + " ms from now); " + level
                 + (stopOnBreak ? "; stops one step after a break" : "") + "; steps log "
                 + (file.isEmpty() ? "none" : stepsLog.path()));
     }
 
+    /**
+     * A rate step is messages per SECOND, send.jmx's {@code throughput} messages per MINUTE: both typed, one of
+     * them would be ignored and a user reading the answer in msg/s could take one for the other.
+     */
+    private static void refuseAMixOfRates(ParameterReader params, String stepsText) {
+        if (JMeterUtils.getJMeterProperties() == null) {
+            return;
+        }
+        String throughput = JMeterUtils.getProperty("throughput");
+        if (throughput != null) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "steps are messages per SECOND and throughput=" + throughput
+                            + " is messages per MINUTE: give one of them, not both (the steps set the rate)");
+        }
+        String pacing = JMeterUtils.getProperty("pacing");
+        if (pacing != null && (pacing.trim().equals("ctt") || pacing.trim().equals("fixed"))) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "rate steps change the scheduled sender's rate; pacing=" + pacing + " has no scheduled sender "
+                            + "(leave pacing at schedule)");
+        }
+    }
+
+    private static ServiceLevel serviceLevel(ParameterReader params) {
+        return new ServiceLevel(
+                params.read(SLO_P50_MILLIS),
+                params.read(SLO_P99_MILLIS),
+                params.read(SLO_P999_MILLIS),
+                params.read(SLO_LOST_PERCENT),
+                params.read(SLO_FAILED_PERCENT),
+                params.read(SLO_CONNECT_FAILED_PERCENT),
+                params.read(SLO_CONNECT_P99_MILLIS));
+    }
+
     /** Where a steps log goes when none is wanted: the rows are still said on the console. */
     private static Path nullFile() throws IOException {
-        Path file = java.nio.file.Files.createTempFile("stomp-steps", ".csv");
+        Path file = Files.createTempFile("stomp-steps", ".csv");
         file.toFile().deleteOnExit();
         return file;
     }

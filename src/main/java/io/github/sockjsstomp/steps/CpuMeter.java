@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.steps;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -9,12 +10,12 @@ import java.lang.management.ManagementFactory;
  */
 final class CpuMeter {
 
-    private final com.sun.management.OperatingSystemMXBean bean;
+    private final OperatingSystemMXBean bean;
     private final int cores;
 
     CpuMeter() {
         var os = ManagementFactory.getOperatingSystemMXBean();
-        this.bean = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun : null;
+        this.bean = os instanceof OperatingSystemMXBean sun ? sun : null;
         this.cores = Runtime.getRuntime().availableProcessors();
     }
 
