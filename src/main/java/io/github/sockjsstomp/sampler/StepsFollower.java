@@ -26,8 +26,12 @@ final class StepsFollower {
 
     private Stepper stepper;
 
-    StepsFollower(Run run, int threads) {
+    /** A scheduled sender's tick (0: a session sampler): the steps' generator check allows lag within two. */
+    private final long tickMillis;
+
+    StepsFollower(Run run, int threads, long tickMillis) {
         this.run = run;
+        this.tickMillis = tickMillis;
         this.threads = Math.max(1, threads);
         this.share = 1.0 / this.threads;
     }
@@ -36,6 +40,9 @@ final class StepsFollower {
     boolean active() {
         if (stepper == null && run != null) {
             stepper = run.attached(Stepper.class);
+            if (stepper != null) {
+                stepper.senderTick(tickMillis);
+            }
         }
         return stepper != null;
     }

@@ -69,7 +69,7 @@ public class StompConnectSampler extends StompSampler {
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, run));
-        steps = new StepsFollower(run, StompSendSampler.threadsOfTheGroup());
+        steps = new StepsFollower(run, StompSendSampler.threadsOfTheGroup(), 0);
         if (users != null) {
             if (silentShare > 0) {
                 SilentSessions.goSilent(

@@ -153,7 +153,7 @@ public class StompSendSampler extends StompSampler {
                         this,
                         new SendSchedule(ratePerThread, tickMillis),
                         sampleMillis,
-                        new StepsFollower(run, threadsOfTheGroup()))
+                        new StepsFollower(run, threadsOfTheGroup(), tickMillis))
                 : null;
         users = use(ThreadUsers.current());
         if (users == null) {

@@ -19,6 +19,15 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
      */
     public static final GeneratorCheck DEFAULT = new GeneratorCheck(100, 0.9);
 
+    /**
+     * The check for senders that wake at most once per {@code tickMillis}: a message due just after a wake-up waits
+     * for the next by design, so lag up to a tick is the schedule, not a generator out of breath; twice the tick
+     * (when that is above the threshold) is falling behind.
+     */
+    public GeneratorCheck forTick(long tickMillis) {
+        return new GeneratorCheck(Math.max(lagMillis, 2.0 * tickMillis), cpuShare);
+    }
+
     /** What showed the generator could not hold its pace, in words; empty: it kept it. */
     public List<String> limits(StepFigures figures, int cores) {
         List<String> said = new ArrayList<>();

@@ -59,6 +59,9 @@ public final class Stepper {
     /** From this epoch time on the offer is 0: the steps are over or stopped. */
     private volatile long stopOfferingEpochMs = Long.MAX_VALUE;
 
+    /** The longest tick of the senders that follow the steps: their lag within two ticks is their schedule. */
+    private volatile long longestTickMillis;
+
     private int stopAfterStep;
     private boolean over;
 
@@ -130,6 +133,11 @@ public final class Stepper {
                 && step <= plan.count()
                 && offset < plan.holdStartOffset(step)
                 && epochMs < stopOfferingEpochMs;
+    }
+
+    /** A scheduled sender following the steps wakes at most once per {@code tickMillis}. */
+    public void senderTick(long tickMillis) {
+        longestTickMillis = Math.max(longestTickMillis, tickMillis);
     }
 
     /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule (negative: early). */
@@ -217,7 +225,8 @@ public final class Stepper {
         windows.close(window);
         state.written = true;
         StepFigures figures = figures(step, state);
-        Verdict verdict = Verdict.of(figures, settings.level(), settings.check(), cpu.cores());
+        Verdict verdict =
+                Verdict.of(figures, settings.level(), settings.check().forTick(longestTickMillis), cpu.cores());
         ended.add(figures);
         verdicts.add(verdict);
         try {

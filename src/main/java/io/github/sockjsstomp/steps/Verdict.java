@@ -20,9 +20,10 @@ public record Verdict(String verdict, String limit, String reason) {
     }
 
     /**
-     * The verdict of a step: broke when the service level is not held; then the generator's limit if it could
-     * not hold its pace, else the server's. Without a service level the generator is still checked and said in the
-     * reason, so an unchecked run shows where it was out of breath.
+     * The verdict of a step: broke when the service level is not held, or when the generator could not hold its
+     * pace (the offered load never reached the server, so the step cannot be said to have held it); the
+     * generator's limit then, else the server's. Without a service level the step is unchecked, and the generator
+     * is still said in the reason, so an unchecked run shows where it was out of breath.
      */
     public static Verdict of(StepFigures figures, ServiceLevel level, GeneratorCheck check, int cores) {
         List<String> generator = check.limits(figures, cores);
@@ -31,12 +32,10 @@ public record Verdict(String verdict, String limit, String reason) {
             return new Verdict(UNCHECKED, "", generatorWords);
         }
         List<String> breaches = level.breaches(figures);
-        if (breaches.isEmpty()) {
-            return new Verdict(HELD, "", generatorWords);
+        if (!generator.isEmpty()) {
+            String reason = breaches.isEmpty() ? generatorWords : String.join("; ", breaches) + "; " + generatorWords;
+            return new Verdict(BROKE, GENERATOR, reason);
         }
-        String reason = String.join("; ", breaches);
-        return generator.isEmpty()
-                ? new Verdict(BROKE, SERVER, reason)
-                : new Verdict(BROKE, GENERATOR, reason + "; " + generatorWords);
+        return breaches.isEmpty() ? new Verdict(HELD, "", "") : new Verdict(BROKE, SERVER, String.join("; ", breaches));
     }
 }

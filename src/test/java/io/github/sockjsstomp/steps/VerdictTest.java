@@ -68,12 +68,20 @@ class VerdictTest {
         "1240000, 21, 2, 0.3, broke, server, p99 1240 ms > 500 ms; lost 2.1% > 0%",
         "1240000, 0, 850, 0.3, broke, generator, p99 1240 ms > 500 ms; generator: send lag p99 850 ms",
         "1240000, 0, 2, 0.97, broke, generator, p99 1240 ms > 500 ms; generator: CPU 97% of 2 cores",
-        "38000, 0, 850, 0.3, held, '', generator: send lag p99 850 ms",
+        "38000, 0, 850, 0.3, broke, generator, generator: send lag p99 850 ms",
     })
-    void aBreakIsTheServersUnlessTheGeneratorLostItsPace(
+    void aBreakIsTheServersUnlessTheGeneratorLostItsPaceWhichBreaksAStepOnItsOwn(
             long p99, long lost, double lag, double cpu, String verdict, String limit, String reason) {
         Verdict v = Verdict.of(rate(1, 1000, 1000, lost, p99, lag, cpu), P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2);
         assertThat(v).isEqualTo(new Verdict(verdict, limit, reason));
+    }
+
+    @Test
+    void lagWithinTwoTicksIsTheSchedulesNotTheGenerators() {
+        StepFigures lagging = rate(1, 50, 100, 0, 1000L, 150.0, 0.1);
+        assertThat(GeneratorCheck.DEFAULT.limits(lagging, 2)).containsExactly("send lag p99 150 ms");
+        assertThat(GeneratorCheck.DEFAULT.forTick(100).limits(lagging, 2)).isEmpty();
+        assertThat(GeneratorCheck.DEFAULT.forTick(10)).isEqualTo(GeneratorCheck.DEFAULT);
     }
 
     @Test
