@@ -67,7 +67,20 @@ public final class PlanVocabulary {
             "timingLog",
             "transport",
             "users",
-            "usersFile");
+            "usersFile",
+            "sloConnectFailedPercent",
+            "sloConnectP99Millis",
+            "sloFailedPercent",
+            "sloLostPercent",
+            "sloP50Millis",
+            "sloP999Millis",
+            "sloP99Millis",
+            "stepHoldSeconds",
+            "stepRampSeconds",
+            "steps",
+            "stepsLog",
+            "stepsStart",
+            "stopOnBreak");
 
     /**
      * Names the plans took once (or a sampler parameter a user may type as a property) and the property that

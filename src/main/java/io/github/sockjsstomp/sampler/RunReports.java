@@ -34,6 +34,14 @@ final class RunReports {
         });
     }
 
+    /** A line of a stepped run (a step's verdict, the answer): jmeter.log, and the console when it is seen. */
+    static void say(String line) {
+        log.info(line);
+        if (consoleSeen()) {
+            System.out.println(line);
+        }
+    }
+
     /** Whether a line printed now is seen: a headless run's console, as JMeter's own summariser decides. */
     static boolean consoleSeen() {
         return JMeter.isNonGUI()

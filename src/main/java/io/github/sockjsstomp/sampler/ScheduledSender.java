@@ -30,11 +30,14 @@ final class ScheduledSender {
     private SampleResult pendingFailure;
     /** Messages the schedule gave up while every user of the thread was down, not yet said in a sample. */
     private long skippedUnreported;
+    /** The run's steps, when a steps sampler runs them; the thread's rate is then its share of each step's. */
+    private final StepsFollower steps;
 
-    ScheduledSender(StompSendSampler sampler, SendSchedule schedule, long sampleMillis) {
+    ScheduledSender(StompSendSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps) {
         this.sampler = sampler;
         this.schedule = schedule;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
+        this.steps = steps;
     }
 
     /** The thread waited for a reconnect and could send nothing: resume the rate, do not send the backlog at once. */
@@ -60,6 +63,18 @@ final class ScheduledSender {
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
         }
         long now = System.nanoTime();
+        if (steps.active()) {
+            schedule.rate(steps.perMinuteNow(), now);
+            if (schedule.paused()) {
+                // no step offers anything now: wait (untimed) for the next step, or the run's end
+                try {
+                    sleepUntil(now + steps.nanosToNextChange());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // JMeter's Stop
+                }
+                return notReported();
+            }
+        }
         schedule.start(now);
         if (schedule.due(now) == 0) {
             try {
@@ -142,7 +157,9 @@ final class ScheduledSender {
      * sample must end here (a send failed, or the next message's user must reconnect first).
      */
     private boolean sendDue(SampleResult result, String label, int first, int due, MessageParts message, Tally tally) {
-        tally.woke(schedule.lagNanos(schedule.next(), System.nanoTime()));
+        long lagNanos = schedule.lagNanos(schedule.next(), System.nanoTime());
+        tally.woke(lagNanos);
+        steps.sendLag(lagNanos);
         int index = first;
         for (int i = 0; i < due; i++) {
             if (i > 0) {

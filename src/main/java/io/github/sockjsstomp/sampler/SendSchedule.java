@@ -17,10 +17,20 @@ final class SendSchedule {
     /** The most messages one tick sends: a thread far behind catches up over several samples, each bounded. */
     static final int MAX_PER_TICK = 1000;
 
-    private final double intervalNanos;
+    private double intervalNanos;
     private final long tickNanos;
     private boolean started;
-    private long startNanos;
+    /** Message {@code baseIndex} is intended at {@code baseNanos}, each after it one interval later. */
+    private long baseNanos;
+
+    private long baseIndex;
+    /** The messages before {@code baseIndex} keep the times of the rate before the last change. */
+    private double previousIntervalNanos;
+
+    private long previousBaseNanos;
+    private long previousBaseIndex;
+    /** A rate of 0 (a stepped run before its first step, after its last): nothing is due. */
+    private boolean paused;
     /** The number of the next message to send (0-based). */
     private long next;
 
@@ -38,6 +48,7 @@ final class SendSchedule {
             throw new IllegalArgumentException("tickMillis must be 0 or more: " + tickMillis);
         }
         this.intervalNanos = TimeUnit.MINUTES.toNanos(1) / perMinute;
+        this.previousIntervalNanos = intervalNanos;
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
     }
 
@@ -45,7 +56,8 @@ final class SendSchedule {
     void start(long nowNanos) {
         if (!started) {
             started = true;
-            startNanos = nowNanos;
+            baseNanos = nowNanos;
+            previousBaseNanos = nowNanos;
             lastWakeNanos = nowNanos - tickNanos;
         }
     }
@@ -57,7 +69,47 @@ final class SendSchedule {
 
     /** When message {@code message} is intended to be sent. */
     long intendedNanos(long message) {
-        return startNanos + (long) (message * intervalNanos);
+        return message >= baseIndex
+                ? baseNanos + (long) ((message - baseIndex) * intervalNanos)
+                : previousBaseNanos + (long) ((message - previousBaseIndex) * previousIntervalNanos);
+    }
+
+    /**
+     * The rate changes to {@code perMinute} at {@code nowNanos} (a step of a stepped run, or its ramp): the
+     * messages already due keep their times (a sender behind stays behind, its lag measured), and the next one
+     * keeps its phase: the share of an interval it still had to wait is the same share of the new interval, so a
+     * ramp that changes the rate at every wake-up moves smoothly. 0 pauses: nothing falls due until a rate
+     * above 0 comes back, and then the next message is due at once.
+     */
+    void rate(double perMinute, long nowNanos) {
+        if (!(perMinute > 0) || Double.isInfinite(perMinute)) {
+            paused = true;
+            return;
+        }
+        double interval = TimeUnit.MINUTES.toNanos(1) / perMinute;
+        if (!started) {
+            intervalNanos = interval;
+            previousIntervalNanos = interval;
+            paused = false;
+            return;
+        }
+        if (!paused && Math.abs(interval - intervalNanos) <= intervalNanos * 1e-9) {
+            return;
+        }
+        long nextIndex = paused ? next : lastDue(nowNanos) + 1;
+        double phase = paused ? 0 : Math.max(0, intendedNanos(nextIndex) - nowNanos) / intervalNanos;
+        previousBaseNanos = baseNanos;
+        previousBaseIndex = baseIndex;
+        previousIntervalNanos = intervalNanos;
+        baseIndex = nextIndex;
+        baseNanos = nowNanos + (long) (Math.min(1, phase) * interval);
+        intervalNanos = interval;
+        paused = false;
+    }
+
+    /** Whether the rate is 0 now: nothing is due. */
+    boolean paused() {
+        return paused;
     }
 
     /** How many messages are due by {@code nowNanos} and not yet sent, at most {@link #MAX_PER_TICK}. */
@@ -68,8 +120,11 @@ final class SendSchedule {
 
     /** The number of the last message due by {@code nowNanos}; -1 before the first. */
     private long lastDue(long nowNanos) {
-        long since = nowNanos - startNanos;
-        return since < 0 ? -1 : (long) Math.floor(since / intervalNanos);
+        if (paused) {
+            return next - 1;
+        }
+        long since = nowNanos - baseNanos;
+        return since < 0 ? baseIndex - 1 : baseIndex + (long) Math.floor(since / intervalNanos);
     }
 
     /** When to wake up next: when the next message is due, but no sooner than one tick after the last wake-up. */

@@ -47,6 +47,8 @@ public class StompConnectSampler extends StompSampler {
     private int cursor;
     /** Users connected in order so far: the first pass. */
     private int firstPass;
+    /** The run's users steps, if a steps sampler runs them: the first pass goes as far as this thread's share. */
+    private StepsFollower steps;
 
     public StompConnectSampler() {
         super(parameters());
@@ -69,6 +71,7 @@ public class StompConnectSampler extends StompSampler {
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, run));
+        steps = new StepsFollower(run, StompSendSampler.threadsOfTheGroup(), 0);
         if (users != null) {
             if (silentShare > 0) {
                 SilentSessions.goSilent(
@@ -106,12 +109,18 @@ public class StompConnectSampler extends StompSampler {
         int count = users.size();
         ConnectsInFlight inFlight = users.inFlight();
         if (firstPass < count || inFlight.count() > 0) {
+            int joining =
+                    steps.usersNow(count, JMeterContextService.getContext().getThreadNum() + 1);
             // the first pass: start users in order until the connects under way fill up, then take the first done
-            while (firstPass < count && inFlight.hasRoom() && !inFlight.hasFinished()) {
+            while (firstPass < joining && inFlight.hasRoom() && !inFlight.hasFinished()) {
                 inFlight.start(firstPass++, label);
             }
             if (inFlight.count() > 0) {
                 return inFlight.awaitFirst(label);
+            }
+            if (firstPass < count) {
+                // users steps: this thread's share of the step is online; the next joins with the next step
+                return steps.awaitNextChange();
             }
         }
         Silence expired = SilentSessions.takeExpired(users.users());

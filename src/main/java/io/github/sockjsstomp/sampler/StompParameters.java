@@ -11,6 +11,7 @@ import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.serverside.SourceSpec;
+import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
@@ -208,6 +209,45 @@ final class StompParameters {
     static final Parameter<Long> WAIT_MILLIS =
             whole("waitMillis", 1000, range(1, Integer.MAX_VALUE), "longest wait for the next finished message");
 
+    // The steps sampler's: a stepped run (docs/capacity.md).
+    static final Parameter<StepKind> STEP_KIND =
+            parsed("stepKind", "rate", "what the steps change: rate (msg/s) or users (online)", StepKind::of);
+    static final Parameter<String> STEPS = required(
+            "steps",
+            "100,200,400",
+            "this engine's offer per step: a list (1000,2000,4000), a factor (1000..8000*2) or an increment "
+                    + "(1000..5000+1000); messages per SECOND for rate steps, online users for users steps");
+    static final Parameter<Double> STEP_RAMP_SECONDS = decimal(
+            "stepRampSeconds",
+            5,
+            range(0.0, 86_400.0),
+            "seconds a step moves in a straight line from the step before's offer to its own");
+    static final Parameter<Double> STEP_HOLD_SECONDS = decimal(
+            "stepHoldSeconds",
+            30,
+            range(1.0, 86_400.0),
+            "seconds a step holds its offer after its ramp; its figures and verdict are over the hold");
+    static final Parameter<String> STEPS_START = required(
+            "stepsStart",
+            "+0",
+            "when step 1's ramp begins: +seconds after the test's start, or an epoch time in milliseconds "
+                    + "(the same for every engine of a distributed run, e.g. -GstepsStart=...)");
+    static final Parameter<Boolean> STOP_ON_BREAK = parsed(
+            "stopOnBreak",
+            "false",
+            "true: the test stops one step after the first step that breaks the service level",
+            StompParameters::bool);
+    static final Parameter<Double> SLO_P50_MILLIS = limit("sloP50Millis", "reply latency p50 limit, ms");
+    static final Parameter<Double> SLO_P99_MILLIS = limit("sloP99Millis", "reply latency p99 limit, ms");
+    static final Parameter<Double> SLO_P999_MILLIS = limit("sloP999Millis", "reply latency p99.9 limit, ms");
+    static final Parameter<Double> SLO_LOST_PERCENT = limit("sloLostPercent", "lost messages limit, % of sent");
+    static final Parameter<Double> SLO_FAILED_PERCENT = limit("sloFailedPercent", "failed messages limit, % of sent");
+    static final Parameter<Double> SLO_CONNECT_FAILED_PERCENT =
+            limit("sloConnectFailedPercent", "failed connects limit, % of the connects started in the hold");
+    static final Parameter<Double> SLO_CONNECT_P99_MILLIS = limit("sloConnectP99Millis", "connect time p99 limit, ms");
+    static final Parameter<String> STEPS_LOG =
+            optional("stepsLog", "stomp-steps.csv", "CSV file of one row per step (docs/capacity.md); empty = none");
+
     /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
     static final String PROPERTY_PREFIX = "sockjsstomp.";
 
@@ -254,6 +294,27 @@ final class StompParameters {
         boolean looksLikeFile = trimmed.contains(".") || trimmed.contains("/") || trimmed.contains("\\");
         throw new IllegalArgumentException("expected a whole number of virtual users (0 = sessionsPerThread each)"
                 + (looksLikeFile ? "; a file of login,passcode lines is usersFile (-JusersFile=" + trimmed + ")" : ""));
+    }
+
+    /** A service-level limit: empty (none) means not checked. */
+    private static Parameter<Double> limit(String name, String description) {
+        return parsed(name, "", description + "; empty = not checked", StompParameters::limitValue);
+    }
+
+    private static Double limitValue(String value) {
+        String trimmed = value.trim();
+        if (trimmed.isEmpty()) {
+            return null;
+        }
+        try {
+            double limit = Double.parseDouble(trimmed);
+            if (limit >= 0 && !Double.isInfinite(limit)) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("expected a number, 0 or more, or empty (not checked)");
     }
 
     private static boolean bool(String value) {

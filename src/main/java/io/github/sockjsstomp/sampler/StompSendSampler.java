@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
 
 /**
  * Sends timed messages (the send-message test) on the users the thread's session sampler
@@ -165,9 +166,6 @@ public class StompSendSampler extends StompSampler {
                             + ratePerThread + ")");
         }
         closedLoop = closed && mode.awaits() ? new ClosedLoopSender(this, pauseMillis, sampleMillis, tickMillis) : null;
-        scheduled = ratePerThread > 0 && !mode.awaits()
-                ? new ScheduledSender(this, new SendSchedule(ratePerThread, tickMillis), sampleMillis)
-                : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);
@@ -176,6 +174,13 @@ public class StompSendSampler extends StompSampler {
         var pattern = params.read(REPLY_ID_PATTERN);
         parts.check(params);
         run = joinRun(replyTimeoutMillis + 1000);
+        scheduled = ratePerThread > 0 && !mode.awaits()
+                ? new ScheduledSender(
+                        this,
+                        new SendSchedule(ratePerThread, tickMillis),
+                        sampleMillis,
+                        new StepsFollower(run, threadsOfTheGroup(), tickMillis))
+                : null;
         users = use(ThreadUsers.current());
         if (users == null) {
             params.problem("'" + label + "' needs a session sampler (" + StompConnectSampler.class.getSimpleName()
@@ -194,6 +199,12 @@ public class StompSendSampler extends StompSampler {
         }
         describeRequests = Sample.requestTextWanted();
         describeReplyHeaders = Sample.responseHeadersWanted();
+    }
+
+    /** The threads of this thread's group: each takes an equal share of a step's rate. */
+    static int threadsOfTheGroup() {
+        var group = JMeterContextService.getContext().getThreadGroup();
+        return group == null ? 1 : Math.max(1, group.getNumThreads());
     }
 
     private static TimingSink timingLog(ParameterReader params, Run run) {

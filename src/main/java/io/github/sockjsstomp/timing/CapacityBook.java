@@ -23,6 +23,9 @@ public final class CapacityBook implements Silence.Listener {
     /** Failed connects by cause (response code and message), each said once, counted, the counts said at the end. */
     private final CountedCauses connectFailures = new CountedCauses(MAX_CONNECT_FAILURE_CAUSES);
 
+    /** The run's books per step: connects started in a step's hold. */
+    private final StepWindows steps;
+
     private long connects;
     private long firstConnectNanos;
     private long lastConnectNanos;
@@ -31,8 +34,17 @@ public final class CapacityBook implements Silence.Listener {
     private long firstExpiryNanos;
     private long lastExpiryNanos;
 
+    public CapacityBook() {
+        this(new StepWindows());
+    }
+
+    CapacityBook(StepWindows steps) {
+        this.steps = steps;
+    }
+
     /** A connect that succeeded, from its start to CONNECTED: one more session held. */
     public synchronized void connected(long startNanos, long endNanos) {
+        steps.connect(startNanos, endNanos, true);
         // connects under way at once are told in the order they finish, not the order they started
         if (connects++ == 0 || startNanos - firstConnectNanos < 0) {
             firstConnectNanos = startNanos;
@@ -48,12 +60,19 @@ public final class CapacityBook implements Silence.Listener {
      * when the caller says it.
      */
     public boolean connectFailed(String cause) {
+        long now = System.nanoTime();
+        steps.connect(now, now, false);
         return connectFailures.add(cause);
     }
 
     /** The run's failed connects, one line per cause with its count ("12 x 403: ..."); empty when none failed. */
     public List<String> connectFailures() {
         return connectFailures.lines();
+    }
+
+    /** Sessions held now. */
+    public synchronized long held() {
+        return held;
     }
 
     /** A session that was held is gone (lost, closed). */

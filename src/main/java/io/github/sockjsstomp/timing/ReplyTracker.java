@@ -25,6 +25,8 @@ public final class ReplyTracker {
     private final Map<String, MessageTiming> known = new ConcurrentHashMap<>();
     private final Deadlines deadlines = new Deadlines();
     private final ReplyCounts counts = new ReplyCounts();
+    /** The books per step of a stepped run (empty otherwise). */
+    private final StepWindows steps = new StepWindows();
     /** When the last LOST messages were sent: their late replies come after the tracker forgot them. */
     private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
@@ -63,6 +65,7 @@ public final class ReplyTracker {
     public void fail(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.FAILED)) {
             counts.failed();
+            steps.failed(entry.sentEpochMicros);
             known.remove(entry.msgId, entry);
             // A failed message's receipt is not awaited any more: its write failed, or the server refused it.
             noReceipt(entry);
@@ -181,6 +184,9 @@ public final class ReplyTracker {
         }
         long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
         counts.answer(replyNumber == 1, latencyMicros);
+        if (replyNumber == 1) {
+            steps.answered(entry.sentEpochMicros, latencyMicros);
+        }
         emit(
                 entry,
                 entry.record(
@@ -224,6 +230,7 @@ public final class ReplyTracker {
     private void lose(MessageTiming entry, String reason) {
         if (entry.end(MessageTiming.LOST)) {
             counts.lost();
+            steps.lost(entry.sentEpochMicros);
             recentlyLost.lost(ids.sequenceOf(entry.msgId), entry.sentNanos);
             if (entry.senderBook.refusedSince(entry.sentNanos)) {
                 refusals.lostWhileRefused();
@@ -246,6 +253,11 @@ public final class ReplyTracker {
     private void write(MessageTiming entry, TimingRecord record) {
         entry.sink.record(record);
         feed.offer(record);
+    }
+
+    /** The books per step of a stepped run. */
+    public StepWindows steps() {
+        return steps;
     }
 
     public Books books() {

@@ -5,10 +5,13 @@ import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +44,12 @@ public final class Run {
     private final ReplyTracker tracker;
     private final ExpirySweeper sweeper;
     private final ReplyDrain replyDrain;
-    private final CapacityBook capacity = new CapacityBook();
+    private final CapacityBook capacity;
+    /** What other packages attach to the run (the steps of a stepped run), by type; ended with it. */
+    private final Map<Class<?>, Object> attached = new ConcurrentHashMap<>();
+    /** Told when the run has ended its messages (all have an outcome), before the timing logs close. */
+    private final List<Runnable> atFinish = new CopyOnWriteArrayList<>();
+
     private final Map<Path, TimingLog> timingLogs = new HashMap<>();
     private final Map<Path, UsersFile> usersFiles = new HashMap<>();
     /** The server's figures, polled from the first sampler that names sources to the run's end; null: none. */
@@ -67,6 +75,7 @@ public final class Run {
         this.testStartMillis = testStartMillis;
         this.id = Long.toString(nextId());
         this.tracker = new ReplyTracker(MessageIds.random(), feed);
+        this.capacity = new CapacityBook(tracker.steps());
         this.sweeper = ExpirySweeper.start(tracker);
         this.replyDrain = new ReplyDrain(tracker.counts());
         tracker.refusals().onFirstOfItsWords(message -> notices.accept(message));
@@ -218,6 +227,24 @@ public final class Run {
         }
     }
 
+    /**
+     * The object of {@code type} attached to this run, made by {@code make} (and attached) if there is none: how
+     * samplers of one test find the same steps, whatever thread sets up first.
+     */
+    public <T> T attach(Class<T> type, Supplier<T> make) {
+        return type.cast(attached.computeIfAbsent(type, t -> make.get()));
+    }
+
+    /** The object of {@code type} attached to this run; null if none is. */
+    public <T> T attached(Class<T> type) {
+        return type.cast(attached.get(type));
+    }
+
+    /** {@code action} runs when the run ends, after every message has its outcome and before the logs close. */
+    public void atFinish(Runnable action) {
+        atFinish.add(action);
+    }
+
     /** JMeter's Stop or Shutdown interrupted a sample: whoever pressed it wants the end now, not a drain. */
     public void stop() {
         stopped = true;
@@ -277,6 +304,13 @@ public final class Run {
         }
         tracker.abandonAll("test-ended");
         tracker.endSummary();
+        for (Runnable action : atFinish) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                log.error("At the run's end: {}", action, e);
+            }
+        }
         String figures = capacity.figures();
         if (figures != null) {
             summaries.accept(figures);

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.lang.Nullable;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -40,7 +41,7 @@ import org.springframework.web.util.HtmlUtils;
  * {@code application/octet-stream}.
  */
 @Controller
-class DemoStompController {
+class DemoStompController implements DisposableBean {
 
     private static final Log logger = LogFactory.getLog(DemoStompController.class);
 
@@ -55,6 +56,9 @@ class DemoStompController {
     private final SimpUserRegistry userRegistry;
 
     private final DemoStats stats;
+
+    /** {@code /app/slow}'s worker: the server's knee at {@link SlowWorker#PER_SECOND} messages a second. */
+    private final SlowWorker slow = new SlowWorker(SlowWorker.PER_SECOND);
 
     DemoStompController(
             SimpMessagingTemplate template, SimpUserRegistry userRegistry, ObjectMapper objectMapper, DemoStats stats) {
@@ -100,6 +104,25 @@ class DemoStompController {
             return;
         }
         echo(message);
+    }
+
+    /**
+     * The echo of a server that saturates at a known rate (the stepped capacity tests): the same reply as
+     * {@code /app/echo}, after a single worker's fixed time per message ({@link SlowWorker}). Above
+     * {@link SlowWorker#PER_SECOND} messages a second, replies queue and their latency grows without bound.
+     */
+    @MessageMapping("/slow")
+    public void slow(Message<byte[]> message) {
+        SimpMessageHeaderAccessor headers = replyHeaders(message);
+        headers.setSessionId(SimpMessageHeaderAccessor.getSessionId(message.getHeaders()));
+        String destination = userDestination(message, "/queue/echo");
+        byte[] payload = message.getPayload();
+        slow.submit(() -> send(destination, payload, headers));
+    }
+
+    @Override
+    public void destroy() {
+        slow.close();
     }
 
     /**

@@ -9,6 +9,7 @@ import io.github.sockjsstomp.sampler.StompConnectSampler;
 import io.github.sockjsstomp.sampler.StompReceiveSampler;
 import io.github.sockjsstomp.sampler.StompReplySampler;
 import io.github.sockjsstomp.sampler.StompSendSampler;
+import io.github.sockjsstomp.sampler.StompStepsSampler;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,7 @@ class DocsDefaultsTest {
         SAMPLERS.put("send", new StompSendSampler());
         SAMPLERS.put("receive", new StompReceiveSampler());
         SAMPLERS.put("reply", new StompReplySampler());
+        SAMPLERS.put("steps", new StompStepsSampler());
     }
 
     @Test

@@ -1,0 +1,106 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.steps.Stepper;
+import io.github.sockjsstomp.timing.Run;
+import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.samplers.SampleResult;
+
+/**
+ * A thread's share of the run's steps, for a sampler that follows them: the scheduled sender's rate (rate steps)
+ * or the session sampler's users (users steps). The steps sampler may set up after this thread (JMeter sets a
+ * Java sampler up in its thread's first sample), so the run's {@link Stepper} is looked up until found; a run
+ * without steps costs one map lookup per tick.
+ */
+final class StepsFollower {
+
+    /** The longest untimed wait for the next step, so JMeter's end time and Stop are seen. */
+    private static final long LONGEST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** How often a follower looks at the offer while a ramp moves it. */
+    private static final long RAMP_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final Run run;
+    private final int threads;
+    /** This thread's share of the engine's offer: 1 / the thread group's threads. */
+    private final double share;
+
+    private Stepper stepper;
+
+    /** A scheduled sender's tick (0: a session sampler): the steps' generator check allows lag within two. */
+    private final long tickMillis;
+
+    StepsFollower(Run run, int threads, long tickMillis) {
+        this.run = run;
+        this.tickMillis = tickMillis;
+        this.threads = Math.max(1, threads);
+        this.share = 1.0 / this.threads;
+    }
+
+    /** Whether the run has steps (a steps sampler set them up). */
+    boolean active() {
+        if (stepper == null && run != null) {
+            stepper = run.attached(Stepper.class);
+            if (stepper != null) {
+                stepper.senderTick(tickMillis);
+            }
+        }
+        return stepper != null;
+    }
+
+    Stepper stepper() {
+        return stepper;
+    }
+
+    /** This thread's share of the offered rate now, in messages per MINUTE (the scheduled sender's unit). */
+    double perMinuteNow() {
+        return stepper.offeredAt(System.currentTimeMillis()) * 60 * share;
+    }
+
+    /** How long until the offer changes by a step's boundary, at most a second. */
+    long nanosToNextChange() {
+        if (stepper == null) {
+            return LONGEST_WAIT_NANOS;
+        }
+        long now = System.currentTimeMillis();
+        if (stepper.ramping(now)) {
+            return RAMP_WAIT_NANOS; // the offer moves all through a ramp
+        }
+        long next = stepper.nextChangeEpochMs(now);
+        long millis = next == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, next - now);
+        return Math.min(LONGEST_WAIT_NANOS, TimeUnit.MILLISECONDS.toNanos(Math.min(millis, 1000)));
+    }
+
+    /**
+     * How many of this thread's {@code count} users the steps let online now: its share (as {@link UserShare}
+     * splits users over threads) of the users the step under way offers; all of them when the run has no steps.
+     *
+     * @param thread this thread's number in its group, 1-based
+     */
+    int usersNow(int count, int thread) {
+        if (!active()) {
+            return count;
+        }
+        long offered = (long) Math.floor(stepper.offeredAt(System.currentTimeMillis()) + 1e-9);
+        return Math.min(
+                count, UserShare.of(offered, threads, Math.min(thread, threads)).count());
+    }
+
+    /** Waits (untimed) until the next step's boundary, at most a second; a result JMeter does not report. */
+    SampleResult awaitNextChange() {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanosToNextChange());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // JMeter's Stop
+        }
+        SampleResult nothing = new SampleResult();
+        nothing.setIgnore();
+        return nothing;
+    }
+
+    /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule. */
+    void sendLag(long lagNanos) {
+        if (stepper != null) {
+            stepper.sendLag(lagNanos);
+        }
+    }
+}

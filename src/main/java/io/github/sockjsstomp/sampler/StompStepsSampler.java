@@ -1,0 +1,212 @@
+package io.github.sockjsstomp.sampler;
+
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_TIMEOUT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_CONNECT_FAILED_PERCENT;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_CONNECT_P99_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_FAILED_PERCENT;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_LOST_PERCENT;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_P50_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_P999_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_P99_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.STEPS;
+import static io.github.sockjsstomp.sampler.StompParameters.STEPS_LOG;
+import static io.github.sockjsstomp.sampler.StompParameters.STEPS_START;
+import static io.github.sockjsstomp.sampler.StompParameters.STEP_HOLD_SECONDS;
+import static io.github.sockjsstomp.sampler.StompParameters.STEP_KIND;
+import static io.github.sockjsstomp.sampler.StompParameters.STEP_RAMP_SECONDS;
+import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
+
+import io.github.sockjsstomp.steps.GeneratorCheck;
+import io.github.sockjsstomp.steps.ServiceLevel;
+import io.github.sockjsstomp.steps.StepKind;
+import io.github.sockjsstomp.steps.StepPlan;
+import io.github.sockjsstomp.steps.Stepper;
+import io.github.sockjsstomp.steps.StepsLog;
+import io.github.sockjsstomp.timing.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.jmeter.engine.StandardJMeterEngine;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.util.JMeterUtils;
+
+/**
+ * The steps of a stepped run (a thread group of one thread of its own): sets up the run's {@link Stepper}, which
+ * the send samplers' scheduled senders (rate steps) and the session samplers (users steps) of the run follow,
+ * then makes one sample of each step as its verdict is known (failed when the step broke the service level,
+ * response code {@code broke-server} or {@code broke-generator}). Each verdict and the run's answer are said on
+ * the console; when the steps are over (or stopped, {@code stopOnBreak}) it shuts the test down as JMeter's
+ * Shutdown does, so the books and logs are flushed.
+ */
+public class StompStepsSampler extends StompSampler {
+
+    /** How long one sample waits for a step's verdict before it is not reported (JMeter sees its Stop). */
+    private static final long POLL_MILLIS = 1000;
+
+    private final BlockingQueue<SampleResult> verdicts = new LinkedBlockingQueue<>();
+
+    public StompStepsSampler() {
+        super(List.of(
+                STEP_KIND,
+                STEPS,
+                STEP_RAMP_SECONDS,
+                STEP_HOLD_SECONDS,
+                STEPS_START,
+                STOP_ON_BREAK,
+                SLO_P50_MILLIS,
+                SLO_P99_MILLIS,
+                SLO_P999_MILLIS,
+                SLO_LOST_PERCENT,
+                SLO_FAILED_PERCENT,
+                SLO_CONNECT_FAILED_PERCENT,
+                SLO_CONNECT_P99_MILLIS,
+                REPLY_TIMEOUT_MILLIS,
+                STEPS_LOG));
+    }
+
+    @Override
+    protected void setUp(ParameterReader params, String label) {
+        StepKind kind = params.read(STEP_KIND);
+        String stepsText = params.read(STEPS);
+        List<Double> offers = List.of();
+        try {
+            offers = StepPlan.parse(stepsText, kind);
+        } catch (IllegalArgumentException e) {
+            params.error(STEPS.name, stepsText, e.getMessage());
+        }
+        if (kind == StepKind.RATE) {
+            refuseAMixOfRates(params, stepsText);
+        }
+        long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
+        long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
+        String startText = params.read(STEPS_START);
+        long start = startEpochMs(params, startText);
+        ServiceLevel level = serviceLevel(params);
+        boolean stopOnBreak = params.read(STOP_ON_BREAK);
+        long settleMillis = params.read(REPLY_TIMEOUT_MILLIS) + 1500;
+        Run run = joinRun(0);
+        if (params.hasErrors()) {
+            return;
+        }
+        StepPlan plan = new StepPlan(kind, offers, rampMillis, holdMillis);
+        String file = params.read(STEPS_LOG).trim();
+        String engine = EngineName.current();
+        StepsLog stepsLog;
+        try {
+            stepsLog = new StepsLog(
+                    file.isEmpty() ? nullFile() : EngineName.timingLogFor(Path.of(file), engine),
+                    run.id(),
+                    EngineName.fileSafe(engine));
+        } catch (IOException | RuntimeException e) {
+            params.error(STEPS_LOG.name, file, "cannot be written: " + e.getMessage());
+            return;
+        }
+        StandardJMeterEngine jmeter = JMeterContextService.getContext().getEngine();
+        Stepper.Settings settings =
+                new Stepper.Settings(plan, start, level, GeneratorCheck.DEFAULT, stopOnBreak, settleMillis);
+        Stepper made = new Stepper(
+                settings, run.tracker().steps(), run.capacity(), stepsLog, new StepSamples(label, verdicts), () -> {
+                    if (jmeter != null) {
+                        jmeter.stopTest(false);
+                    }
+                });
+        Stepper stepper = run.attach(Stepper.class, () -> made);
+        if (stepper != made) {
+            params.problem("'" + label + "': a run has one steps sampler, in a thread group of one thread; "
+                    + "this one is a second (" + stepper + ")");
+            return;
+        }
+        run.atFinish(stepper::finish);
+        stepper.start();
+        RunReports.say("stomp steps: " + plan + ", from " + Instant.ofEpochMilli(start) + " ("
+                + (start - System.currentTimeMillis()) + " ms from now); " + level
+                + (stopOnBreak ? "; stops one step after a break" : "") + "; steps log "
+                + (file.isEmpty() ? "none" : stepsLog.path()));
+    }
+
+    /**
+     * A rate step is messages per SECOND, send.jmx's {@code throughput} messages per MINUTE: both typed, one of
+     * them would be ignored and a user reading the answer in msg/s could take one for the other.
+     */
+    private static void refuseAMixOfRates(ParameterReader params, String stepsText) {
+        if (JMeterUtils.getJMeterProperties() == null) {
+            return;
+        }
+        String throughput = JMeterUtils.getProperty("throughput");
+        if (throughput != null) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "steps are messages per SECOND and throughput=" + throughput
+                            + " is messages per MINUTE: give one of them, not both (the steps set the rate)");
+        }
+        String pacing = JMeterUtils.getProperty("pacing");
+        if (pacing != null && (pacing.trim().equals("ctt") || pacing.trim().equals("fixed"))) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "rate steps change the scheduled sender's rate; pacing=" + pacing + " has no scheduled sender "
+                            + "(leave pacing at schedule)");
+        }
+    }
+
+    private static ServiceLevel serviceLevel(ParameterReader params) {
+        return new ServiceLevel(
+                params.read(SLO_P50_MILLIS),
+                params.read(SLO_P99_MILLIS),
+                params.read(SLO_P999_MILLIS),
+                params.read(SLO_LOST_PERCENT),
+                params.read(SLO_FAILED_PERCENT),
+                params.read(SLO_CONNECT_FAILED_PERCENT),
+                params.read(SLO_CONNECT_P99_MILLIS));
+    }
+
+    /** Where a steps log goes when none is wanted: the rows are still said on the console. */
+    private static Path nullFile() throws IOException {
+        Path file = Files.createTempFile("stomp-steps", ".csv");
+        file.toFile().deleteOnExit();
+        return file;
+    }
+
+    private static long startEpochMs(ParameterReader params, String text) {
+        try {
+            if (text.startsWith("+")) {
+                double seconds = Double.parseDouble(text.substring(1));
+                if (seconds >= 0 && seconds <= 86_400) {
+                    long testStart = JMeterContextService.getTestStartTime();
+                    return (testStart > 0 ? testStart : System.currentTimeMillis()) + Math.round(seconds * 1000);
+                }
+            } else {
+                long epochMs = Long.parseLong(text);
+                if (epochMs > 1_000_000_000_000L) {
+                    return epochMs;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        params.error(
+                STEPS_START.name,
+                text,
+                "expected +seconds after the test's start (+10) or an epoch time in milliseconds (1767225600000)");
+        return System.currentTimeMillis();
+    }
+
+    @Override
+    protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
+        SampleResult verdict = verdicts.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (verdict != null) {
+            return verdict;
+        }
+        SampleResult nothing = new SampleResult();
+        nothing.setIgnore();
+        return nothing;
+    }
+}

@@ -1,0 +1,46 @@
+package io.github.sockjsstomp.steps;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether the generator itself held the pace over a step: its scheduled sender's lag behind schedule and its
+ * JVM's CPU. A step that broke while either is over its threshold is the generator's limit: the offered load was
+ * not what the server got, so the server's figures say nothing of the server.
+ *
+ * @param lagMillis send lag p99 above this says the sender could not keep its schedule (see docs/capacity.md)
+ * @param cpuShare process CPU above this share of the JVM's cores says the generator was out of CPU
+ */
+public record GeneratorCheck(double lagMillis, double cpuShare) {
+
+    /**
+     * A generator out of breath falls further behind every second (an open loop does not absorb its lag): over a
+     * hold of seconds its lag p99 is seconds. One that keeps its pace is within a tick or two (10 ms each), and a
+     * pause of its JVM (a GC, a busy machine: 108 ms seen on a shared 2-core machine at 25 msg/s) is caught up at
+     * the next wake-up; 500 ms is above such pauses and far below a generator that lost the pace. 90% of the cores
+     * leaves the I/O threads that read and time the replies nothing to run on.
+     */
+    public static final GeneratorCheck DEFAULT = new GeneratorCheck(500, 0.9);
+
+    /**
+     * The check for senders that wake at most once per {@code tickMillis}: a message due just after a wake-up waits
+     * for the next by design, so lag up to a tick is the schedule, not a generator out of breath; twice the tick
+     * (when that is above the threshold) is falling behind.
+     */
+    public GeneratorCheck forTick(long tickMillis) {
+        return new GeneratorCheck(Math.max(lagMillis, 2.0 * tickMillis), cpuShare);
+    }
+
+    /** What showed the generator could not hold its pace, in words; empty: it kept it. */
+    public List<String> limits(StepFigures figures, int cores) {
+        List<String> said = new ArrayList<>();
+        if (figures.sendLagP99Millis() != null && figures.sendLagP99Millis() > lagMillis) {
+            said.add("send lag p99 " + Math.round(figures.sendLagP99Millis()) + " ms");
+        }
+        if (figures.generatorCpu() > cpuShare) {
+            said.add("CPU " + Math.round(figures.generatorCpu() * 100) + "% of " + cores
+                    + (cores == 1 ? " core" : " cores"));
+        }
+        return said;
+    }
+}

@@ -1,0 +1,344 @@
+package io.github.sockjsstomp.steps;
+
+import io.github.sockjsstomp.timing.CapacityBook;
+import io.github.sockjsstomp.timing.StepWindows;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The steps of one run on this engine: the offer at any time (what the senders and session samplers follow),
+ * and, on a thread of its own, each step's hold opened and closed on the steps' clock, its figures gathered once
+ * its messages have settled (its end + {@code settleMillis}), its verdict written to the steps log and told.
+ * When a step breaks and the user asked to stop ({@code stopOnBreak}), the offer drops to 0 at the end of the
+ * NEXT step (it confirms the figure); after the last step (or that one) settles, the answer is told and the test
+ * is stopped. Boundaries are offsets from a start on the epoch clock, so engines given one start stay aligned.
+ */
+public final class Stepper {
+
+    private static final Logger log = LoggerFactory.getLogger(Stepper.class);
+
+    /**
+     * @param startEpochMs when step 1's ramp begins
+     * @param settleMillis how long after a hold its last messages may still get their outcome (the reply timeout
+     *     and the sweep)
+     */
+    public record Settings(
+            StepPlan plan,
+            long startEpochMs,
+            ServiceLevel level,
+            GeneratorCheck check,
+            boolean stopOnBreak,
+            long settleMillis) {}
+
+    private final Settings settings;
+    private final StepWindows windows;
+    private final CapacityBook capacity;
+    private final StepsLog stepsLog;
+    private final StepListener listener;
+    private final Runnable stopTest;
+    private final CpuMeter cpu = new CpuMeter();
+    /** The scheduled senders' lag behind schedule, microseconds, per wake-up. */
+    private final Recorder lag = new Recorder(3);
+
+    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "stomp-steps");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final StepState[] steps;
+    private final List<StepFigures> ended = new ArrayList<>();
+    private final List<Verdict> verdicts = new ArrayList<>();
+    /** From this epoch time on the offer is 0: the steps are over or stopped. */
+    private volatile long stopOfferingEpochMs = Long.MAX_VALUE;
+
+    /** The longest tick of the senders that follow the steps: their lag within two ticks is their schedule. */
+    private volatile long longestTickMillis;
+
+    private int stopAfterStep;
+    private boolean over;
+
+    public Stepper(
+            Settings settings,
+            StepWindows windows,
+            CapacityBook capacity,
+            StepsLog stepsLog,
+            StepListener listener,
+            Runnable stopTest) {
+        this.settings = settings;
+        this.windows = windows;
+        this.capacity = capacity;
+        this.stepsLog = stepsLog;
+        this.listener = listener;
+        this.stopTest = stopTest;
+        this.steps = new StepState[settings.plan().count() + 1];
+    }
+
+    /** Schedules every step's hold, end and settling on the steps' clock. */
+    public void start() {
+        StepPlan plan = settings.plan();
+        for (int step = 1; step <= plan.count(); step++) {
+            int k = step;
+            at(plan.holdStartOffset(k), () -> beginHold(k));
+            at(plan.endOffset(k), () -> endHold(k, plan.endOffset(k) + settings.startEpochMs()));
+        }
+    }
+
+    private void at(long offsetMillis, Runnable task) {
+        long delay = settings.startEpochMs() + offsetMillis - System.currentTimeMillis();
+        clock.schedule(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.error("A step's task failed", e);
+                    }
+                },
+                Math.max(0, delay),
+                TimeUnit.MILLISECONDS);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** What this engine offers at {@code epochMs}: 0 before the first step, after the last, and once stopped. */
+    public double offeredAt(long epochMs) {
+        if (epochMs >= stopOfferingEpochMs) {
+            return 0;
+        }
+        return settings.plan().offeredAt(epochMs - settings.startEpochMs());
+    }
+
+    /** When the offer next changes by a step's boundary after {@code epochMs} (or by the stop). */
+    public long nextChangeEpochMs(long epochMs) {
+        long offset = settings.plan().nextBoundary(epochMs - settings.startEpochMs());
+        long next = offset == Long.MAX_VALUE ? Long.MAX_VALUE : settings.startEpochMs() + offset;
+        return Math.min(next, stopOfferingEpochMs > epochMs ? stopOfferingEpochMs : Long.MAX_VALUE);
+    }
+
+    /** Whether a step's ramp is under way at {@code epochMs} (the offer moves continuously). */
+    public boolean ramping(long epochMs) {
+        StepPlan plan = settings.plan();
+        long offset = epochMs - settings.startEpochMs();
+        int step = plan.stepAt(offset);
+        return step >= 1
+                && step <= plan.count()
+                && offset < plan.holdStartOffset(step)
+                && epochMs < stopOfferingEpochMs;
+    }
+
+    /** A scheduled sender following the steps wakes at most once per {@code tickMillis}. */
+    public void senderTick(long tickMillis) {
+        longestTickMillis = Math.max(longestTickMillis, tickMillis);
+    }
+
+    /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule (negative: early). */
+    public void sendLag(long lagNanos) {
+        lag.recordValue(Math.max(0, lagNanos / 1000));
+    }
+
+    private synchronized void beginHold(int step) {
+        StepPlan plan = settings.plan();
+        long holdStart = settings.startEpochMs() + plan.holdStartOffset(step);
+        if (over || steps[step] != null || holdStart >= stopOfferingEpochMs) {
+            return;
+        }
+        long end = settings.startEpochMs() + plan.endOffset(step);
+        lag.reset();
+        steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
+    }
+
+    private synchronized void endHold(int step, long endEpochMs) {
+        StepState state = steps[step];
+        if (over || state == null || state.endEpochMs != 0) {
+            return;
+        }
+        state.endEpochMs = endEpochMs;
+        state.cpu = cpu.since(state.cpuMark);
+        Histogram lags = lag.getIntervalHistogram();
+        state.lagP99Millis = lags.getTotalCount() == 0 ? null : lags.getValueAtPercentile(99) / 1000.0;
+        state.users = (int) capacity.held();
+        if (step == settings.plan().count() || step == stopAfterStep) {
+            stopOffering(endEpochMs);
+        }
+        if (!clock.isShutdown()) {
+            clock.schedule(() -> settle(step), settings.settleMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private synchronized void settle(int step) {
+        if (over) {
+            return;
+        }
+        write(step);
+        Verdict verdict = verdicts.get(verdicts.size() - 1);
+        if (verdict.broke() && settings.stopOnBreak() && stopAfterStep == 0) {
+            stopAfterStep = step + 1;
+            StepState next = step < settings.plan().count() ? steps[step + 1] : null;
+            if (next != null && next.endEpochMs != 0) {
+                // its verdict came after the next step ended (a reply timeout longer than a step): stop now
+                stopOffering(System.currentTimeMillis());
+            }
+            log.info("Step {} broke: the steps stop after step {}", step, stopAfterStep);
+        }
+        if (step == settings.plan().count() || step >= stopAfterStep && stopAfterStep > 0 && allEndedSettled()) {
+            answer();
+            stopTest.run();
+        }
+    }
+
+    /** Every step begun has been written: nothing left to wait for once the offer is 0. */
+    private boolean allEndedSettled() {
+        for (int k = 1; k < steps.length; k++) {
+            if (steps[k] != null && !steps[k].written) {
+                return false;
+            }
+        }
+        return stopOfferingEpochMs != Long.MAX_VALUE;
+    }
+
+    /** The offer drops to 0 now; a step under way ends here, and is settled as the others are. */
+    private void stopOffering(long epochMs) {
+        if (stopOfferingEpochMs != Long.MAX_VALUE) {
+            return;
+        }
+        stopOfferingEpochMs = epochMs;
+        for (int k = 1; k < steps.length; k++) {
+            StepState state = steps[k];
+            if (state != null && state.endEpochMs == 0) {
+                endHold(k, epochMs);
+            }
+        }
+    }
+
+    private void write(int step) {
+        StepState state = steps[step];
+        StepWindows.Window window = state.window;
+        windows.close(window);
+        state.written = true;
+        StepFigures figures = figures(step, state);
+        Verdict verdict =
+                Verdict.of(figures, settings.level(), settings.check().forTick(longestTickMillis), cpu.cores());
+        ended.add(figures);
+        verdicts.add(verdict);
+        try {
+            stepsLog.write(figures, verdict);
+        } catch (IOException e) {
+            log.error("The steps log {} cannot be written", stepsLog.path(), e);
+        }
+        listener.stepEnded(
+                figures,
+                verdict,
+                CapacityAnswer.stepLine(figures, verdict, settings.plan().count()));
+    }
+
+    private StepFigures figures(int step, StepState state) {
+        StepPlan plan = settings.plan();
+        StepWindows.Window window = state.window;
+        long sent = window.sent();
+        Histogram latency = window.latency();
+        Histogram connectMicros = window.connectMicros();
+        double holdSeconds = Math.max(1, state.endEpochMs - state.holdStartEpochMs) / 1000.0;
+        boolean hasLatency = latency.getTotalCount() > 0;
+        double achieved = plan.kind() == StepKind.RATE ? window.answered() / holdSeconds : state.users;
+        return new StepFigures(
+                step,
+                plan.kind(),
+                plan.offered(step),
+                settings.startEpochMs() + plan.rampStartOffset(step),
+                state.holdStartEpochMs,
+                state.endEpochMs,
+                state.users,
+                sent == 0 ? null : sent,
+                sent == 0 ? null : window.answered(),
+                sent == 0 ? null : window.lost(),
+                sent == 0 ? null : window.failed(),
+                achieved,
+                hasLatency ? latency.getValueAtPercentile(50) : null,
+                hasLatency ? latency.getValueAtPercentile(99) : null,
+                hasLatency ? latency.getValueAtPercentile(99.9) : null,
+                state.lagP99Millis,
+                state.cpu,
+                window.connects(),
+                window.connectFailed(),
+                connectMicros.getTotalCount() == 0
+                        ? null
+                        : Math.round(connectMicros.getValueAtPercentile(99) / 1000.0));
+    }
+
+    private void answer() {
+        if (over) {
+            return;
+        }
+        over = true;
+        clock.shutdownNow();
+        String line = CapacityAnswer.line(ended, verdicts);
+        log.info(line);
+        listener.answered(line);
+    }
+
+    /**
+     * The run ended (every message has its outcome): a step still under way ends now, every step begun and not
+     * written is written with its figures as far as they got, and the answer is told if it was not.
+     */
+    public synchronized void finish() {
+        if (over) {
+            closeLog();
+            return;
+        }
+        clock.shutdownNow();
+        long now = System.currentTimeMillis();
+        for (int k = 1; k < steps.length; k++) {
+            StepState state = steps[k];
+            if (state != null && state.endEpochMs == 0) {
+                endHold(
+                        k,
+                        Math.min(now, settings.startEpochMs() + settings.plan().endOffset(k)));
+            }
+            if (state != null && !state.written) {
+                write(k);
+            }
+        }
+        answer();
+        closeLog();
+    }
+
+    private void closeLog() {
+        try {
+            stepsLog.close();
+        } catch (IOException e) {
+            log.warn("Closing the steps log {}", stepsLog.path(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Stepper[" + settings.plan() + ", start " + settings.startEpochMs() + ", " + ended.size() + " ended]";
+    }
+
+    /** One step's state from its hold on. */
+    private static final class StepState {
+        final StepWindows.Window window;
+        final long holdStartEpochMs;
+        final long[] cpuMark;
+        long endEpochMs;
+        double cpu;
+        Double lagP99Millis;
+        int users;
+        boolean written;
+
+        StepState(StepWindows.Window window, long holdStartEpochMs, long[] cpuMark) {
+            this.window = window;
+            this.holdStartEpochMs = holdStartEpochMs;
+            this.cpuMark = cpuMark;
+        }
+    }
+}

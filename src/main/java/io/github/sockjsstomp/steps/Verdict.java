@@ -1,0 +1,41 @@
+package io.github.sockjsstomp.steps;
+
+import java.util.List;
+
+/**
+ * A step's verdict as the steps log writes it: {@code held}, {@code broke} (with whose limit it was:
+ * {@code server} or {@code generator}) or {@code unchecked} (no service level given), and the figures that
+ * decided it, in words.
+ */
+public record Verdict(String verdict, String limit, String reason) {
+
+    public static final String HELD = "held";
+    public static final String BROKE = "broke";
+    public static final String UNCHECKED = "unchecked";
+    public static final String SERVER = "server";
+    public static final String GENERATOR = "generator";
+
+    public boolean broke() {
+        return BROKE.equals(verdict);
+    }
+
+    /**
+     * The verdict of a step: broke when the service level is not held, or when the generator could not hold its
+     * pace (the offered load never reached the server, so the step cannot be said to have held it); the
+     * generator's limit then, else the server's. Without a service level the step is unchecked, and the generator
+     * is still said in the reason, so an unchecked run shows where it was out of breath.
+     */
+    public static Verdict of(StepFigures figures, ServiceLevel level, GeneratorCheck check, int cores) {
+        List<String> generator = check.limits(figures, cores);
+        String generatorWords = generator.isEmpty() ? "" : "generator: " + String.join(", ", generator);
+        if (level.isEmpty()) {
+            return new Verdict(UNCHECKED, "", generatorWords);
+        }
+        List<String> breaches = level.breaches(figures);
+        if (!generator.isEmpty()) {
+            String reason = breaches.isEmpty() ? generatorWords : String.join("; ", breaches) + "; " + generatorWords;
+            return new Verdict(BROKE, GENERATOR, reason);
+        }
+        return breaches.isEmpty() ? new Verdict(HELD, "", "") : new Verdict(BROKE, SERVER, String.join("; ", breaches));
+    }
+}

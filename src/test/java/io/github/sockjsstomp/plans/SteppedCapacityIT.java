@@ -1,0 +1,235 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.demo.DemoServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Stepped runs through a real JMeter against the demo server, whose {@code /app/slow} saturates at a known rate
+ * (100 messages a second: one worker, 10 ms a message). The steps log is read as analysis/ reads it; every
+ * assertion is on step indexes, counts and verdicts, never on durations.
+ */
+class SteppedCapacityIT {
+
+    /** The demo server's {@code /app/slow} knee: {@code SlowWorker.PER_SECOND}. */
+    private static final double KNEE_PER_SECOND = 100;
+
+    private static DemoServer server;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        PlanRun.jmeterHome();
+        server = DemoServer.start(0);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aSteppedSendFindsTheServersKneeWithinOneStepAndCallsItTheServers() throws Exception {
+        Path runDir = dir.resolve("knee");
+        PlanRun run = PlanRun.run(
+                runDir,
+                "send",
+                false,
+                send(runDir, "destination=/app/slow", "steps=25,50,200", "users=6", "threads=2"));
+
+        List<Map<String, String>> steps = stepsLog(runDir);
+        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "held", "broke");
+        assertThat(steps.get(2).get("limit")).isEqualTo("server");
+        assertThat(steps.get(2).get("reason")).contains("p99 ").doesNotContain("generator");
+        int knee = firstBroken(steps);
+        // within one step: the knee is the first step offering more than the server's rate
+        assertThat(Double.parseDouble(steps.get(knee - 1).get("offered"))).isGreaterThan(KNEE_PER_SECOND);
+        assertThat(Double.parseDouble(steps.get(knee - 2).get("offered"))).isLessThan(KNEE_PER_SECOND);
+        assertExactBooksPerStep(run, steps);
+        String console = Files.readString(runDir.resolve("console.txt"));
+        assertThat(console)
+                .contains("stomp step 1 of 3: 25 msg/s held")
+                .contains("stomp step 3 of 3: 200 msg/s broke (the server's limit: ")
+                .contains("stomp capacity: held 50 msg/s (")
+                .contains("; broke at 200 msg/s: p99 ")
+                .contains("(the server's limit: the generator kept its pace)");
+        // one sample per step, failed where it broke
+        assertThat(run.rows().stream().filter(r -> r.get("label").startsWith("step ")))
+                .extracting(r -> r.get("label") + " " + r.get("success") + " " + r.get("responseCode"))
+                .containsExactly("step 1 true held", "step 2 true held", "step 3 false broke-server");
+    }
+
+    @Test
+    void aGeneratorThatCannotKeepThePaceIsCalledTheGeneratorsLimit() throws Exception {
+        // The scheduled sender sends at most 1,000 messages a wake-up and wakes at most once per tickMillis: with
+        // 100 ms, at most 10,000 messages a second, whatever the machine. A step of 20,000 a second is beyond the
+        // generator by its own arithmetic, so its lag behind schedule must grow: the generator's limit.
+        Path runDir = dir.resolve("starved");
+        PlanRun.run(
+                runDir,
+                "send",
+                false,
+                send(runDir, "destination=/app/echo", "steps=50,20000", "tickMillis=100", "users=2", "threads=1"));
+
+        List<Map<String, String>> steps = stepsLog(runDir);
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke");
+        assertThat(steps.get(1).get("limit")).isEqualTo("generator");
+        assertThat(steps.get(1).get("reason")).contains("generator: send lag p99 ");
+        assertThat(Double.parseDouble(steps.get(1).get("send_lag_p99_ms"))).isGreaterThan(200);
+        assertThat(Files.readString(runDir.resolve("console.txt")))
+                .contains("stomp capacity: held 50 msg/s (")
+                .contains("broke at 20,000 msg/s: ")
+                .contains("(the generator's limit: send lag p99 ");
+    }
+
+    @Test
+    void stopOnBreakStopsOneStepAfterTheBreak() throws Exception {
+        Path runDir = dir.resolve("stop");
+        PlanRun.run(
+                runDir,
+                "send",
+                false,
+                send(
+                        runDir,
+                        "destination=/app/slow",
+                        "steps=25,200,400,800,1600",
+                        "stopOnBreak=true",
+                        "users=2",
+                        "threads=1"));
+
+        List<Map<String, String>> steps = stepsLog(runDir);
+        // step 2 broke; step 3 confirms it; steps 4 and 5 never ran
+        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke", "broke");
+        assertThat(Files.readString(runDir.resolve("console.txt"))).contains("stomp capacity: held 25 msg/s (");
+    }
+
+    @Test
+    void aConnectTestStepsItsOnlineUsers() throws Exception {
+        Path runDir = dir.resolve("users");
+        List<String> properties = new ArrayList<>(common(runDir));
+        properties.addAll(List.of(
+                "steps=2,4,6",
+                "threads=2",
+                "sloConnectFailedPercent=0",
+                "sloConnectP99Millis=5000",
+                "aliveMillis=500"));
+        PlanRun run = PlanRun.run(runDir, "connect", false, properties);
+
+        List<Map<String, String>> steps = stepsLog(runDir);
+        assertThat(steps).extracting(r -> r.get("kind")).containsOnly("users");
+        assertThat(steps).extracting(r -> r.get("users")).containsExactly("2", "4", "6");
+        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("2", "4", "6");
+        assertThat(steps).extracting(r -> r.get("connect_failed")).containsOnly("0");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsOnly("held");
+        // the users of the plan default to the largest step, each connected once
+        assertThat(run.count("session")).isEqualTo(6);
+        assertThat(Files.readString(runDir.resolve("console.txt")))
+                .contains("stomp capacity: held 6 users (")
+                .contains("no knee found");
+    }
+
+    /** The common properties of a stepped test against the demo server over a plain WebSocket. */
+    private static List<String> common(Path runDir) {
+        return List.of(
+                "port=" + server.port(),
+                "transport=raw",
+                "endpoint=/stomp-ws",
+                "indexPath=none",
+                "pullPath=none",
+                "heartbeatMillis=0",
+                "rampUp=0",
+                "stepRampSeconds=1",
+                "stepHoldSeconds=3",
+                "stepsStart=+3",
+                "stepsLog=" + runDir.resolve("steps.csv"));
+    }
+
+    private static List<String> send(Path runDir, String... more) {
+        List<String> properties = new ArrayList<>(common(runDir));
+        properties.addAll(List.of(
+                "subscribeTo=/user/queue/echo",
+                "replySamples=false",
+                "replyTimeoutMillis=1500",
+                "sloP99Millis=300",
+                "sloLostPercent=1"));
+        properties.addAll(List.of(more));
+        return properties;
+    }
+
+    private static List<Map<String, String>> stepsLog(Path runDir) throws Exception {
+        Path file = runDir.resolve("steps.csv");
+        assertThat(file).exists();
+        assertThat(Files.readAllLines(file).get(0))
+                .isEqualTo("run,engine,step,kind,offered,ramp_start_epoch_ms,hold_start_epoch_ms,end_epoch_ms,users,"
+                        + "sent,answered,lost,failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,generator_cpu,"
+                        + "connects,connect_failed,connect_p99_ms,verdict,limit,reason");
+        List<List<String>> records = PlanRun.parseCsv(Files.readString(file));
+        List<String> header = records.get(0);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (List<String> record : records.subList(1, records.size())) {
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), record.get(i));
+            }
+            rows.add(row);
+        }
+        // kept for a failure's message: the console says each step
+        System.out.println(Files.readString(runDir.resolve("console.txt")));
+        return rows;
+    }
+
+    private static int firstBroken(List<Map<String, String>> steps) {
+        return steps.stream()
+                .filter(r -> r.get("verdict").equals("broke"))
+                .mapToInt(r -> Integer.parseInt(r.get("step")))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * Each step's books are exact: its sent = answered + lost + failed, and they are the timing log's messages
+     * sent in its hold, by outcome.
+     */
+    private static void assertExactBooksPerStep(PlanRun run, List<Map<String, String>> steps) throws Exception {
+        List<String[]> timing = run.timing();
+        for (Map<String, String> step : steps) {
+            long from = Long.parseLong(step.get("hold_start_epoch_ms"));
+            long until = Long.parseLong(step.get("end_epoch_ms"));
+            List<String[]> inHold = timing.stream()
+                    .filter(r -> Long.parseLong(r[0]) >= from && Long.parseLong(r[0]) < until)
+                    .toList();
+            Set<String> ids = inHold.stream().map(r -> r[2]).collect(Collectors.toSet());
+            long sent = Long.parseLong(step.get("sent"));
+            assertThat(sent).as("step %s", step.get("step")).isPositive().isEqualTo(ids.size());
+            assertThat(Long.parseLong(step.get("answered"))
+                            + Long.parseLong(step.get("lost"))
+                            + Long.parseLong(step.get("failed")))
+                    .isEqualTo(sent);
+            for (String outcome : List.of("answered", "lost", "failed")) {
+                assertThat(inHold.stream()
+                                .filter(r -> r[1].equalsIgnoreCase(outcome))
+                                .count())
+                        .as("step %s %s", step.get("step"), outcome)
+                        .isEqualTo(Long.parseLong(step.get(outcome)));
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.github.sockjsstomp.steps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class VerdictTest {
+
+    static StepFigures rate(
+            int step, double offered, long sent, long lost, Long p99Micros, Double lagMillis, double cpu) {
+        return new StepFigures(
+                step,
+                StepKind.RATE,
+                offered,
+                0,
+                1000,
+                4000,
+                10,
+                sent,
+                sent - lost,
+                lost,
+                0L,
+                (sent - lost) / 3.0,
+                p99Micros == null ? null : p99Micros / 2,
+                p99Micros,
+                p99Micros,
+                lagMillis,
+                cpu,
+                0,
+                0,
+                null);
+    }
+
+    static StepFigures users(int step, double offered, long connects, long failed, Long p99Millis) {
+        return new StepFigures(
+                step,
+                StepKind.USERS,
+                offered,
+                0,
+                1000,
+                4000,
+                (int) (connects - failed),
+                null,
+                null,
+                null,
+                null,
+                connects - failed,
+                null,
+                null,
+                null,
+                null,
+                0.2,
+                connects,
+                failed,
+                p99Millis);
+    }
+
+    private static final ServiceLevel P99_500_NO_LOSS = new ServiceLevel(null, 500.0, null, 0.0, null, null, null);
+
+    @ParameterizedTest(name = "p99 {0} us, {1} lost, lag {2} ms, cpu {3}: {4} {5}")
+    @CsvSource({
+        "38000, 0, 2, 0.3, held, '', ''",
+        "1240000, 0, 2, 0.3, broke, server, p99 1240 ms > 500 ms",
+        "38000, 21, 2, 0.3, broke, server, lost 2.1% > 0%",
+        "1240000, 21, 2, 0.3, broke, server, p99 1240 ms > 500 ms; lost 2.1% > 0%",
+        "1240000, 0, 850, 0.3, broke, generator, p99 1240 ms > 500 ms; generator: send lag p99 850 ms",
+        "1240000, 0, 2, 0.97, broke, generator, p99 1240 ms > 500 ms; generator: CPU 97% of 2 cores",
+        "38000, 0, 850, 0.3, broke, generator, generator: send lag p99 850 ms",
+    })
+    void aBreakIsTheServersUnlessTheGeneratorLostItsPaceWhichBreaksAStepOnItsOwn(
+            long p99, long lost, double lag, double cpu, String verdict, String limit, String reason) {
+        Verdict v = Verdict.of(rate(1, 1000, 1000, lost, p99, lag, cpu), P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2);
+        assertThat(v).isEqualTo(new Verdict(verdict, limit, reason));
+    }
+
+    @Test
+    void lagWithinTwoTicksOrAPauseIsNotTheGenerators() {
+        StepFigures lagging = rate(1, 50, 100, 0, 1000L, 600.0, 0.1);
+        assertThat(GeneratorCheck.DEFAULT.limits(lagging, 2)).containsExactly("send lag p99 600 ms");
+        assertThat(GeneratorCheck.DEFAULT.forTick(400).limits(lagging, 2)).isEmpty();
+        assertThat(GeneratorCheck.DEFAULT.limits(rate(1, 50, 100, 0, 1000L, 108.0, 0.1), 2))
+                .as("a pause of the JVM, caught up")
+                .isEmpty();
+        assertThat(GeneratorCheck.DEFAULT.forTick(10)).isEqualTo(GeneratorCheck.DEFAULT);
+    }
+
+    @Test
+    void withoutAServiceLevelEveryStepIsUnchecked() {
+        Verdict v = Verdict.of(
+                rate(1, 1000, 1000, 500, 9_000_000L, 2.0, 0.1), ServiceLevel.NONE, GeneratorCheck.DEFAULT, 2);
+        assertThat(v.verdict()).isEqualTo(Verdict.UNCHECKED);
+        assertThat(v.broke()).isFalse();
+    }
+
+    @Test
+    void connectsAreCheckedOnUsersSteps() {
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, 200.0);
+        assertThat(Verdict.of(users(1, 100, 100, 0, 20L), level, GeneratorCheck.DEFAULT, 2)
+                        .verdict())
+                .isEqualTo(Verdict.HELD);
+        Verdict broke = Verdict.of(users(2, 200, 100, 3, 250L), level, GeneratorCheck.DEFAULT, 2);
+        assertThat(broke)
+                .isEqualTo(new Verdict("broke", "server", "connects failed 3% > 1%; connect p99 250 ms > 200 ms"));
+    }
+
+    @Test
+    void theAnswerSaysTheLastHeldStepTheKneeAndWhoseLimit() {
+        List<StepFigures> steps = List.of(
+                rate(1, 2000, 6000, 0, 30_000L, 1.0, 0.3),
+                rate(2, 4000, 12_000, 0, 38_000L, 1.0, 0.4),
+                rate(3, 8000, 24_000, 504, 1_240_000L, 1.0, 0.5));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(s, P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2))
+                .toList();
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo("stomp capacity: held 4,000 msg/s (p99 38 ms, 0 lost, achieved 4,000 msg/s); broke at "
+                        + "8,000 msg/s: p99 1,240 ms, 2.1% lost (the server's limit: the generator kept its pace)");
+    }
+
+    @Test
+    void aGeneratorsKneeSaysTheFigureThatShowedIt() {
+        List<StepFigures> steps =
+                List.of(rate(1, 2000, 6000, 0, 30_000L, 1.0, 0.3), rate(2, 4000, 12_000, 0, 900_000L, 850.0, 0.4));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(s, P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2))
+                .toList();
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo("stomp capacity: held 2,000 msg/s (p99 30 ms, 0 lost, achieved 2,000 msg/s); broke at "
+                        + "4,000 msg/s: p99 900 ms, 0% lost (the generator's limit: send lag p99 850 ms; the "
+                        + "server's figures say nothing here)");
+    }
+
+    @Test
+    void usersAnswerSaysTheFailedConnects() {
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, null);
+        List<StepFigures> steps = List.of(users(1, 10_000, 10_000, 0, 40L), users(2, 20_000, 10_000, 310, 900L));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(s, level, GeneratorCheck.DEFAULT, 2))
+                .toList();
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo("stomp capacity: held 10,000 users (10000 online, 0% of connects failed, connect p99 40 ms);"
+                        + " broke at 20,000 users: 3.1% of connects failed, connect p99 900 ms (the server's limit: "
+                        + "the generator kept its pace)");
+    }
+}
