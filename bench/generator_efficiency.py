@@ -67,6 +67,7 @@ a copy of target/jmeter without our jar; it is never bundled.
 
 import csv
 import functools
+import json
 import os
 import re
 import shutil
@@ -116,6 +117,7 @@ class Broker:
         if not found:
             sys.exit("BROKER=rabbitmq: no RabbitMQ (beam.smp) is running; see bench/README.md")
         self.pid = int(found[0])
+        self.management_port = int(os.environ.get("BROKER_MANAGEMENT_PORT", "15672"))
 
     def ours(self):
         return {"login": "guest", "passcode": "guest", "destination": "/queue/echo.{{userNumber}}",
@@ -124,6 +126,25 @@ class Broker:
     def incumbent(self):
         return {"stompHost": "/", "login": "guest", "passcode": "guest",
                 "destination": "/queue/echo.${__threadNum}", "subscribeTo": "/queue/echo.${__threadNum}"}
+
+    def settle(self, limit_s=180):
+        """Waits (bounded) until the broker holds no connection and its CPU is quiet: it tears 15,000 sessions down
+        for a minute after their client closed them, and a run started meanwhile measures the teardown."""
+        deadline = time.time() + limit_s
+        while time.time() < deadline:
+            try:
+                request = urllib.request.Request(f"http://127.0.0.1:{self.management_port}/api/overview",
+                                                 headers={"Authorization": "Basic Z3Vlc3Q6Z3Vlc3Q="})  # guest:guest
+                with urllib.request.urlopen(request, timeout=5) as response:
+                    connections = json.load(response)["object_totals"]["connections"]
+            except (OSError, ValueError, KeyError):
+                connections = None  # no management plugin: the CPU alone says
+            before = proc_cpu_seconds(self.pid)
+            time.sleep(2)
+            busy = (proc_cpu_seconds(self.pid) - before) / 2
+            if connections in (0, None) and busy < 0.1:
+                return
+        print(f"RabbitMQ did not settle in {limit_s} s", flush=True)
 
     def stop(self):
         pass
@@ -672,6 +693,8 @@ def connects(server, out):
     runs = {v: [] for v in values}
     for round_no in range(1, ENV["ROUNDS"] + 1):
         for value in values:
+            if hasattr(server, "settle"):
+                server.settle()
             if value.startswith("lean:"):
                 runs[value].append(lean_connect_run(int(value[5:]), server, out, round_no))
             else:
@@ -806,6 +829,8 @@ def closed(server, out):
     runs = {s: [] for s in sides}
     for round_no in range(1, ENV["ROUNDS"] + 1):
         for side in sides:
+            if hasattr(server, "settle"):
+                server.settle()
             runs[side].append(closed_run(side, server, out, round_no))
             print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
     lines = [f"## Closed loop: {CLOSED_USERS:,} users, each one round trip then a {CLOSED_PAUSE_MS} ms pause", "",
