@@ -99,7 +99,8 @@ class PluginJarIT {
                             "io.github.sockjsstomp.sampler.StompSendSampler",
                             "io.github.sockjsstomp.sampler.StompReceiveSampler",
                             "io.github.sockjsstomp.sampler.StompReplySampler",
-                            "io.github.sockjsstomp.sampler.StompExpirySampler");
+                            "io.github.sockjsstomp.sampler.StompExpirySampler",
+                            "io.github.sockjsstomp.sampler.StompStepsSampler");
             assertThat(file.getManifest().getMainAttributes().getValue("JMeter-Skip-Class-Scanning"))
                     .isEqualTo("true");
         }
