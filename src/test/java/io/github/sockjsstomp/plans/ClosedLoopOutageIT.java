@@ -77,7 +77,10 @@ class ClosedLoopOutageIT {
         }
         List<String[]> timing = run.timing();
         Map<String, Long> outcomes = timing.stream().collect(Collectors.groupingBy(r -> r[1], Collectors.counting()));
-        assertThat(outcomes.keySet()).contains("ANSWERED", "FAILED").isSubsetOf("ANSWERED", "LOST", "FAILED");
+        // A message in flight when the server went away FAILED; with a 100 ms pause and a round trip of a few ms,
+        // every user may have been pausing at that moment, so none need have been (the failed reconnects below show
+        // the outage).
+        assertThat(outcomes.keySet()).contains("ANSWERED").isSubsetOf("ANSWERED", "LOST", "FAILED");
         assertThat(run.books())
                 .extracting(
                         BooksLine::sent, BooksLine::answered, BooksLine::lost, BooksLine::failed, BooksLine::pending)
