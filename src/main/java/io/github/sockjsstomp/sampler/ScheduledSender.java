@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -63,7 +64,7 @@ final class ScheduledSender {
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
         }
         long now = System.nanoTime();
-        if (steps.active()) {
+        if (steps.steps(StepKind.RATE)) {
             schedule.rate(steps.perMinuteNow(), now);
             if (schedule.paused()) {
                 // no step offers anything now: wait (untimed) for the next step, or the run's end
