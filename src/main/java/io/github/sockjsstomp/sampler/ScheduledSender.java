@@ -64,7 +64,12 @@ final class ScheduledSender {
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
         }
         long now = System.nanoTime();
-        if (steps.steps(StepKind.RATE)) {
+        // With rate steps the schedule is looked at again by the offer's next change (every 100 ms in a ramp): a
+        // message due at a ramp's first, low rate must not hold the sender asleep past the step's higher one.
+        boolean stepping = steps.steps(StepKind.RATE);
+        long rateCheckNanos = 0;
+        if (stepping) {
+            rateCheckNanos = now + steps.nanosToNextChange();
             schedule.rate(steps.perMinuteNow(), now);
             if (schedule.paused()) {
                 // no step offers anything now: wait (untimed) for the next step, or the run's end
@@ -78,8 +83,9 @@ final class ScheduledSender {
         }
         schedule.start(now);
         if (schedule.due(now) == 0) {
+            long wake = schedule.wakeNanos();
             try {
-                if (!sleepUntil(schedule.wakeNanos())) {
+                if (!sleepUntil(stepping && wake - rateCheckNanos > 0 ? rateCheckNanos : wake)) {
                     return notReported();
                 }
             } catch (InterruptedException e) {
@@ -108,7 +114,8 @@ final class ScheduledSender {
         } catch (IllegalArgumentException e) {
             return Sample.configError(label, e.getMessage());
         }
-        Tally tally = new Tally(schedule.next(), now + sampleNanos);
+        long until = now + sampleNanos;
+        Tally tally = new Tally(schedule.next(), stepping && until - rateCheckNanos > 0 ? rateCheckNanos : until);
         SampleResult result = Sample.timed(label, r -> sendWhileInSample(r, label, first, due, message, tally));
         Sample.idle(result, tally.idleNanos);
         return result;
