@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -63,7 +64,12 @@ final class ScheduledSender {
             return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
         }
         long now = System.nanoTime();
-        if (steps.active()) {
+        // With rate steps the schedule is looked at again by the offer's next change (every 100 ms in a ramp): a
+        // message due at a ramp's first, low rate must not hold the sender asleep past the step's higher one.
+        boolean stepping = steps.steps(StepKind.RATE);
+        long rateCheckNanos = 0;
+        if (stepping) {
+            rateCheckNanos = now + steps.nanosToNextChange();
             schedule.rate(steps.perMinuteNow(), now);
             if (schedule.paused()) {
                 // no step offers anything now: wait (untimed) for the next step, or the run's end
@@ -77,8 +83,9 @@ final class ScheduledSender {
         }
         schedule.start(now);
         if (schedule.due(now) == 0) {
+            long wake = schedule.wakeNanos();
             try {
-                if (!sleepUntil(schedule.wakeNanos())) {
+                if (!sleepUntil(stepping && wake - rateCheckNanos > 0 ? rateCheckNanos : wake)) {
                     return notReported();
                 }
             } catch (InterruptedException e) {
@@ -107,7 +114,8 @@ final class ScheduledSender {
         } catch (IllegalArgumentException e) {
             return Sample.configError(label, e.getMessage());
         }
-        Tally tally = new Tally(schedule.next(), now + sampleNanos);
+        long until = now + sampleNanos;
+        Tally tally = new Tally(schedule.next(), stepping && until - rateCheckNanos > 0 ? rateCheckNanos : until);
         SampleResult result = Sample.timed(label, r -> sendWhileInSample(r, label, first, due, message, tally));
         Sample.idle(result, tally.idleNanos);
         return result;

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.timing.Run;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,11 @@ final class StepsFollower {
         return stepper != null;
     }
 
+    /** Whether the run has steps of that kind: a rate step moves the senders, a users step the session sampler. */
+    boolean steps(StepKind kind) {
+        return active() && stepper.settings().plan().kind() == kind;
+    }
+
     Stepper stepper() {
         return stepper;
     }
@@ -77,8 +83,8 @@ final class StepsFollower {
      * @param thread this thread's number in its group, 1-based
      */
     int usersNow(int count, int thread) {
-        if (!active()) {
-            return count;
+        if (!steps(StepKind.USERS)) {
+            return count; // no steps, or steps of the message rate: every user online from the start
         }
         long offered = (long) Math.floor(stepper.offeredAt(System.currentTimeMillis()) + 1e-9);
         return Math.min(

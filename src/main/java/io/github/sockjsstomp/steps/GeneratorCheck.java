@@ -23,6 +23,12 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
     public static final GeneratorCheck DEFAULT = new GeneratorCheck(500, 0.9);
 
     /**
+     * A rate step's hold sending less than half of what it offered: the generator did not hold its pace (the lag
+     * check catches a sender that falls behind; this one a sender that did not send at all).
+     */
+    static final double SENT_SHARE = 0.5;
+
+    /**
      * The check for senders that wake at most once per {@code tickMillis}: a message due just after a wake-up waits
      * for the next by design, so lag up to a tick is the schedule, not a generator out of breath; twice the tick
      * (when that is above the threshold) is falling behind.
@@ -36,6 +42,15 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
         List<String> said = new ArrayList<>();
         if (figures.sendLagP99Millis() != null && figures.sendLagP99Millis() > lagMillis) {
             said.add("send lag p99 " + Math.round(figures.sendLagP99Millis()) + " ms");
+        }
+        if (figures.kind() == StepKind.RATE && figures.sent() != null) {
+            // A sender that cannot keep up sends less than the step offers, however its lag is measured (a thread
+            // still connecting its users, a sender blocked on a write, sends nothing and lags nothing)
+            double holdSeconds = (figures.endEpochMs() - figures.holdStartEpochMs()) / 1000.0;
+            long offered = Math.round(figures.offered() * holdSeconds);
+            if (holdSeconds > 0 && figures.sent() < SENT_SHARE * offered) {
+                said.add("sent " + figures.sent() + " of the " + offered + " messages the hold offered");
+            }
         }
         if (figures.generatorCpu() > cpuShare) {
             said.add("CPU " + Math.round(figures.generatorCpu() * 100) + "% of " + cores

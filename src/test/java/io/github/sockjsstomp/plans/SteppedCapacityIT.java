@@ -217,6 +217,9 @@ class SteppedCapacityIT {
                     .filter(r -> Long.parseLong(r[0]) >= from && Long.parseLong(r[0]) < until)
                     .toList();
             Set<String> ids = inHold.stream().map(r -> r[2]).collect(Collectors.toSet());
+            assertThat(step.get("sent"))
+                    .as("step %s sent messages: %s", step.get("step"), step)
+                    .isNotEmpty();
             long sent = Long.parseLong(step.get("sent"));
             assertThat(sent).as("step %s", step.get("step")).isPositive().isEqualTo(ids.size());
             assertThat(Long.parseLong(step.get("answered"))

@@ -28,7 +28,7 @@ class StepsLogTest {
                         + "sent,answered,lost,failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,generator_cpu,"
                         + "connects,connect_failed,connect_p99_ms,verdict,limit,reason");
         assertThat(lines.get(1))
-                .isEqualTo("1767225600000,local,3,rate,8000,0,1000,4000,10,24000,23496,504,0,7832,620000,1240000,"
+                .isEqualTo("1767225600000,local,3,rate,8000,0,1000,2000,10,24000,23496,504,0,7832,620000,1240000,"
                         + "1240000,2.5,0.500,0,0,,broke,server,p99 1240 ms > 500 ms; lost 2.1% > 0%");
         assertThat(lines.get(2))
                 .isEqualTo(

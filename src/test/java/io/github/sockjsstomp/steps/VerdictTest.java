@@ -17,7 +17,7 @@ class VerdictTest {
                 offered,
                 0,
                 1000,
-                4000,
+                2000, // a hold of 1 s: sent = offered is the generator keeping its pace
                 10,
                 sent,
                 sent - lost,
@@ -85,6 +85,20 @@ class VerdictTest {
                 .as("a pause of the JVM, caught up")
                 .isEmpty();
         assertThat(GeneratorCheck.DEFAULT.forTick(10)).isEqualTo(GeneratorCheck.DEFAULT);
+    }
+
+    @Test
+    void aRateStepThatSentLessThanItOfferedIsTheGenerators() {
+        // a hold of 1 s offering 1,000 messages: 0 sent (a thread still connecting its users lags nothing)
+        Verdict none = Verdict.of(rate(1, 1000, 0, 0, null, null, 0.1), P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2);
+        assertThat(none)
+                .isEqualTo(new Verdict(
+                        Verdict.BROKE, Verdict.GENERATOR, "generator: sent 0 of the 1000 messages the hold offered"));
+        assertThat(GeneratorCheck.DEFAULT.limits(rate(1, 1000, 500, 0, 1000L, 2.0, 0.1), 2))
+                .as("half sent: not judged here (the lag check judges a sender that falls behind)")
+                .isEmpty();
+        assertThat(GeneratorCheck.DEFAULT.limits(rate(1, 1000, 499, 0, 1000L, 2.0, 0.1), 2))
+                .containsExactly("sent 499 of the 1000 messages the hold offered");
     }
 
     @Test
