@@ -56,6 +56,15 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
     /** SockJS HTTP transports: messages cached between polls (default 100), enough for one full push burst. */
     static final int SOCKJS_HTTP_MESSAGE_CACHE_SIZE = DemoStompController.MAX_PUSH_COUNT;
 
+    /**
+     * The simple broker's heart-beats, both ways (system property {@code demo.heartbeatMillis}, default 10 s, read at
+     * each start). A client sees them missing after three times the longer of its own and these: a test of
+     * heart-beats that stop arriving sets a short one rather than wait half a minute.
+     */
+    static long heartbeatMillis() {
+        return Long.getLong("demo.heartbeatMillis", 10_000);
+    }
+
     static final int CHANNEL_THREADS =
             Math.max(4, Math.min(8, Runtime.getRuntime().availableProcessors()));
 
@@ -129,7 +138,7 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
         registry.setUserDestinationPrefix("/user");
         registry.enableSimpleBroker("/topic", "/queue")
                 .setTaskScheduler(demoHeartbeatScheduler())
-                .setHeartbeatValue(new long[] {10_000, 10_000});
+                .setHeartbeatValue(new long[] {heartbeatMillis(), heartbeatMillis()});
         registry.setPreservePublishOrder(true);
     }
 

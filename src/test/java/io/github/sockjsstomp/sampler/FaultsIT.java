@@ -36,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultsIT {
 
     private static final String NEVER_MILLIS = "120000";
+    private static final String HEARTBEAT_PROPERTY = "demo.heartbeatMillis";
     private static final List<String> SHARED_POOLS = List.of(
             "stomp-connect-",
             "stomp-heartbeat-",
@@ -59,6 +60,8 @@ class FaultsIT {
 
     @BeforeAll
     static void startServer() throws Exception {
+        // The heart-beat test's client asks for 200 ms; the broker's own 10 s would make its loss take 30 s to see.
+        System.setProperty(HEARTBEAT_PROPERTY, "1000");
         server = DemoServer.start(0);
         // The shared client's own threads (I/O, heart-beats, the reply expiry) are made by the first session.
         try (FaultProxy warmUp = new FaultProxy(server.port());
@@ -74,6 +77,7 @@ class FaultsIT {
     @AfterAll
     static void stopServer() {
         server.close();
+        System.clearProperty(HEARTBEAT_PROPERTY);
     }
 
     @BeforeEach
