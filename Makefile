@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build jmeter venv test test-java test-python test-style demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
 
 all: build
 
@@ -26,19 +26,28 @@ $(VENV)/.installed: analysis/pyproject.toml
 
 venv: $(VENV)/.installed
 
-## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python. The Python
-## side (its environment made on a clean clone, then its tests: over a minute) runs beside Maven, whose integration
-## tests leave most of a core idle; its output follows Maven's, and either failing fails the target.
+## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python, and the
+## formatter and style checks `mvn verify` runs. The Python side (its environment made on a clean clone, then its
+## tests: over a minute), then the formatter and style checks, run beside Maven's tests, whose integration tests leave
+## part of the CPU idle (the checks would otherwise come after the last of them: 20 s on a clean clone); their
+## output follows Maven's, and any failing fails the target.
 test:
 	@mkdir -p target
-	@$(MAKE) --no-print-directory test-python > target/test-python.log 2>&1 & python=$$!; \
-	$(MAKE) --no-print-directory test-java; java=$$?; \
-	wait $$python; py=$$?; \
-	echo "== make test-python (beside test-java): exit $$py"; cat target/test-python.log; \
-	test $$java -eq 0 && test $$py -eq 0
+	@{ $(MAKE) --no-print-directory test-python && $(MAKE) --no-print-directory test-style; } \
+		> target/test-beside.log 2>&1 & beside=$$!; \
+	$(MAKE) --no-print-directory test-java MVN_VERIFY_FLAGS="$(NO_STYLE)"; java=$$?; \
+	wait $$beside; other=$$?; \
+	echo "== make test-python test-style (beside test-java): exit $$other"; cat target/test-beside.log; \
+	test $$java -eq 0 && test $$other -eq 0
+
+## the checks `mvn verify` runs after the integration tests, skipped there when test-style runs them beside
+NO_STYLE := -Dspotless.check.skip=true -Dcheckstyle.skip=true
 
 test-java:
-	$(MVN) $(MVN_FLAGS) verify
+	$(MVN) $(MVN_FLAGS) verify $(MVN_VERIFY_FLAGS)
+
+test-style:
+	$(MVN) $(MVN_FLAGS) -q spotless:check checkstyle:check
 
 test-python: venv
 	$(VENV)/bin/ruff check analysis
