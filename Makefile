@@ -33,7 +33,7 @@ venv: $(VENV)/.installed
 ## output follows Maven's, and any failing fails the target.
 test:
 	@mkdir -p target
-	@{ $(MAKE) --no-print-directory test-python && $(MAKE) --no-print-directory test-style; } \
+	@{ $(MAKE) --no-print-directory test-python; py=$$?; $(MAKE) --no-print-directory test-style && exit $$py; } \
 		> target/test-beside.log 2>&1 & beside=$$!; \
 	$(MAKE) --no-print-directory test-java MVN_VERIFY_FLAGS="$(NO_STYLE)"; java=$$?; \
 	wait $$beside; other=$$?; \
