@@ -46,6 +46,10 @@ final class BootApps {
         all.put(EXCLUDE, exclude == null ? CLASS_PATH_MISFITS : exclude + "," + CLASS_PATH_MISFITS);
         all.put("server.port", "0");
         all.put("server.address", HOST);
+        // Boot 3.4+ shuts down gracefully by default: a test app flooded past its run (the late-replies test) spent
+        // ~25 s of its close waiting on work no test reads.
+        all.put("server.shutdown", "immediate");
+        all.put("spring.lifecycle.timeout-per-shutdown-phase", "1s");
         // JMeter's Groovy and FreeMarker jars sit on the test class path; these apps render no templates.
         all.put("spring.groovy.template.check-template-location", "false");
         all.put("spring.freemarker.check-template-location", "false");
