@@ -61,6 +61,9 @@ func runEcho(o echoOptions) {
 	var w window
 	var connected, connectFailed atomic.Int64
 	stop := make(chan struct{})
+	// Users connect and subscribe, then wait for every connect to end: a broker saturated by the round trips of
+	// the users already connected accepts the rest a few a second (2,000 unthrottled users: 3 connects/s).
+	gate := make(chan struct{})
 	var users sync.WaitGroup
 	slots := make(chan struct{}, o.inFlight)
 	start := time.Now()
@@ -80,11 +83,12 @@ func runEcho(o echoOptions) {
 			}
 			defer conn.Close()
 			connected.Add(1)
-			echoLoop(conn, user, o, &w, stop)
+			echoLoop(conn, user, o, &w, gate, stop)
 		}(i)
 	}
 	connectsDone.Wait()
 	connectWall := time.Since(start)
+	close(gate)
 
 	time.Sleep(o.warmup)
 	cpu0, server0, t0 := selfCPU(), processCPU(o.serverPid), time.Now()
@@ -118,14 +122,18 @@ func runEcho(o echoOptions) {
 }
 
 // echoLoop is one user: SUBSCRIBE to its queue, then SEND, wait for the MESSAGE carrying that send's sequence,
-// pause, again, until stop. A reply that does not come within replyTimeout is LOST and the user goes on.
-func echoLoop(conn *websocket.Conn, user int, o echoOptions, w *window, stop chan struct{}) {
+// pause, again, until stop. A reply that does not come within replyTimeout is LOST and the user ends (gorilla's
+// connection is unusable after a read error). After the gate opens, user i sends first i/users of a pause later,
+// so the users' first messages spread over one pause instead of leaving in one burst.
+func echoLoop(conn *websocket.Conn, user int, o echoOptions, w *window, gate, stop chan struct{}) {
 	queue := fmt.Sprintf("%s%d", o.queuePrefix, user)
 	subscribe := fmt.Sprintf("SUBSCRIBE\nid:0\ndestination:%s\nack:auto\n\n\x00", queue)
 	if err := conn.WriteMessage(websocket.TextMessage, []byte(subscribe)); err != nil {
 		w.failed.Add(1)
 		return
 	}
+	<-gate
+	time.Sleep(time.Duration(int64(o.pause) * int64(user) / int64(o.users)))
 	for seq := 1; ; seq++ {
 		select {
 		case <-stop:
@@ -145,7 +153,6 @@ func echoLoop(conn *websocket.Conn, user int, o echoOptions, w *window, stop cha
 			_, reply, err := conn.ReadMessage()
 			if err != nil {
 				if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
-					// gorilla's connection is unusable after a read error: the user ends here, counted.
 					w.lost.Add(1)
 				} else {
 					w.failed.Add(1)
