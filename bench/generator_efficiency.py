@@ -819,8 +819,12 @@ nan = float("nan")
 
 
 def closed_threads():
-    """CLOSED_THREADS: ours on that many threads (else echo.jmx's default, users / 1000 and at least 2)."""
-    return {"threads": int(os.environ["CLOSED_THREADS"])} if os.environ.get("CLOSED_THREADS") else {}
+    """CLOSED_THREADS: ours on that many threads (else echo.jmx's default, users / 1000 and at least 2);
+    CLOSED_REPLY_TIMEOUT_MS: ours and the lean client's reply timeout (else 5,000 ms, echo.jmx's default)."""
+    found = {"threads": int(os.environ["CLOSED_THREADS"])} if os.environ.get("CLOSED_THREADS") else {}
+    if os.environ.get("CLOSED_REPLY_TIMEOUT_MS"):
+        found["replyTimeoutMillis"] = int(os.environ["CLOSED_REPLY_TIMEOUT_MS"])
+    return found
 
 
 def window_latency(side, out, result):
@@ -852,6 +856,7 @@ def lean_echo_run(side, server, out, round_no):
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = [str(lean_connect_binary(out)), "-mode", "echo", "-url", f"ws://127.0.0.1:{server.port}{server.endpoint}",
                "-sessions", str(CLOSED_USERS), "-in-flight", "64", "-pause", f"{pause}ms",
+               "-reply-timeout", f"{os.environ.get('CLOSED_REPLY_TIMEOUT_MS', '5000')}ms",
                "-warmup", f"{ENV['WARMUP_S']}s", "-window", f"{ENV['WINDOW_S']}s", "-server-pid", str(server.pid),
                "-login", login.get("login", "guest"), "-passcode", login.get("passcode", "guest")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
