@@ -789,7 +789,8 @@ def closed_run(side, server, out, round_no):
                         f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
                         "-XX:FlightRecorderOptions=stackdepth=1024")
         props = dict(common, users=users, rampUp=0, transport="raw", indexPath="none", pullPath="none",
-                     heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours())
+                     heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours(),
+                     **closed_threads())
         process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
     # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
     await_line(out / f"{name}.log", "Starting thread group", process)
@@ -808,10 +809,63 @@ def closed_run(side, server, out, round_no):
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
     per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
                 for k, (n, total, cpu) in kinds1.items()}
-    return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
+    return {"run": name, "window_ms": (start_ms, end_ms), "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
             "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
             "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+
+
+nan = float("nan")
+
+
+def closed_threads():
+    """CLOSED_THREADS: ours on that many threads (else echo.jmx's default, users / 1000 and at least 2);
+    CLOSED_REPLY_TIMEOUT_MS: ours and the lean client's reply timeout (else 5,000 ms, echo.jmx's default)."""
+    found = {"threads": int(os.environ["CLOSED_THREADS"])} if os.environ.get("CLOSED_THREADS") else {}
+    if os.environ.get("CLOSED_REPLY_TIMEOUT_MS"):
+        found["replyTimeoutMillis"] = int(os.environ["CLOSED_REPLY_TIMEOUT_MS"])
+    return found
+
+
+def window_latency(side, out, result):
+    """Round-trip latency p50 / p99 (ms) of what ended in the window: ours from the timing log's ANSWERED rows,
+    the incumbent from its echo samples' elapsed (its own clock: the write and read on its thread)."""
+    start_ms, end_ms = result["window_ms"]
+    values = []
+    if side == "incumbent":
+        with open(out / f"{result['run']}.jtl", newline="") as f:
+            values = [int(r["elapsed"]) for r in csv.DictReader(f) if r["label"] == "echo" and r["success"] == "true"
+                      and start_ms <= int(r["timeStamp"]) + int(r["elapsed"]) < end_ms]
+    else:
+        with open(out / f"{result['run']}-timing.csv", newline="") as f:
+            values = [int(row[3]) / 1000 for row in csv.reader(f) if row[1] == "ANSWERED"
+                      and start_ms <= int(row[0]) + int(row[3]) // 1000 < end_ms]
+    if not values:
+        return {}
+    values.sort()
+    return {"p50_ms": values[len(values) // 2], "p99_ms": values[min(len(values) - 1, int(0.99 * len(values)))]}
+
+
+def lean_echo_run(side, server, out, round_no):
+    """The lean client's closed loop (bench/lean-connect -mode echo): CLOSED_USERS users, each its own session and
+    queue, one round trip then CLOSED_PAUSE_MS ms (a side "lean:P" pauses P ms instead, "lean:0" unthrottled);
+    64 connects in flight. Its own CPU (rusage) and the broker's (/proc) per round trip over WINDOW_S after all
+    connected and WARMUP_S: what the broker answers a client that does nothing else, on this machine."""
+    pause = int(side[5:]) if side.startswith("lean:") else CLOSED_PAUSE_MS
+    name = f"lean{pause}-closed-{round_no}"
+    login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
+    command = [str(lean_connect_binary(out)), "-mode", "echo", "-url", f"ws://127.0.0.1:{server.port}{server.endpoint}",
+               "-sessions", str(CLOSED_USERS), "-in-flight", "64", "-pause", f"{pause}ms",
+               "-reply-timeout", f"{os.environ.get('CLOSED_REPLY_TIMEOUT_MS', '5000')}ms",
+               "-warmup", f"{ENV['WARMUP_S']}s", "-window", f"{ENV['WINDOW_S']}s", "-server-pid", str(server.pid),
+               "-login", login.get("login", "guest"), "-passcode", login.get("passcode", "guest")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
+    found = dict(pair.split("=") for pair in done.stdout.split())
+    return {"run": name, "per_s": float(found["per_s"]), "cpu_us": float(found["cpu_us_per_round_trip"]),
+            "cs": nan, "threads": nan, "errors": int(found["lost"]) + int(found["failed"]) + int(found["connect_failed"]),
+            "server_cpu_us": float(found["server_cpu_us_per_round_trip"]), "p50_ms": float(found["p50_ms"]),
+            "p99_ms": float(found["p99_ms"]), "connect_s": float(found["connect_s"]), "kinds": {}}
 
 
 def await_line(log, text, process, timeout=180):
@@ -831,11 +885,16 @@ def closed(server, out):
         for side in sides:
             if hasattr(server, "settle"):
                 server.settle()
-            runs[side].append(closed_run(side, server, out, round_no))
+            if side.startswith("lean"):
+                runs[side].append(lean_echo_run(side, server, out, round_no))
+            else:
+                runs[side].append(closed_run(side, server, out, round_no))
+                runs[side][-1].update(window_latency(side, out, runs[side][-1]))
             print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
     lines = [f"## Closed loop: {CLOSED_USERS:,} users, each one round trip then a {CLOSED_PAUSE_MS} ms pause", "",
              "| side | JMeter CPU us per round trip | round trips/s | switches per round trip | JVM threads | "
-             "server CPU us per round trip | errors | CPU ratio to incumbent |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "server CPU us per round trip | errors | CPU ratio to incumbent | latency p50 / p99 ms |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
     for side, results in runs.items():
         cpu = statistics.median(r["cpu_us"] for r in results)
@@ -843,9 +902,13 @@ def closed(server, out):
                      f"{statistics.median(r['cs'] for r in results):.2f} | "
                      f"{statistics.median(r['threads'] for r in results):.0f} | "
                      f"{statistics.median(r['server_cpu_us'] for r in results):.1f} | "
-                     f"{sum(r['errors'] for r in results)} | {f'{cpu / base:.2f}x' if base else ''} |")
+                     f"{sum(r['errors'] for r in results)} | {f'{cpu / base:.2f}x' if base else ''} | "
+                     f"{statistics.median(r.get('p50_ms', nan) for r in results):.1f} / "
+                     f"{statistics.median(r.get('p99_ms', nan) for r in results):.1f} |")
     lines += ["", "Switches and CPU per round trip by thread kind (first round; threads of the kind):", ""]
     for side, results in runs.items():
+        if side.startswith("lean"):
+            continue
         kinds = sorted(results[0]["kinds"].items(), key=lambda kv: -kv[1][1])[:6]
         lines.append(f"- {side}: " + "; ".join(f"{k} ({n}) {cs:.2f} cs, {cpu:.1f} us" for k, (n, cs, cpu) in kinds))
     lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values() for r in rs),

@@ -19,6 +19,12 @@ blocked thread on busy cores): the floor under ours.
     DURATION_S=60 WARMUP_S=20 PER_S=200 RAMP_S=5 python3 bench/wire_check.py   # past the JIT's warm-up
     PROPS="sockjsstomp.ioThreads=0" python3 bench/wire_check.py               # with Tomcat's own I/O threads
     TRANSPORTS="raw floor" python3 bench/wire_check.py    # beside the floor: blocking sockets, no JMeter (WireFloor)
+    PLAN=echo python3 bench/wire_check.py    # echo.jmx, request and reply: the closed loop vs one user per thread
+
+With PLAN=echo it runs jmx/echo.jmx (await-reply, `USERS` users, `PAUSE_MS` after each reply) once per loop of
+`LOOPS` (default "closed blocking": the closed loop on echo.jmx's default threads, and the one-user-per-thread
+await-reply it replaces, `users` threads) for each transport, alternating, `ROUNDS` times, on the same demo
+server: the same users and pause on both, so the same load.
 
 Needs `make jmeter` and tcpdump (Debian: apt-get install tcpdump) with the right to capture on lo (root, or
 CAP_NET_RAW). Loopback only; every run is bounded by its duration. Results: results/wire-check-<time>/.
@@ -44,6 +50,10 @@ import generator_efficiency as ge  # the demo server and JMeter runners
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5),
                                                   ("RAMP_S", 0)]}
 TRANSPORTS = os.environ.get("TRANSPORTS", "raw websocket").split()
+PLAN = os.environ.get("PLAN", "send")
+# PLAN=echo: users, the pause after each reply, the loops compared, the rounds they alternate for.
+ECHO = {k: int(os.environ.get(k, d)) for k, d in [("USERS", 200), ("PAUSE_MS", 1000), ("ROUNDS", 2)]}
+LOOPS = os.environ.get("LOOPS", "closed blocking").split()
 # More JMeter properties for the runs, "name=value name=value" (e.g. PROPS="sockjsstomp.ioThreads=0").
 PROPS = dict(item.split("=", 1) for item in os.environ.get("PROPS", "").split())
 
@@ -150,8 +160,8 @@ class Direction:
                     message = bytearray()
 
 
-def wire_times(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str, tuple[int, int]]:
-    """Per message id: (epoch µs of the SEND frame's last byte, of the first reply frame's last byte) on lo."""
+def wire_frames(pcap: Path, server_port: int, id_pattern: re.Pattern) -> tuple[dict[str, int], dict[str, int]]:
+    """Per message id: epoch µs of the SEND frame's last byte, and of the first reply frame's last byte, on lo."""
     flows: dict[tuple, Direction] = {}
     for ts, src, dst, seq, payload in packets(pcap):
         flows.setdefault((src, dst), Direction()).add(ts, seq, payload)
@@ -166,14 +176,33 @@ def wire_times(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str
                     replies[msg_id] = min(ts, replies.get(msg_id, ts))
                 elif not from_server and is_send:
                     sends[msg_id] = min(ts, sends.get(msg_id, ts))
+    return sends, replies
+
+
+def wire_times(pcap: Path, server_port: int, id_pattern: re.Pattern) -> dict[str, tuple[int, int]]:
+    """Per message id: (epoch µs of the SEND frame's last byte, of the first reply frame's last byte) on lo."""
+    sends, replies = wire_frames(pcap, server_port, id_pattern)
     return {m: (sends[m], replies[m]) for m in sends if m in replies}
+
+
+def unmatched(all_rows: list[dict], sends: dict, replies: dict) -> tuple[int, int, int]:
+    """What the log and the wire disagree on: messages the log times (ANSWERED) without a SEND and a reply on the
+    wire; messages with both on the wire the log does not time as answered; SENDs on the wire the log never had."""
+    outcome = {r["msg_id"]: r["outcome"] for r in all_rows}
+    log_only = sum(1 for m, o in outcome.items() if o == "ANSWERED" and not (m in sends and m in replies))
+    wire_only = sum(1 for m in sends if m in replies and outcome.get(m) != "ANSWERED")
+    sends_unlogged = sum(1 for m in sends if m not in outcome)
+    return log_only, wire_only, sends_unlogged
 
 
 # ------------------------------------------------------------------ one run
 
 
-def run(transport: str, server, out: Path, number: int) -> list[str]:
-    name = f"send-{transport}-{number}"  # a transport may come back (TRANSPORTS="raw floor raw floor")
+def run(transport: str, server, out: Path, number: int, loop: str | None = None):
+    """One run: its rows of the latency table, its warm-up curve, its row of the max and unmatched table."""
+    # a transport may come back (TRANSPORTS="raw floor raw floor")
+    name = f"echo-{transport}-{loop}-{number}" if loop else f"send-{transport}-{number}"
+    label = f"{transport}, {loop}" if loop else transport
     pcap, timing = out / f"{name}.pcap", out / f"{name}-timing.csv"
     dump = subprocess.Popen(
         ["tcpdump", "-i", "lo", "-s", "0", "-U", "-w", str(pcap), f"tcp port {server.port}"],
@@ -196,6 +225,12 @@ def run(transport: str, server, out: Path, number: int) -> list[str]:
         "timingLog": timing,
         **PROPS,
     }
+    if loop:
+        # echo.jmx: the same users and pause on both loops; the closed loop on the plan's default threads
+        # (users / 1000, at least 2), the blocking one a thread per user (the plan's default for it).
+        for key in ("threads", "throughput"):
+            del props[key]
+        props.update(users=ECHO["USERS"], pauseMillis=ECHO["PAUSE_MS"], loop=loop, **PROPS)
     if transport == "floor":
         # The shortest client path (blocking sockets, no JMeter): what the machine itself adds to a recorded time.
         process = subprocess.Popen(
@@ -204,17 +239,20 @@ def run(transport: str, server, out: Path, number: int) -> list[str]:
              str(ENV["RAMP_S"])],
             cwd=ge.ROOT, stdout=open(out / f"{name}.console.txt", "w"), stderr=subprocess.STDOUT)
     else:
-        process, _, _ = ge.jmeter(ge.OURS_HOME, ge.ROOT / "jmx/send.jmx", out, name, props)
+        plan = ge.ROOT / ("jmx/echo.jmx" if loop else "jmx/send.jmx")
+        process, _, _ = ge.jmeter(ge.OURS_HOME, plan, out, name, props)
     process.wait(ENV["DURATION_S"] + 120)
     time.sleep(1)
     dump.send_signal(signal.SIGINT)
     dump.wait(30)
     with open(timing, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["outcome"] == "ANSWERED"]
+        all_rows = list(csv.DictReader(f))
+    rows = [r for r in all_rows if r["outcome"] == "ANSWERED"]
     if not rows:
-        return [f"| {transport} | no answered message (see {out}) | | | | | |"], f"- {transport}: none"
+        return [f"| {label} | no answered message (see {out}) | | | | | |"], f"- {label}: none", f"| {label} | none |"
     prefix = rows[0]["msg_id"].rsplit("-", 1)[0]
-    wire = wire_times(pcap, server.port, re.compile(re.escape(prefix) + r"-\d+"))
+    sends, replies = wire_frames(pcap, server.port, re.compile(re.escape(prefix) + r"-\d+"))
+    wire = {m: (sends[m], replies[m]) for m in sends if m in replies}
     start = min(int(r["sent_epoch_us"]) for r in rows)
     with open(out / f"{name}-pairs.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -237,10 +275,22 @@ def run(transport: str, server, out: Path, number: int) -> list[str]:
         ms = lambda v: f"{v / 1000:.2f}"
         pair = lambda v: f"{ms(higher(v, 0.5))} / {ms(higher(v, 0.99))}"
         lines.append(
-            f"| {transport}, {part} | {len(logged)} of {len(rows)} | {pair(on_wire)} | {pair(logged)} | "
+            f"| {label}, {part} | {len(logged)} of {len(rows)} | {pair(on_wire)} | {pair(logged)} | "
             f"{pair(diff)} | {pair(send_side)} | {pair(receive_side)} |"
         )
-    return lines, warmup_curve(transport, rows, wire)
+    return lines, warmup_curve(label, rows, wire), extremes(label, rows, all_rows, sends, replies, wire, start)
+
+
+def extremes(label, rows, all_rows, sends, replies, wire, start) -> str:
+    """Log minus wire at its worst (after the warm-up) and the messages the log and the wire disagree on."""
+    after = ENV["WARMUP_S"] * 1_000_000
+    diff = [int(r["latency_us"]) - (wire[r["msg_id"]][1] - wire[r["msg_id"]][0]) for r in rows
+            if r["msg_id"] in wire and int(r["sent_epoch_us"]) - start >= after]
+    outcomes = {o: sum(1 for r in all_rows if r["outcome"] == o) for o in ("ANSWERED", "LOST", "FAILED")}
+    log_only, wire_only, sends_unlogged = unmatched(all_rows, sends, replies)
+    worst = f"{higher(diff, 0.5) / 1000:.2f} / {higher(diff, 0.99) / 1000:.2f} / {max(diff) / 1000:.2f}" if diff else "-"
+    return (f"| {label} | {worst} | {outcomes['ANSWERED']} / {outcomes['LOST']} / {outcomes['FAILED']} | "
+            f"{len(sends)} / {len(replies)} | {log_only} | {wire_only} | {sends_unlogged} |")
 
 
 def warmup_curve(transport: str, rows: list[dict], wire: dict) -> str:
@@ -251,6 +301,16 @@ def warmup_curve(transport: str, rows: list[dict], wire: dict) -> str:
     cells = [f"{i + 1}-{i + len(shares[i:i + step])}: {higher(shares[i:i + step], 0.5) / 1000:.2f} / "
              f"{higher(shares[i:i + step], 0.99) / 1000:.2f}" for i in range(0, len(shares), step)]
     return f"- {transport}: " + "; ".join(cells)
+
+
+def runs() -> list[tuple[str, str | None]]:
+    """(transport, loop) in the order they run: send.jmx's transports once each; echo.jmx's loops alternating."""
+    if PLAN == "send":
+        return [(t, None) for t in TRANSPORTS]
+    if PLAN != "echo" or not LOOPS or set(LOOPS) - {"closed", "blocking"} or "floor" in TRANSPORTS:
+        sys.exit(f"PLAN={PLAN} LOOPS={' '.join(LOOPS)}: PLAN is send or echo; LOOPS closed and/or blocking (echo "
+                 "has no floor transport)")
+    return [(t, loop) for _ in range(ECHO["ROUNDS"]) for t in TRANSPORTS for loop in LOOPS]
 
 
 def main() -> int:
@@ -264,7 +324,9 @@ def main() -> int:
     lines = [
         f"# Timing log vs the wire, {time.strftime('%Y-%m-%d %H:%M')}",
         "",
-        f"send.jmx, {ENV['THREADS']} users, {ENV['PER_S']} messages/s in all, {ENV['DURATION_S']} s, "
+        (f"send.jmx, {ENV['THREADS']} users, {ENV['PER_S']} messages/s in all, {ENV['DURATION_S']} s, " if PLAN == "send"
+         else f"echo.jmx (await-reply), {ECHO['USERS']} users, each a round trip then {ECHO['PAUSE_MS']} ms, loops "
+         f"{' and '.join(LOOPS)} alternating, {ECHO['ROUNDS']} rounds, {ENV['DURATION_S']} s, ") +
         f"ramp-up {ENV['RAMP_S']} s{', ' + ' '.join(f'-J{k}={v}' for k, v in PROPS.items()) if PROPS else ''}, "
         f"demo server on the same {os.cpu_count()} cores; per message: wire = first reply frame's last byte "
         "minus the SEND frame's last byte on lo; log = the timing log's latency_us. Percentiles 'higher'.",
@@ -274,14 +336,20 @@ def main() -> int:
         "| --- | ---: | --- | --- | --- | --- | --- |",
     ]
     curves = ["", "Log minus wire, p50 / p99 ms, by messages since the start (the JIT compiles the path as it runs):", ""]
+    worst = ["", f"Log minus wire at its worst (after the first {ENV['WARMUP_S']} s) and what the log and the wire "
+             "disagree on (log only: timed ANSWERED, no SEND or no reply on the wire; wire only: SEND and reply on "
+             "the wire, not ANSWERED in the log; unlogged: a SEND on the wire the log never had):", "",
+             "| run | log minus wire p50 / p99 / max ms | log ANSWERED / LOST / FAILED | wire SENDs / replies | "
+             "log only | wire only | unlogged |", "| --- | --- | --- | --- | ---: | ---: | ---: |"]
     try:
-        for number, transport in enumerate(TRANSPORTS, 1):
-            table, curve = run(transport, server, out, number)
+        for number, (transport, loop) in enumerate(runs(), 1):
+            table, curve, extreme = run(transport, server, out, number, loop)
             lines += table
             curves.append(curve)
+            worst.append(extreme)
     finally:
         server.stop()
-    lines += curves
+    lines += worst + curves
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     print(f"\nresults in {out}")

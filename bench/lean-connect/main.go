@@ -1,7 +1,7 @@
 // lean-connect opens STOMP sessions over a plain WebSocket as fast as a server accepts them: upgrade, CONNECT,
 // wait for CONNECTED, with a bounded number of connects in flight. It is the bench's yardstick for connect.jmx's
 // connect rate (bench/generator_efficiency.py, part connects, side lean:K): what the server gives a client
-// that does nothing else, on the same machine.
+// that does nothing else, on the same machine. With -mode echo it runs the closed-loop echo instead (echo.go).
 package main
 
 import (
@@ -27,7 +27,24 @@ func main() {
 	host := flag.String("host", "/", "CONNECT's host header (RabbitMQ's virtual host)")
 	timeout := flag.Duration("timeout", 30*time.Second, "one connect's limit")
 	hold := flag.Duration("hold", 0, "how long to hold the sessions after the last one connected")
+	mode := flag.String("mode", "connect", "connect (open sessions) or echo (each user's closed-loop round trips)")
+	pause := flag.Duration("pause", time.Second, "echo: a user's pause after its reply (0: unthrottled)")
+	replyTimeout := flag.Duration("reply-timeout", 5*time.Second, "echo: a reply's limit (then LOST; the user ends)")
+	warmup := flag.Duration("warmup", 20*time.Second, "echo: from the last connect to the window")
+	window := flag.Duration("window", 20*time.Second, "echo: the steady window measured")
+	serverPid := flag.Int("server-pid", 0, "echo: the broker's pid for its CPU (0: the process named beam.smp)")
+	queuePrefix := flag.String("queue-prefix", "/queue/lean-echo.", "echo: user i sends to and subscribes <prefix>i")
 	flag.Parse()
+	if *mode == "echo" {
+		runEcho(echoOptions{url: *url, login: *login, passcode: *passcode, host: *host, users: *sessions,
+			inFlight: *inFlight, pause: *pause, replyTimeout: *replyTimeout, warmup: *warmup, window: *window,
+			timeout: *timeout, serverPid: *serverPid, queuePrefix: *queuePrefix})
+		return
+	}
+	if *mode != "connect" {
+		fmt.Fprintf(os.Stderr, "-mode %q: connect or echo\n", *mode)
+		os.Exit(2)
+	}
 
 	frame := []byte(fmt.Sprintf("CONNECT\naccept-version:1.2\nhost:%s\nlogin:%s\npasscode:%s\nheart-beat:0,0\n\n\x00",
 		*host, *login, *passcode))
