@@ -230,8 +230,9 @@ final class StompParameters {
     static final Parameter<String> STEPS_START = required(
             "stepsStart",
             "+0",
-            "when step 1's ramp begins: +seconds after the test's start, or an epoch time in milliseconds "
-                    + "(the same for every engine of a distributed run, e.g. -GstepsStart=...)");
+            "when step 1's ramp begins: online (when this engine's users are online), online,+seconds (and not "
+                    + "before), +seconds after the test's start, or an epoch time in milliseconds (the same for "
+                    + "every engine of a distributed run, e.g. -GstepsStart=...)");
     static final Parameter<Boolean> STOP_ON_BREAK = parsed(
             "stopOnBreak",
             "false",

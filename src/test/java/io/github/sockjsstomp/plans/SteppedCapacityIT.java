@@ -64,7 +64,11 @@ class SteppedCapacityIT {
         assertThat(Double.parseDouble(steps.get(knee - 2).get("offered"))).isLessThan(KNEE_PER_SECOND);
         assertExactBooksPerStep(run, steps);
         String console = Files.readString(runDir.resolve("console.txt"));
+        // send.jmx's steps begin when its users are online (stepsStart=online,+rampUp), here as soon as all 6 are
         assertThat(console)
+                .contains("stomp steps: 3 steps of msg/s (25, 50, 200), each 1.0 s ramp + 3.0 s hold, from when this "
+                        + "engine's users are online (not before +0.0 s)")
+                .contains("stomp steps begin: 6 of 6 users online at +")
                 .contains("stomp step 1 of 3: 25 msg/s held")
                 .contains("stomp step 3 of 3: 200 msg/s broke (the server's limit: ")
                 .contains("stomp capacity: held 50 msg/s (")
@@ -99,26 +103,34 @@ class SteppedCapacityIT {
                 .contains("(the generator's limit: send lag p99 ");
     }
 
+    /** Over SockJS's websocket transport, with receipts asked for (the demo's simple broker sends none). */
     @Test
-    void stopOnBreakStopsOneStepAfterTheBreak() throws Exception {
+    void stopOnBreakStopsOneStepAfterTheBreakOverSockJsWithReceipts() throws Exception {
         Path runDir = dir.resolve("stop");
-        PlanRun.run(
+        List<String> properties = new ArrayList<>(send(
                 runDir,
-                "send",
-                false,
-                send(
-                        runDir,
-                        "destination=/app/slow",
-                        "steps=25,200,400,800,1600",
-                        "stopOnBreak=true",
-                        "users=2",
-                        "threads=1"));
+                "destination=/app/slow",
+                "steps=25,200,400,800,1600",
+                "stopOnBreak=true",
+                "receipts=true",
+                "users=2",
+                "threads=1"));
+        // the demo's SockJS endpoint wants the cookie of its index page
+        Map<String, String> sockJs = Map.of(
+                "transport=raw", "transport=websocket",
+                "endpoint=/stomp-ws", "endpoint=/ws",
+                "indexPath=none", "indexPath=/index",
+                "pullPath=none", "pullPath=/clientPull");
+        properties.replaceAll(p -> sockJs.getOrDefault(p, p));
+        PlanRun run = PlanRun.run(runDir, "send", false, properties);
 
         List<Map<String, String>> steps = stepsLog(runDir);
         // step 2 broke; step 3 confirms it; steps 4 and 5 never ran
         assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
         assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke", "broke");
+        assertExactBooksPerStep(run, steps);
         assertThat(Files.readString(runDir.resolve("console.txt"))).contains("stomp capacity: held 25 msg/s (");
+        assertThat(run.books().noReceipts()).as(run.books().line()).isPositive();
     }
 
     @Test
@@ -127,6 +139,7 @@ class SteppedCapacityIT {
         List<String> properties = new ArrayList<>(common(runDir));
         properties.addAll(List.of(
                 "steps=2,4,6",
+                "stepsStart=+3",
                 "threads=2",
                 "sloConnectFailedPercent=0",
                 "sloConnectP99Millis=5000",
@@ -158,7 +171,6 @@ class SteppedCapacityIT {
                 "rampUp=0",
                 "stepRampSeconds=1",
                 "stepHoldSeconds=3",
-                "stepsStart=+3",
                 "stepsLog=" + runDir.resolve("steps.csv"));
     }
 
