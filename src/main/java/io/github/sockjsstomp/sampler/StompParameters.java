@@ -210,8 +210,11 @@ final class StompParameters {
             whole("waitMillis", 1000, range(1, Integer.MAX_VALUE), "longest wait for the next finished message");
 
     // The steps sampler's: a stepped run (docs/capacity.md).
-    static final Parameter<StepKind> STEP_KIND =
-            parsed("stepKind", "rate", "what the steps change: rate (msg/s) or users (online)", StepKind::of);
+    static final Parameter<StepKind> STEP_KIND = parsed(
+            "stepKind",
+            "rate",
+            "what the steps change: rate (msg/s), users (online) or looping (users of closed loops that loop)",
+            StepKind::of);
     static final Parameter<String> STEPS = required(
             "steps",
             "100,200,400",

@@ -86,6 +86,9 @@ public class StompStepsSampler extends StompSampler {
         if (kind == StepKind.RATE) {
             refuseAMixOfRates(params, stepsText);
         }
+        if (kind == StepKind.LOOPING) {
+            refuseABlockingLoop(params, stepsText);
+        }
         long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
         long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
         StepsStart start = start(params, params.read(STEPS_START), kind);
@@ -160,6 +163,18 @@ public class StompStepsSampler extends StompSampler {
                     stepsText,
                     "rate steps change the scheduled sender's rate; pacing=" + pacing + " has no scheduled sender "
                             + "(leave pacing at schedule)");
+        }
+    }
+
+    /** Looping-users steps let the closed loop's users loop; loop=blocking has no closed loop to follow them. */
+    private static void refuseABlockingLoop(ParameterReader params, String stepsText) {
+        String loop = JMeterUtils.getJMeterProperties() == null ? null : JMeterUtils.getProperty("loop");
+        if (loop != null && loop.trim().equals("blocking")) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "steps of looping users step the closed loop's users; loop=blocking has none (leave loop at "
+                            + "closed)");
         }
     }
 

@@ -284,7 +284,11 @@ public final class Stepper {
         Histogram connectMicros = window.connectMicros();
         double holdSeconds = Math.max(1, state.endEpochMs - state.holdStartEpochMs) / 1000.0;
         boolean hasLatency = latency.getTotalCount() > 0;
-        double achieved = plan.kind() == StepKind.RATE ? window.answered() / holdSeconds : state.users;
+        double achieved = switch (plan.kind()) {
+            case RATE -> window.answered() / holdSeconds;
+            case USERS -> state.users;
+            case LOOPING -> Math.min(state.users, plan.offered(step)); // those online of the users it let loop
+        };
         return new StepFigures(
                 step,
                 plan.kind(),
