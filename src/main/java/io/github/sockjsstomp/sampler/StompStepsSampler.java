@@ -18,12 +18,14 @@ import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
 import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.steps.GeneratorCheck;
+import io.github.sockjsstomp.steps.GeneratorQueues;
 import io.github.sockjsstomp.steps.ServiceLevel;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.StepPlan;
 import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.steps.StepsLog;
 import io.github.sockjsstomp.steps.StepsStart;
+import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -120,6 +122,7 @@ public class StompStepsSampler extends StompSampler {
                 run.tracker().steps(),
                 run.capacity(),
                 run.attach(ExpectedUsers.class, ExpectedUsers::new),
+                () -> new GeneratorQueues(run.timingLogBacklog(), run.feed().queued(), ReplyFeed.CAPACITY),
                 stepsLog,
                 new StepSamples(label, verdicts),
                 () -> {

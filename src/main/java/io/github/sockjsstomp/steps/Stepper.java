@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ public final class Stepper {
     private final StepWindows windows;
     private final CapacityBook capacity;
     private final ExpectedUsers expected;
+    private final Supplier<GeneratorQueues> queues;
     private final StepsLog stepsLog;
     private final StepListener listener;
     private final Runnable stopTest;
@@ -77,6 +79,7 @@ public final class Stepper {
             StepWindows windows,
             CapacityBook capacity,
             ExpectedUsers expected,
+            Supplier<GeneratorQueues> queues,
             StepsLog stepsLog,
             StepListener listener,
             Runnable stopTest) {
@@ -84,6 +87,7 @@ public final class Stepper {
         this.windows = windows;
         this.capacity = capacity;
         this.expected = expected;
+        this.queues = queues;
         this.stepsLog = stepsLog;
         this.listener = listener;
         this.stopTest = stopTest;
@@ -190,6 +194,7 @@ public final class Stepper {
         long end = startEpochMs + plan.endOffset(step);
         lag.reset();
         steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
+        steps[step].queuesAtStart = queues.get();
     }
 
     private synchronized void endHold(int step, long endEpochMs) {
@@ -202,6 +207,7 @@ public final class Stepper {
         Histogram lags = lag.getIntervalHistogram();
         state.lagP99Millis = lags.getTotalCount() == 0 ? null : lags.getValueAtPercentile(99) / 1000.0;
         state.users = (int) capacity.held();
+        state.queuesAtEnd = queues.get();
         if (step == settings.plan().count() || step == stopAfterStep) {
             stopOffering(endEpochMs);
         }
@@ -261,8 +267,13 @@ public final class Stepper {
         windows.close(window);
         state.written = true;
         StepFigures figures = figures(step, state);
-        Verdict verdict =
-                Verdict.of(figures, settings.level(), settings.check().forTick(longestTickMillis), cpu.cores());
+        Verdict verdict = Verdict.of(
+                figures,
+                settings.level(),
+                settings.check().forTick(longestTickMillis),
+                cpu.cores(),
+                state.queuesAtStart,
+                state.queuesAtEnd);
         ended.add(figures);
         verdicts.add(verdict);
         try {
@@ -371,6 +382,8 @@ public final class Stepper {
         double cpu;
         Double lagP99Millis;
         int users;
+        GeneratorQueues queuesAtStart = GeneratorQueues.NONE;
+        GeneratorQueues queuesAtEnd = GeneratorQueues.NONE;
         boolean written;
 
         StepState(StepWindows.Window window, long holdStartEpochMs, long[] cpuMark) {
