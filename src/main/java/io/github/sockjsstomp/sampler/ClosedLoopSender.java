@@ -168,6 +168,12 @@ final class ClosedLoopSender {
                 if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty()) {
                     return;
                 }
+                if (looping == 0 && loops.inFlight() == 0) {
+                    // no user may loop (before the steps, or after them) and none is in flight: the sample ends
+                    // at the next step's change, so JMeter sees the steps' shutdown between samples
+                    idle(trips, now + steps.nanosToNextChange());
+                    return;
+                }
             }
             long wake = ending ? now + sampleNanos : nextWake(now, until, trips);
             long from = System.nanoTime();
@@ -204,6 +210,18 @@ final class ClosedLoopSender {
             wake = Math.min(wake, now + steps.nanosToNextChange()); // the next step lets more users loop
         }
         return Math.min(wake, endNanos(now));
+    }
+
+    private void idle(RoundTrips trips, long untilNanos) {
+        long from = System.nanoTime();
+        try {
+            loops.await(untilNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            trips.stopped = true;
+        } finally {
+            trips.idleNanos += System.nanoTime() - from;
+        }
     }
 
     private void followSteps() {
