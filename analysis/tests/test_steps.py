@@ -302,3 +302,18 @@ def test_the_command_asks_for_what_it_cannot_do_without(tmp_path, capsys):
     assert "--server-figures is read with a stepped test's steps log: give --steps too" in capsys.readouterr().err
     with pytest.raises(InputError, match=r"server\.csv: the server's figures are shown over a stepped test's steps"):
         analyse([], server_paths=[server])
+
+
+@pytest.mark.parametrize("capacity", [50, 150])
+def test_the_knee_label_is_clear_of_the_legend_and_inside_the_picture(tmp_path, capacity):
+    # capacity 50: the knee on the first step, at the left edge, where the legend covered it
+    from stomp_analysis.step_charts import knee_figure
+
+    (t,) = _analyse(tmp_path, Stepped(offered=(100, 200, 400), capacity=capacity)).steps.tests
+    fig, legend, label = knee_figure(t)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box, legend_box, picture = label.get_window_extent(renderer), legend.get_window_extent(renderer), fig.bbox
+    assert not box.overlaps(legend_box)
+    assert picture.x0 <= box.x0 and box.x1 <= picture.x1 and picture.y0 <= box.y0 and box.y1 <= picture.y1
+    assert picture.y0 <= legend_box.y0

@@ -30,13 +30,25 @@ def _knee_label(test: StepTest) -> str:
 def knee_chart(test: StepTest, path: Path) -> Path:
     """Latency percentiles (log scale) and achieved load against offered load, the knee (first broken step)
     marked and labelled with whose limit it is."""
+    fig, _, _ = knee_figure(test)
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path
+
+
+def knee_figure(test: StepTest):
+    """The knee chart's figure, its legend and its knee label (None without a knee). The legend sits under the
+    axes and the label over them, outside the plotted area, so neither hides the other nor a curve (inside, the
+    legend covered the label at a knee on the first step)."""
     steps = test.steps
     users = test.kind == USERS
     x = [s.offered for s in steps]
-    fig, ax = plt.subplots(figsize=(10, 5))
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    # users steps of connects show the connect time; users steps of closed loops (echo) their round trips
+    connects_only = users and all(s.p99_us is None for s in steps)
     curves = (
         [("connect p99", [s.connect_p99_ms for s in steps])]
-        if users
+        if connects_only
         else [
             ("p50", [None if s.p50_us is None else s.p50_us / 1000 for s in steps]),
             ("p99", [None if s.p99_us is None else s.p99_us / 1000 for s in steps]),
@@ -78,26 +90,34 @@ def knee_chart(test: StepTest, path: Path) -> Path:
     ax2.set_ylabel("achieved users" if users else "achieved msg/s")
     ax2.set_ylim(bottom=0)
     knee = test.knee
+    label = None
     if knee is not None:
         ax.axvline(knee.offered, color=KNEE_COLOR, ls=":", lw=2)
-        ax.annotate(
+        label = ax.annotate(
             _knee_label(test),
-            xy=(knee.offered, 0.95),
+            xy=(knee.offered, 1.0),
             xycoords=("data", "axes fraction"),
-            ha="right",
-            va="top",
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
             color=KNEE_COLOR,
             fontsize=9,
-            rotation=90,
         )
     lines = ax.get_legend_handles_labels()
     lines2 = ax2.get_legend_handles_labels()
-    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=8, loc="upper left")
-    ax.set_title(f"{test.label}: latency and achieved load against offered load", fontsize=10)
+    legend = ax.legend(
+        lines[0] + lines2[0],
+        lines[1] + lines2[1],
+        fontsize=8,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.13),
+        ncol=5,
+        frameon=False,
+    )
+    ax.set_title(f"{test.label}: latency and achieved load against offered load", fontsize=10, pad=18)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
-    return path
+    return fig, legend, label
 
 
 def server_chart(test: StepTest, frame: pl.DataFrame, series: list[Figure], path: Path) -> Path:

@@ -36,9 +36,33 @@ class Table:
     columns: list[Column]
     rows: list[dict] = field(default_factory=list)
     note: str = ""
+    # > 0: the markdown and HTML show at most this many destinations per run, then a line saying how many more
+    # (a run with one queue per user has thousands); the CSV keeps every row
+    destinations_shown: int = 0
 
     def shown(self) -> list[Column]:
         return [c for c in self.columns if c.markdown]
+
+    def shown_rows(self) -> list[dict | str]:
+        """The rows the markdown and HTML show; a str stands for the destinations left out of a run."""
+        if self.destinations_shown <= 0:
+            return list(self.rows)
+        out: list[dict | str] = []
+        kept = left_out = 0
+        for r in self.rows:
+            if r.get("destination") == TOTAL:
+                if left_out:
+                    out.append(
+                        f"… and {left_out:,} more destinations of {r.get('run')} ({self.name}.csv has every row)"
+                    )
+                out.append(r)
+                kept = left_out = 0
+            elif kept < self.destinations_shown:
+                out.append(r)
+                kept += 1
+            else:
+                left_out += 1
+        return out
 
     def to_polars(self) -> pl.DataFrame:
         data = {c.key: [_csv_value(r.get(c.key), c.kind) for r in self.rows] for c in self.columns}
@@ -54,7 +78,12 @@ class Table:
         cols = self.shown()
         head = "| " + " | ".join(_md_escape(c.header) for c in cols) + " |"
         align = "|" + "|".join("---" if c.kind == TEXT else "---:" for c in cols) + "|"
-        body = ["| " + " | ".join(_md_escape(fmt(r.get(c.key), c.kind)) for c in cols) + " |" for r in self.rows]
+        body = [
+            f"| {_md_escape(r)} |" + " |" * (len(cols) - 1)
+            if isinstance(r, str)
+            else "| " + " | ".join(_md_escape(fmt(r.get(c.key), c.kind)) for c in cols) + " |"
+            for r in self.shown_rows()
+        ]
         out = [f"## {self.title}", "", head, align, *body]
         if self.note:
             out += ["", self.note]
@@ -64,7 +93,10 @@ class Table:
         cols = self.shown()
         th = "".join(f'<th class="{"t" if c.kind == TEXT else "n"}">{html.escape(c.header)}</th>' for c in cols)
         trs = []
-        for r in self.rows:
+        for r in self.shown_rows():
+            if isinstance(r, str):
+                trs.append(f'<tr><td class="t" colspan="{len(cols)}">{html.escape(r)}</td></tr>')
+                continue
             cls = ' class="total"' if r.get("destination") == TOTAL or r.get("label") == "TOTAL" else ""
             tds = "".join(
                 f'<td class="{"t" if c.kind == TEXT else "n"}">{html.escape(fmt(r.get(c.key), c.kind))}</td>'
@@ -166,6 +198,10 @@ def _latency_values(b: Books) -> dict:
     return out
 
 
+# Destinations per run the report shows (in the order of the CSV): a run with one queue per user has thousands
+SUMMARY_DESTINATIONS_SHOWN = 20
+
+
 def summary_table(runs: Sequence[RunResult]) -> Table:
     cols = [
         *_columns("run destination"),
@@ -182,7 +218,13 @@ def summary_table(runs: Sequence[RunResult]) -> Table:
         Column("co_samples_dropped", "CO samples dropped", INT, False),
         *_latency_cols("co_", " ms (CO)", False, with_min=False),
     ]
-    t = Table("summary", "Summary per run and destination (latency: raw, ms)", cols, note=explain.SUMMARY_NOTE)
+    t = Table(
+        "summary",
+        "Summary per run and destination (latency: raw, ms)",
+        cols,
+        note=explain.SUMMARY_NOTE,
+        destinations_shown=SUMMARY_DESTINATIONS_SHOWN,
+    )
     for r in runs:
         for b in [*r.destinations, r.total]:
             row = {

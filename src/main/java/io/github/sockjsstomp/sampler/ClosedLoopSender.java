@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.MessageTiming;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.ArrayDeque;
@@ -49,12 +50,25 @@ final class ClosedLoopSender {
     private final Queue<RoundTrips.Row> pending = new ArrayDeque<>();
     /** Whether the last sample returned was a row of round trips (each also a reply row with replySamples). */
     private boolean lastWasRoundTrips;
+    /** A stepped run's users steps: how many of the thread's users loop now (null: no steps followed). */
+    private StepsFollower steps;
+
+    private int looping = -1;
 
     ClosedLoopSender(StompSendSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
         this.sampler = sampler;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
         this.pollNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, tickMillis));
         this.pauseMillis = pauseMillis;
+    }
+
+    /**
+     * Follows a stepped run's looping-users steps: a closed loop's offered load is its users, so a step lets its
+     * share of the thread's users loop and the others wait connected, idle (they connected before the steps began:
+     * connects during a step would put their work into its latencies).
+     */
+    void follow(StepsFollower follower) {
+        this.steps = follower;
     }
 
     /** Whether the last sample was one of round trips: its messages are each a reply row too. */
@@ -147,10 +161,17 @@ final class ClosedLoopSender {
                     return;
                 }
             } else {
+                followSteps();
                 sendDue(now, result, message, trips);
                 reconnectDown(label, now);
                 now = System.nanoTime();
                 if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty()) {
+                    return;
+                }
+                if (looping == 0 && loops.inFlight() == 0) {
+                    // no user may loop (before the steps, or after them) and none is in flight: the sample ends
+                    // at the next step's change, so JMeter sees the steps' shutdown between samples
+                    idle(trips, now + steps.nanosToNextChange());
                     return;
                 }
             }
@@ -185,7 +206,33 @@ final class ClosedLoopSender {
         if (!loops.outcomesWake()) {
             wake = Math.max(wake, now + pollNanos);
         }
+        if (looping >= 0) {
+            wake = Math.min(wake, now + steps.nanosToNextChange()); // the next step lets more users loop
+        }
         return Math.min(wake, endNanos(now));
+    }
+
+    private void idle(RoundTrips trips, long untilNanos) {
+        long from = System.nanoTime();
+        try {
+            loops.await(untilNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            trips.stopped = true;
+        } finally {
+            trips.idleNanos += System.nanoTime() - from;
+        }
+    }
+
+    private void followSteps() {
+        if (steps == null || !steps.steps(StepKind.LOOPING)) {
+            return;
+        }
+        int now = steps.usersNow(loops.size(), JMeterContextService.getContext().getThreadNum() + 1, StepKind.LOOPING);
+        if (now != looping) {
+            looping = now;
+            loops.looping(now);
+        }
     }
 
     private void takeOutcomes(long now, RoundTrips trips) {

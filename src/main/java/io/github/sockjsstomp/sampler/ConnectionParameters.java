@@ -29,6 +29,7 @@ import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
+import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.warmup.WarmUp;
 import java.nio.file.Path;
@@ -222,10 +223,11 @@ final class ConnectionParameters {
         int perThread = params.readInt(SESSIONS_PER_THREAD);
         int thread = threadNumber();
         AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        int threads = group != null ? group.getNumThreads() : 1;
         if (users == 0 || params.hasErrors()) {
+            expect(run, (long) perThread * threads);
             return new UserShare(perThread, (thread - 1) * perThread + 1);
         }
-        int threads = group != null ? group.getNumThreads() : 1;
         if (users < threads) {
             params.error(
                     USERS.name,
@@ -244,7 +246,13 @@ final class ConnectionParameters {
         }
         String name = groupName();
         run.noticeOnce("users of " + name, name + ": " + UserShare.placement(users, threads));
+        expect(run, users);
         return UserShare.of(users, threads, Math.min(thread, threads));
+    }
+
+    /** The group's users, which steps that begin online wait for. */
+    private static void expect(Run run, long users) {
+        run.attach(ExpectedUsers.class, ExpectedUsers::new).group(groupName(), users);
     }
 
     private static UsersFile usersFile(ParameterReader params, Run run) {

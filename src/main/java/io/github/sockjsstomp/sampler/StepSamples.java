@@ -21,6 +21,11 @@ final class StepSamples implements StepListener {
     }
 
     @Override
+    public void begun(String line) {
+        RunReports.say("stomp steps begin: " + line);
+    }
+
+    @Override
     public void stepEnded(StepFigures figures, Verdict verdict, String line) {
         RunReports.say(line);
         SampleResult result = new SampleResult(

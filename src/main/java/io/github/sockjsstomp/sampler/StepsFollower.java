@@ -83,8 +83,13 @@ final class StepsFollower {
      * @param thread this thread's number in its group, 1-based
      */
     int usersNow(int count, int thread) {
-        if (!steps(StepKind.USERS)) {
-            return count; // no steps, or steps of the message rate: every user online from the start
+        return usersNow(count, thread, StepKind.USERS);
+    }
+
+    /** As {@link #usersNow(int, int)}, for steps of {@code kind}: online users, or looping users. */
+    int usersNow(int count, int thread, StepKind kind) {
+        if (!steps(kind)) {
+            return count; // no steps, or steps of another kind: every user online (looping) from the start
         }
         long offered = (long) Math.floor(stepper.offeredAt(System.currentTimeMillis()) + 1e-9);
         return Math.min(

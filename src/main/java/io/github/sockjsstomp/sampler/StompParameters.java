@@ -210,8 +210,11 @@ final class StompParameters {
             whole("waitMillis", 1000, range(1, Integer.MAX_VALUE), "longest wait for the next finished message");
 
     // The steps sampler's: a stepped run (docs/capacity.md).
-    static final Parameter<StepKind> STEP_KIND =
-            parsed("stepKind", "rate", "what the steps change: rate (msg/s) or users (online)", StepKind::of);
+    static final Parameter<StepKind> STEP_KIND = parsed(
+            "stepKind",
+            "rate",
+            "what the steps change: rate (msg/s), users (online) or looping (users of closed loops that loop)",
+            StepKind::of);
     static final Parameter<String> STEPS = required(
             "steps",
             "100,200,400",
@@ -230,8 +233,9 @@ final class StompParameters {
     static final Parameter<String> STEPS_START = required(
             "stepsStart",
             "+0",
-            "when step 1's ramp begins: +seconds after the test's start, or an epoch time in milliseconds "
-                    + "(the same for every engine of a distributed run, e.g. -GstepsStart=...)");
+            "when step 1's ramp begins: online (when this engine's users are online), online,+seconds (and not "
+                    + "before), +seconds after the test's start, or an epoch time in milliseconds (the same for "
+                    + "every engine of a distributed run, e.g. -GstepsStart=...)");
     static final Parameter<Boolean> STOP_ON_BREAK = parsed(
             "stopOnBreak",
             "false",

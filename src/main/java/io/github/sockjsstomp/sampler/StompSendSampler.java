@@ -174,6 +174,9 @@ public class StompSendSampler extends StompSampler {
         var pattern = params.read(REPLY_ID_PATTERN);
         parts.check(params);
         run = joinRun(replyTimeoutMillis + 1000);
+        if (closedLoop != null) {
+            closedLoop.follow(new StepsFollower(run, threadsOfTheGroup(), 0));
+        }
         scheduled = ratePerThread > 0 && !mode.awaits()
                 ? new ScheduledSender(
                         this,

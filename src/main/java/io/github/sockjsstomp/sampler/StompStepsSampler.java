@@ -16,12 +16,16 @@ import static io.github.sockjsstomp.sampler.StompParameters.STEP_KIND;
 import static io.github.sockjsstomp.sampler.StompParameters.STEP_RAMP_SECONDS;
 import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
+import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.steps.GeneratorCheck;
+import io.github.sockjsstomp.steps.GeneratorQueues;
 import io.github.sockjsstomp.steps.ServiceLevel;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.StepPlan;
 import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.steps.StepsLog;
+import io.github.sockjsstomp.steps.StepsStart;
+import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,10 +88,12 @@ public class StompStepsSampler extends StompSampler {
         if (kind == StepKind.RATE) {
             refuseAMixOfRates(params, stepsText);
         }
+        if (kind == StepKind.LOOPING) {
+            refuseABlockingLoop(params, stepsText);
+        }
         long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
         long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
-        String startText = params.read(STEPS_START);
-        long start = startEpochMs(params, startText);
+        StepsStart start = start(params, params.read(STEPS_START), kind);
         ServiceLevel level = serviceLevel(params);
         boolean stopOnBreak = params.read(STOP_ON_BREAK);
         long settleMillis = params.read(REPLY_TIMEOUT_MILLIS) + 1500;
@@ -112,7 +118,14 @@ public class StompStepsSampler extends StompSampler {
         Stepper.Settings settings =
                 new Stepper.Settings(plan, start, level, GeneratorCheck.DEFAULT, stopOnBreak, settleMillis);
         Stepper made = new Stepper(
-                settings, run.tracker().steps(), run.capacity(), stepsLog, new StepSamples(label, verdicts), () -> {
+                settings,
+                run.tracker().steps(),
+                run.capacity(),
+                run.attach(ExpectedUsers.class, ExpectedUsers::new),
+                () -> new GeneratorQueues(run.timingLogBacklog(), run.feed().queued(), ReplyFeed.CAPACITY),
+                stepsLog,
+                new StepSamples(label, verdicts),
+                () -> {
                     if (jmeter != null) {
                         jmeter.stopTest(false);
                     }
@@ -125,8 +138,7 @@ public class StompStepsSampler extends StompSampler {
         }
         run.atFinish(stepper::finish);
         stepper.start();
-        RunReports.say("stomp steps: " + plan + ", from " + Instant.ofEpochMilli(start) + " ("
-                + (start - System.currentTimeMillis()) + " ms from now); " + level
+        RunReports.say("stomp steps: " + plan + ", from " + startWords(start) + "; " + level
                 + (stopOnBreak ? "; stops one step after a break" : "") + "; steps log "
                 + (file.isEmpty() ? "none" : stepsLog.path()));
     }
@@ -157,6 +169,18 @@ public class StompStepsSampler extends StompSampler {
         }
     }
 
+    /** Looping-users steps let the closed loop's users loop; loop=blocking has no closed loop to follow them. */
+    private static void refuseABlockingLoop(ParameterReader params, String stepsText) {
+        String loop = JMeterUtils.getJMeterProperties() == null ? null : JMeterUtils.getProperty("loop");
+        if (loop != null && loop.trim().equals("blocking")) {
+            params.error(
+                    STEPS.name,
+                    stepsText,
+                    "steps of looping users step the closed loop's users; loop=blocking has none (leave loop at "
+                            + "closed)");
+        }
+    }
+
     private static ServiceLevel serviceLevel(ParameterReader params) {
         return new ServiceLevel(
                 params.read(SLO_P50_MILLIS),
@@ -175,28 +199,30 @@ public class StompStepsSampler extends StompSampler {
         return file;
     }
 
-    private static long startEpochMs(ParameterReader params, String text) {
+    private static StepsStart start(ParameterReader params, String text, StepKind kind) {
+        long testStart = JMeterContextService.getTestStartTime();
+        StepsStart start;
         try {
-            if (text.startsWith("+")) {
-                double seconds = Double.parseDouble(text.substring(1));
-                if (seconds >= 0 && seconds <= 86_400) {
-                    long testStart = JMeterContextService.getTestStartTime();
-                    return (testStart > 0 ? testStart : System.currentTimeMillis()) + Math.round(seconds * 1000);
-                }
-            } else {
-                long epochMs = Long.parseLong(text);
-                if (epochMs > 1_000_000_000_000L) {
-                    return epochMs;
-                }
-            }
-        } catch (NumberFormatException e) {
-            // said below
+            start = StepsStart.parse(text, testStart > 0 ? testStart : System.currentTimeMillis());
+        } catch (IllegalArgumentException e) {
+            params.error(STEPS_START.name, text, e.getMessage());
+            return null;
         }
-        params.error(
-                STEPS_START.name,
-                text,
-                "expected +seconds after the test's start (+10) or an epoch time in milliseconds (1767225600000)");
-        return System.currentTimeMillis();
+        if (start.online() && kind == StepKind.USERS) {
+            params.error(
+                    STEPS_START.name,
+                    text,
+                    "users steps bring their users online step by step: give +seconds or an epoch time in ms");
+        }
+        return start;
+    }
+
+    private static String startWords(StepsStart start) {
+        if (start.online()) {
+            return start.toString();
+        }
+        return Instant.ofEpochMilli(start.epochMs()) + " (" + (start.epochMs() - System.currentTimeMillis())
+                + " ms from now)";
     }
 
     @Override

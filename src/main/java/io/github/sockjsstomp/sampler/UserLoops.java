@@ -31,7 +31,9 @@ final class UserLoops {
         /** Its message is in flight: the next comes after its outcome. */
         IN_FLIGHT,
         /** Its session is gone: it sends again once connected ({@link #connected}). */
-        DOWN
+        DOWN,
+        /** Beyond the users a step lets loop: connected, sending nothing until a step lets it ({@link #looping}). */
+        IDLE
     }
 
     private final long pauseNanos;
@@ -46,6 +48,9 @@ final class UserLoops {
     private final Queue<Integer> outcomes = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean parked = new AtomicBoolean();
     private boolean started;
+    /** Users 0 .. looping - 1 loop; the others go idle when they fall due (a stepped run's share of its users). */
+    private int looping = Integer.MAX_VALUE;
+
     private int down;
     private int inFlight;
 
@@ -133,17 +138,39 @@ final class UserLoops {
         return user;
     }
 
-    /** Owner: the next user due to send by {@code nowNanos}, -1 if none; the caller sends, or finds it down. */
+    /**
+     * Owner: the next user due to send by {@code nowNanos}, -1 if none; the caller sends, or finds it down. A user
+     * due beyond those looping goes idle instead.
+     */
     int takeDue(long nowNanos) {
-        Integer user = ready.poll();
-        if (user == null) {
-            Integer first = thinking.peek();
-            if (first == null || dueNanos[first] - nowNanos > 0) {
-                return -1;
+        while (true) {
+            Integer user = ready.poll();
+            if (user == null) {
+                Integer first = thinking.peek();
+                if (first == null || dueNanos[first] - nowNanos > 0) {
+                    return -1;
+                }
+                user = thinking.poll();
             }
-            user = thinking.poll();
+            if (user < looping) {
+                return user;
+            }
+            states[user] = State.IDLE;
         }
-        return user;
+    }
+
+    /**
+     * Owner: users 0 .. {@code count} - 1 loop (a step's share of the thread's users); an idle user among them is
+     * due at once, one beyond them goes idle when it next falls due (its message in flight ends as any other).
+     */
+    void looping(int count) {
+        looping = count;
+        for (int user = 0; user < Math.min(count, states.length); user++) {
+            if (states[user] == State.IDLE) {
+                states[user] = State.DUE;
+                ready.add(indexes[user]);
+            }
+        }
     }
 
     /** Owner: user {@code user}'s message was written; its next comes after its outcome ({@link #settled}). */

@@ -16,4 +16,9 @@ public record Figure(String metric, double value) {
     static final String QUEUE_DEPTH = "queue_depth";
     static final String RSS_BYTES = "rss_bytes";
     static final String THREADS = "threads";
+    static final String FD_USED = "fd_used";
+    static final String SOCKETS_USED = "sockets_used";
+    static final String BROKER_MEMORY_BYTES = "broker_memory_bytes";
+    static final String ERLANG_PROCESSES = "erlang_processes";
+    static final String RUN_QUEUE = "run_queue";
 }

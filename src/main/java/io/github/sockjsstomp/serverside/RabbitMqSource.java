@@ -1,9 +1,13 @@
 package io.github.sockjsstomp.serverside;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
-/** RabbitMQ's management API: one GET of {@code /api/overview} per poll ({@link RabbitOverview}). */
+/**
+ * RabbitMQ's management API: a GET of {@code /api/overview} ({@link RabbitOverview}) and of {@code /api/nodes}
+ * ({@link RabbitNodes}) per poll.
+ */
 final class RabbitMqSource implements FigureSource {
 
     private final SourceSpec spec;
@@ -24,7 +28,13 @@ final class RabbitMqSource implements FigureSource {
         if (answer.status() != 200) {
             throw new IOException("HTTP " + answer.status() + " from " + spec + "/api/overview");
         }
-        return RabbitOverview.figures(answer.body());
+        List<Figure> figures = new ArrayList<>(RabbitOverview.figures(answer.body()));
+        // the nodes' figures where the user may read them (a management user without the monitoring tag may not)
+        FigureHttp.Answer nodes = http.get(spec.target() + "/api/nodes");
+        if (nodes.status() == 200) {
+            figures.addAll(RabbitNodes.figures(nodes.body()));
+        }
+        return figures;
     }
 
     @Override

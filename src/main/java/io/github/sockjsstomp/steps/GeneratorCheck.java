@@ -37,8 +37,41 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
         return new GeneratorCheck(Math.max(lagMillis, 2.0 * tickMillis), cpuShare);
     }
 
+    /**
+     * A timing log backlog below this many records is a writer between its batches (it looks every 100 ms), not one
+     * that fell behind; above it, and above a second of the hold's messages and growing, it fell behind.
+     */
+    static final long BACKLOG_RECORDS = 10_000;
+
+    /** A reply feed this full is a replies sampler that cannot keep up: what overflows it is never a sample. */
+    static final double FEED_FULL = 0.9;
+
     /** What showed the generator could not hold its pace, in words; empty: it kept it. */
     public List<String> limits(StepFigures figures, int cores) {
+        return limits(figures, cores, GeneratorQueues.NONE, GeneratorQueues.NONE);
+    }
+
+    /**
+     * As {@link #limits(StepFigures, int)}, and the generator's own queues at the hold's start and end: a timing log
+     * writer that fell behind (its backlog above {@value #BACKLOG_RECORDS} records and a second of the hold's
+     * messages, and grown over the hold), a reply feed nearly full.
+     */
+    public List<String> limits(StepFigures figures, int cores, GeneratorQueues start, GeneratorQueues end) {
+        List<String> said = limits0(figures, cores);
+        double holdSeconds = Math.max(0.001, (figures.endEpochMs() - figures.holdStartEpochMs()) / 1000.0);
+        long perSecond = figures.sent() == null ? 0 : Math.round(figures.sent() / holdSeconds);
+        long backlog = end.timingLogBacklog();
+        if (backlog > Math.max(BACKLOG_RECORDS, perSecond) && backlog > start.timingLogBacklog()) {
+            said.add("timing log writer " + backlog + " records behind (" + start.timingLogBacklog()
+                    + " at the hold's start)");
+        }
+        if (end.replyFeedCapacity() > 0 && end.replyFeedQueued() >= FEED_FULL * end.replyFeedCapacity()) {
+            said.add("reply feed " + end.replyFeedQueued() + " of " + end.replyFeedCapacity() + " full");
+        }
+        return said;
+    }
+
+    private List<String> limits0(StepFigures figures, int cores) {
         List<String> said = new ArrayList<>();
         if (figures.sendLagP99Millis() != null && figures.sendLagP99Millis() > lagMillis) {
             said.add("send lag p99 " + Math.round(figures.sendLagP99Millis()) + " ms");

@@ -67,7 +67,7 @@ public final class StepPlan {
                                 : "an increment must be above 0: " + growth.group(4));
             }
             for (double step = from; step <= to * (1 + 1e-9); step = times ? step * by : step + by) {
-                steps.add(kind == StepKind.USERS ? Math.rint(step) : step);
+                steps.add(kind.whole() ? Math.rint(step) : step);
                 tooMany(steps);
             }
             return steps;
@@ -109,7 +109,7 @@ public final class StepPlan {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException("a step must be above 0: " + text);
         }
-        if (kind == StepKind.USERS && value != Math.rint(value)) {
+        if (kind.whole() && value != Math.rint(value)) {
             throw new IllegalArgumentException("users are whole: " + text);
         }
         return value;

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.slf4j.Logger;
@@ -26,13 +28,13 @@ public final class Stepper {
     private static final Logger log = LoggerFactory.getLogger(Stepper.class);
 
     /**
-     * @param startEpochMs when step 1's ramp begins
+     * @param start when step 1's ramp begins: a fixed time, or once this engine's users are online
      * @param settleMillis how long after a hold its last messages may still get their outcome (the reply timeout
      *     and the sweep)
      */
     public record Settings(
             StepPlan plan,
-            long startEpochMs,
+            StepsStart start,
             ServiceLevel level,
             GeneratorCheck check,
             boolean stopOnBreak,
@@ -41,6 +43,8 @@ public final class Stepper {
     private final Settings settings;
     private final StepWindows windows;
     private final CapacityBook capacity;
+    private final ExpectedUsers expected;
+    private final Supplier<GeneratorQueues> queues;
     private final StepsLog stepsLog;
     private final StepListener listener;
     private final Runnable stopTest;
@@ -56,6 +60,11 @@ public final class Stepper {
     private final StepState[] steps;
     private final List<StepFigures> ended = new ArrayList<>();
     private final List<Verdict> verdicts = new ArrayList<>();
+    /** When step 1's ramp begins; until steps that begin online do, never (the offer is 0). */
+    private volatile long startEpochMs = Long.MAX_VALUE;
+
+    private volatile ScheduledFuture<?> waitingForUsers;
+
     /** From this epoch time on the offer is 0: the steps are over or stopped. */
     private volatile long stopOfferingEpochMs = Long.MAX_VALUE;
 
@@ -69,30 +78,61 @@ public final class Stepper {
             Settings settings,
             StepWindows windows,
             CapacityBook capacity,
+            ExpectedUsers expected,
+            Supplier<GeneratorQueues> queues,
             StepsLog stepsLog,
             StepListener listener,
             Runnable stopTest) {
         this.settings = settings;
         this.windows = windows;
         this.capacity = capacity;
+        this.expected = expected;
+        this.queues = queues;
         this.stepsLog = stepsLog;
         this.listener = listener;
         this.stopTest = stopTest;
         this.steps = new StepState[settings.plan().count() + 1];
     }
 
-    /** Schedules every step's hold, end and settling on the steps' clock. */
+    /**
+     * Schedules every step's hold, end and settling on the steps' clock; for steps that begin online, once the
+     * users are (asked every 100 ms on the steps' clock). Either way the beginning is told with the users online.
+     */
     public void start() {
+        OnlineGate gate = new OnlineGate(settings.start(), StepsStart.STALL_MILLIS);
+        if (!settings.start().online()) {
+            begin(settings.start().epochMs());
+            at(0, () -> listener.begun(gate.online(System.currentTimeMillis(), capacity.held(), expected.total())));
+            return;
+        }
+        waitingForUsers = clock.scheduleWithFixedDelay(
+                () -> {
+                    long now = System.currentTimeMillis();
+                    String words =
+                            startEpochMs == Long.MAX_VALUE ? gate.check(now, capacity.held(), expected.total()) : null;
+                    if (words != null) {
+                        begin(now);
+                        waitingForUsers.cancel(false);
+                        listener.begun(words);
+                    }
+                },
+                100,
+                100,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void begin(long epochMs) {
+        startEpochMs = epochMs;
         StepPlan plan = settings.plan();
         for (int step = 1; step <= plan.count(); step++) {
             int k = step;
             at(plan.holdStartOffset(k), () -> beginHold(k));
-            at(plan.endOffset(k), () -> endHold(k, plan.endOffset(k) + settings.startEpochMs()));
+            at(plan.endOffset(k), () -> endHold(k, plan.endOffset(k) + startEpochMs));
         }
     }
 
     private void at(long offsetMillis, Runnable task) {
-        long delay = settings.startEpochMs() + offsetMillis - System.currentTimeMillis();
+        long delay = startEpochMs + offsetMillis - System.currentTimeMillis();
         clock.schedule(
                 () -> {
                     try {
@@ -114,20 +154,20 @@ public final class Stepper {
         if (epochMs >= stopOfferingEpochMs) {
             return 0;
         }
-        return settings.plan().offeredAt(epochMs - settings.startEpochMs());
+        return settings.plan().offeredAt(epochMs - startEpochMs);
     }
 
     /** When the offer next changes by a step's boundary after {@code epochMs} (or by the stop). */
     public long nextChangeEpochMs(long epochMs) {
-        long offset = settings.plan().nextBoundary(epochMs - settings.startEpochMs());
-        long next = offset == Long.MAX_VALUE ? Long.MAX_VALUE : settings.startEpochMs() + offset;
+        long offset = settings.plan().nextBoundary(epochMs - startEpochMs);
+        long next = offset == Long.MAX_VALUE ? Long.MAX_VALUE : startEpochMs + offset;
         return Math.min(next, stopOfferingEpochMs > epochMs ? stopOfferingEpochMs : Long.MAX_VALUE);
     }
 
     /** Whether a step's ramp is under way at {@code epochMs} (the offer moves continuously). */
     public boolean ramping(long epochMs) {
         StepPlan plan = settings.plan();
-        long offset = epochMs - settings.startEpochMs();
+        long offset = epochMs - startEpochMs;
         int step = plan.stepAt(offset);
         return step >= 1
                 && step <= plan.count()
@@ -147,13 +187,14 @@ public final class Stepper {
 
     private synchronized void beginHold(int step) {
         StepPlan plan = settings.plan();
-        long holdStart = settings.startEpochMs() + plan.holdStartOffset(step);
+        long holdStart = startEpochMs + plan.holdStartOffset(step);
         if (over || steps[step] != null || holdStart >= stopOfferingEpochMs) {
             return;
         }
-        long end = settings.startEpochMs() + plan.endOffset(step);
+        long end = startEpochMs + plan.endOffset(step);
         lag.reset();
         steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
+        steps[step].queuesAtStart = queues.get();
     }
 
     private synchronized void endHold(int step, long endEpochMs) {
@@ -166,6 +207,7 @@ public final class Stepper {
         Histogram lags = lag.getIntervalHistogram();
         state.lagP99Millis = lags.getTotalCount() == 0 ? null : lags.getValueAtPercentile(99) / 1000.0;
         state.users = (int) capacity.held();
+        state.queuesAtEnd = queues.get();
         if (step == settings.plan().count() || step == stopAfterStep) {
             stopOffering(endEpochMs);
         }
@@ -225,8 +267,13 @@ public final class Stepper {
         windows.close(window);
         state.written = true;
         StepFigures figures = figures(step, state);
-        Verdict verdict =
-                Verdict.of(figures, settings.level(), settings.check().forTick(longestTickMillis), cpu.cores());
+        Verdict verdict = Verdict.of(
+                figures,
+                settings.level(),
+                settings.check().forTick(longestTickMillis),
+                cpu.cores(),
+                state.queuesAtStart,
+                state.queuesAtEnd);
         ended.add(figures);
         verdicts.add(verdict);
         try {
@@ -248,12 +295,16 @@ public final class Stepper {
         Histogram connectMicros = window.connectMicros();
         double holdSeconds = Math.max(1, state.endEpochMs - state.holdStartEpochMs) / 1000.0;
         boolean hasLatency = latency.getTotalCount() > 0;
-        double achieved = plan.kind() == StepKind.RATE ? window.answered() / holdSeconds : state.users;
+        double achieved = switch (plan.kind()) {
+            case RATE -> window.answered() / holdSeconds;
+            case USERS -> state.users;
+            case LOOPING -> Math.min(state.users, plan.offered(step)); // those online of the users it let loop
+        };
         return new StepFigures(
                 step,
                 plan.kind(),
                 plan.offered(step),
-                settings.startEpochMs() + plan.rampStartOffset(step),
+                startEpochMs + plan.rampStartOffset(step),
                 state.holdStartEpochMs,
                 state.endEpochMs,
                 state.users,
@@ -299,9 +350,7 @@ public final class Stepper {
         for (int k = 1; k < steps.length; k++) {
             StepState state = steps[k];
             if (state != null && state.endEpochMs == 0) {
-                endHold(
-                        k,
-                        Math.min(now, settings.startEpochMs() + settings.plan().endOffset(k)));
+                endHold(k, Math.min(now, startEpochMs + settings.plan().endOffset(k)));
             }
             if (state != null && !state.written) {
                 write(k);
@@ -321,7 +370,7 @@ public final class Stepper {
 
     @Override
     public String toString() {
-        return "Stepper[" + settings.plan() + ", start " + settings.startEpochMs() + ", " + ended.size() + " ended]";
+        return "Stepper[" + settings.plan() + ", start " + settings.start() + ", " + ended.size() + " ended]";
     }
 
     /** One step's state from its hold on. */
@@ -333,6 +382,8 @@ public final class Stepper {
         double cpu;
         Double lagP99Millis;
         int users;
+        GeneratorQueues queuesAtStart = GeneratorQueues.NONE;
+        GeneratorQueues queuesAtEnd = GeneratorQueues.NONE;
         boolean written;
 
         StepState(StepWindows.Window window, long holdStartEpochMs, long[] cpuMark) {

@@ -26,7 +26,18 @@ public record Verdict(String verdict, String limit, String reason) {
      * is still said in the reason, so an unchecked run shows where it was out of breath.
      */
     public static Verdict of(StepFigures figures, ServiceLevel level, GeneratorCheck check, int cores) {
-        List<String> generator = check.limits(figures, cores);
+        return of(figures, level, check, cores, GeneratorQueues.NONE, GeneratorQueues.NONE);
+    }
+
+    /** As {@link #of(StepFigures, ServiceLevel, GeneratorCheck, int)}, with the generator's queues over the hold. */
+    public static Verdict of(
+            StepFigures figures,
+            ServiceLevel level,
+            GeneratorCheck check,
+            int cores,
+            GeneratorQueues start,
+            GeneratorQueues end) {
+        List<String> generator = check.limits(figures, cores, start, end);
         String generatorWords = generator.isEmpty() ? "" : "generator: " + String.join(", ", generator);
         if (level.isEmpty()) {
             return new Verdict(UNCHECKED, "", generatorWords);

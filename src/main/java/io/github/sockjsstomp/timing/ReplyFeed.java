@@ -22,7 +22,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ReplyFeed {
 
-    static final int CAPACITY = 100_000;
+    public static final int CAPACITY = 100_000;
     /** How long a taker that ran dry lets records gather before it looks again. */
     static final long LINGER_MILLIS = 20;
     /** The most records a taker moves out of the shared queue at once (one lock for all of them). */
@@ -38,6 +38,11 @@ public final class ReplyFeed {
 
     ReplyFeed(int capacity) {
         queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    /** Finished messages queued for the replies sampler now. */
+    public int queued() {
+        return queue.size();
     }
 
     /** A replies sampler starts taking: finished messages are kept from now on until its taker closes. */

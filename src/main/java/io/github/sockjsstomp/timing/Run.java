@@ -185,6 +185,17 @@ public final class Run {
         }
     }
 
+    /** Records queued for the run's timing log writers, all logs: what a stepped run checks the generator by. */
+    public long timingLogBacklog() {
+        synchronized (timingLogs) {
+            long queued = 0;
+            for (TimingLog timingLog : timingLogs.values()) {
+                queued += timingLog.queued();
+            }
+            return queued;
+        }
+    }
+
     /**
      * The run's timing log for this file, opened on first use: appends to an existing log of the same format.
      *

@@ -242,6 +242,11 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         return version == null || version.isBlank() ? "dev" : version;
     }
 
+    /** Records queued for the writer now (the queue's size: a walk of it, so asked once a step, not per record). */
+    public int queued() {
+        return queue.size();
+    }
+
     @Override
     public String toString() {
         return "TimingLog[" + path + ", written " + written.get() + ", queued " + queue.size() + "]";

@@ -64,7 +64,11 @@ class SteppedCapacityIT {
         assertThat(Double.parseDouble(steps.get(knee - 2).get("offered"))).isLessThan(KNEE_PER_SECOND);
         assertExactBooksPerStep(run, steps);
         String console = Files.readString(runDir.resolve("console.txt"));
+        // send.jmx's steps begin when its users are online (stepsStart=online,+rampUp), here as soon as all 6 are
         assertThat(console)
+                .contains("stomp steps: 3 steps of msg/s (25, 50, 200), each 1.0 s ramp + 3.0 s hold, from when this "
+                        + "engine's users are online (not before +0.0 s)")
+                .contains("stomp steps begin: 6 of 6 users online at +")
                 .contains("stomp step 1 of 3: 25 msg/s held")
                 .contains("stomp step 3 of 3: 200 msg/s broke (the server's limit: ")
                 .contains("stomp capacity: held 50 msg/s (")
@@ -99,26 +103,53 @@ class SteppedCapacityIT {
                 .contains("(the generator's limit: send lag p99 ");
     }
 
+    /**
+     * echo.jmx's closed loop steps the users that loop (pauseMillis=0: each user sends its next message as its reply
+     * comes, so N users keep N messages queued at the slow worker, whose 10 ms each make a round trip of about N x
+     * 10 ms: 1 and 2 users hold p99 300 ms, 60 break it). Over SockJS's websocket transport, with receipts asked for
+     * (the demo's simple broker sends none); stopOnBreak ends it one step after the break.
+     */
     @Test
-    void stopOnBreakStopsOneStepAfterTheBreak() throws Exception {
-        Path runDir = dir.resolve("stop");
-        PlanRun.run(
-                runDir,
-                "send",
-                false,
-                send(
-                        runDir,
-                        "destination=/app/slow",
-                        "steps=25,200,400,800,1600",
-                        "stopOnBreak=true",
-                        "users=2",
-                        "threads=1"));
+    void echoStepsTheUsersThatLoopAndStopOnBreakStopsOneStepAfterTheBreak() throws Exception {
+        Path runDir = dir.resolve("echo");
+        List<String> properties = new ArrayList<>(common(runDir));
+        // the demo's SockJS endpoint wants the cookie of its index page
+        Map<String, String> sockJs = Map.of(
+                "transport=raw", "transport=websocket",
+                "endpoint=/stomp-ws", "endpoint=/ws",
+                "indexPath=none", "indexPath=/index",
+                "pullPath=none", "pullPath=/clientPull");
+        properties.replaceAll(p -> sockJs.getOrDefault(p, p));
+        properties.addAll(List.of(
+                "destination=/app/slow",
+                "subscribeTo=/user/queue/echo",
+                "pauseMillis=0",
+                "receipts=true",
+                "replyTimeoutMillis=1500",
+                "sloP99Millis=300",
+                "sloLostPercent=1",
+                "steps=1,2,60,120,240",
+                "stopOnBreak=true",
+                "users=240",
+                "threads=2"));
+        PlanRun run = PlanRun.run(runDir, "echo", false, properties);
 
         List<Map<String, String>> steps = stepsLog(runDir);
-        // step 2 broke; step 3 confirms it; steps 4 and 5 never ran
-        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
-        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke", "broke");
-        assertThat(Files.readString(runDir.resolve("console.txt"))).contains("stomp capacity: held 25 msg/s (");
+        // step 3 broke; step 4 confirms it; step 5 never ran
+        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3", "4");
+        assertThat(steps).extracting(r -> r.get("kind")).containsOnly("users");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "held", "broke", "broke");
+        assertThat(steps.get(2).get("limit")).isEqualTo("server");
+        // every user connected before the steps began, and stayed: the steps changed who loops, not who is online
+        assertThat(steps).extracting(r -> r.get("users")).containsOnly("240");
+        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("1", "2", "60", "120");
+        assertThat(run.count("session")).isEqualTo(240);
+        assertExactBooksPerStep(run, steps);
+        assertThat(Files.readString(runDir.resolve("console.txt")))
+                .contains("stomp steps begin: 240 of 240 users online at +")
+                .contains("stomp capacity: held 2 users (")
+                .contains("; broke at 60 users: p99 ");
+        assertThat(run.books().noReceipts()).as(run.books().line()).isPositive();
     }
 
     @Test
@@ -127,6 +158,7 @@ class SteppedCapacityIT {
         List<String> properties = new ArrayList<>(common(runDir));
         properties.addAll(List.of(
                 "steps=2,4,6",
+                "stepsStart=+3",
                 "threads=2",
                 "sloConnectFailedPercent=0",
                 "sloConnectP99Millis=5000",
@@ -158,7 +190,6 @@ class SteppedCapacityIT {
                 "rampUp=0",
                 "stepRampSeconds=1",
                 "stepHoldSeconds=3",
-                "stepsStart=+3",
                 "stepsLog=" + runDir.resolve("steps.csv"));
     }
 

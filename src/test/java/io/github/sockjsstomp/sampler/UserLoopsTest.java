@@ -253,4 +253,28 @@ class UserLoopsTest {
         }
         return count;
     }
+
+    @Test
+    void usersBeyondThoseLoopingGoIdleWhenDueAndLoopAgainWhenAStepLetsThem() {
+        UserLoops loops = new UserLoops(4, 0, Thread.currentThread());
+        loops.looping(0); // before the steps begin: nobody loops
+        loops.start(START);
+        assertThat(dueAt(loops, START)).isEmpty();
+        assertThat(loops.state(3)).isEqualTo(UserLoops.State.IDLE);
+
+        loops.looping(2);
+        assertThat(dueAt(loops, START + 1)).containsExactly(0, 1);
+        loops.sent(0);
+        loops.sent(1);
+
+        loops.looping(1); // the offer fell (the steps ended): user 1's message in flight ends, then it idles
+        loops.settled(1);
+        assertThat(loops.takeSettled(START + 2)).isEqualTo(1);
+        assertThat(dueAt(loops, START + 2)).isEmpty();
+        assertThat(loops.state(1)).isEqualTo(UserLoops.State.IDLE);
+        assertThat(loops.inFlight()).isEqualTo(1);
+
+        loops.looping(4);
+        assertThat(dueAt(loops, START + 3)).containsExactlyInAnyOrder(1, 2, 3);
+    }
 }

@@ -159,4 +159,43 @@ class VerdictTest {
                         + " broke at 20,000 users: 3.1% of connects failed, connect p99 900 ms (the server's limit: "
                         + "the generator kept its pace)");
     }
+
+    private static final ServiceLevel P99_100 = new ServiceLevel(null, 100.0, null, null, null, null, null);
+
+    @ParameterizedTest
+    @CsvSource({
+        // backlog at the hold's start, at its end: grown past 10,000 records and a second of the hold's messages
+        "0, 50000, generator, 'generator: timing log writer 50000 records behind (0 at the hold''s start)'",
+        // a backlog that shrank is a writer catching up
+        "60000, 50000, '', ''",
+        // below 10,000 records is a writer between batches
+        "0, 9000, '', ''"
+    })
+    void aTimingLogWriterThatFellBehindIsTheGenerators(long atStart, long atEnd, String limit, String reason) {
+        StepFigures held = rate(1, 1000, 1000, 0, 20_000L, 5.0, 0.3);
+        Verdict verdict = Verdict.of(
+                held,
+                P99_100,
+                GeneratorCheck.DEFAULT,
+                2,
+                new GeneratorQueues(atStart, 0, 100_000),
+                new GeneratorQueues(atEnd, 0, 100_000));
+        assertThat(verdict.limit()).isEqualTo(limit);
+        assertThat(verdict.reason()).isEqualTo(reason);
+        assertThat(verdict.verdict()).isEqualTo(limit.isEmpty() ? Verdict.HELD : Verdict.BROKE);
+    }
+
+    @Test
+    void aNearlyFullReplyFeedIsTheGenerators() {
+        StepFigures held = rate(1, 1000, 1000, 0, 20_000L, 5.0, 0.3);
+        Verdict verdict = Verdict.of(
+                held,
+                P99_100,
+                GeneratorCheck.DEFAULT,
+                2,
+                GeneratorQueues.NONE,
+                new GeneratorQueues(0, 95_000, 100_000));
+        assertThat(verdict.limit()).isEqualTo(Verdict.GENERATOR);
+        assertThat(verdict.reason()).isEqualTo("generator: reply feed 95000 of 100000 full");
+    }
 }
