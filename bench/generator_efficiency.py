@@ -290,13 +290,41 @@ def answered_between(timing, start_ms, end_ms):
     return answered, unanswered
 
 
-def steady_window(process, pid):
+def steady_window(process, pid, jfr=None):
+    """CPU, switches (voluntary, involuntary) and the window's ends; with {jfr}, the window's JFR dumped there, and
+    the switches and CPU by thread kind in "kinds" of the last call (read after the window)."""
     time.sleep(ENV["WARMUP_S"])
-    cpu0, sw0, t0 = proc_cpu_seconds(pid), proc_switches(pid), time.time()
+    if jfr:
+        jfr_start(pid, jfr.parent)
+    cpu0, sw0, kinds0, t0 = proc_cpu_seconds(pid), proc_switches(pid), switches_by_kind(pid), time.time()
     time.sleep(ENV["WINDOW_S"])
-    cpu1, sw1, t1 = proc_cpu_seconds(pid), proc_switches(pid), time.time()
+    cpu1, sw1, kinds1, t1 = proc_cpu_seconds(pid), proc_switches(pid), switches_by_kind(pid), time.time()
+    if jfr:
+        jfr_dump(pid, jfr)
+    steady_window.kinds = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
+                           for k, (n, total, cpu) in kinds1.items()}
     process.wait(300)
     return cpu1 - cpu0, (sw1[0] - sw0[0], sw1[1] - sw0[1]), int(t0 * 1000), int(t1 * 1000)
+
+
+def jfr_launch(out):
+    """JVM options for a recording from the JVM's start (named "bench"): JFR is up before the window, so starting the
+    window's own recording there ({jfr_start}) costs no JFR start-up in the window's CPU."""
+    return (f"-XX:StartFlightRecording=name=bench,settings={jfr_settings(out)},maxage=1m "
+            "-XX:FlightRecorderOptions=stackdepth=1024")
+
+
+def jfr_start(pid, out):
+    """The window's recording: a new recording starts a new chunk, so it holds the window alone, not the warm-up."""
+    subprocess.run(["jcmd", str(pid), "JFR.start", "name=window", f"settings={jfr_settings(out)}"],
+                   capture_output=True, text=True)
+
+
+def jfr_dump(pid, path):
+    """Stops the window's recording into {path} (bench/jfr_top.py prints its top frames)."""
+    done = subprocess.run(["jcmd", str(pid), "JFR.stop", "name=window", f"filename={path}"],
+                          capture_output=True, text=True)
+    print(f"JFR: {path} ({(done.stdout.strip() or done.stderr.strip()).splitlines()[-1]})", flush=True)
 
 
 FIRE_RATE = int(os.environ.get("FIRE_RATE", "0"))
@@ -310,6 +338,7 @@ def echo_run(side, server, out, round_no, fire=False):
     common = {"host": "127.0.0.1", "port": server.port, "threads": ENV["THREADS"], "rampUp": 0,
               "duration": duration}
     jvm_args = os.environ.get("JVM_" + key, "") if key else ""
+    jfr = None
     if side == "floor-tomcat":
         return tomcat_floor_run(server, out, name)
     if side == "floor-java":
@@ -331,8 +360,8 @@ def echo_run(side, server, out, round_no, fire=False):
         if side.endswith("-tomcatio"):
             props["sockjsstomp.ioThreads"] = 0
         if os.environ.get("JFR") == ("fire" if fire else "1") and round_no == 1 and not key:
-            jvm_args = (f"-XX:StartFlightRecording=delay={ENV['WARMUP_S']}s,duration={ENV['WINDOW_S']}s,"
-                        f"filename={out / (name + '.jfr')},settings=profile -XX:FlightRecorderOptions=stackdepth=1024")
+            jvm_args = jfr_launch(out)
+            jfr = out / (name + ".jfr")
         plan = "send.jmx" if fire else "echo.jmx"
         if fire and FIRE_RATE:
             # At a rate the server holds, on FIRE_SESSIONS users per thread: what an answered message costs us
@@ -355,7 +384,7 @@ def echo_run(side, server, out, round_no, fire=False):
             plan_path = Path(os.environ.get("PLAN_" + key, plan_path))
         home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
         process, jtl, pid = jmeter(home, plan_path, out, name, props, jvm_args)
-    cpu, switches, start_ms, end_ms = steady_window(process, pid)
+    cpu, switches, start_ms, end_ms = steady_window(process, pid, jfr)
     if fire:
         # Unthrottled, the senders can outrun the server: the messages it never answered are the errors, and
         # CPU per answered message then measures the server's capacity, not ours (see the errors column).
@@ -364,7 +393,8 @@ def echo_run(side, server, out, round_no, fire=False):
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)
     seconds = (end_ms - start_ms) / 1000
     return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
-            "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors}
+            "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors,
+            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in steady_window.kinds.items()}}
 
 
 # RoundTripFloor's one line of output, here and in round_trip_floor.py.
@@ -785,9 +815,7 @@ def closed_run(side, server, out, round_no):
     else:
         jvm_args = ""
         if os.environ.get("JFR") == "closed" and round_no == 1:
-            jvm_args = (f"-XX:StartFlightRecording=delay={ramp + ENV['WARMUP_S'] + 10}s,duration={ENV['WINDOW_S']}s,"
-                        f"filename={out / (name + '.jfr')},settings={jfr_settings(out)} "
-                        "-XX:FlightRecorderOptions=stackdepth=1024")
+            jvm_args = jfr_launch(out)
         props = dict(common, users=users, rampUp=0, transport="raw", indexPath="none", pullPath="none",
                      heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours(),
                      **closed_threads())
@@ -795,12 +823,16 @@ def closed_run(side, server, out, round_no):
     # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
     await_line(out / f"{name}.log", "Starting thread group", process)
     time.sleep(ramp + ENV["WARMUP_S"])
+    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1:
+        jfr_start(pid, out)
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server0 = proc_cpu_seconds(server.pid)
     time.sleep(ENV["WINDOW_S"])
     cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
     server1 = proc_cpu_seconds(server.pid)
     jvm_threads = proc_status(pid, "Threads")
+    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1:
+        jfr_dump(pid, out / (name + ".jfr"))
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
     if side == "incumbent":
@@ -969,6 +1001,12 @@ def main(argv):
                              f"{statistics.median(r['vcs'] for r in results):.2f} / "
                              f"{statistics.median(r['ivcs'] for r in results):.2f} | "
                              f"{sum(r['errors'] for r in results)} | {ratio} | {to_floor} |")
+            lines += ["", "Switches and CPU per round trip by thread kind (first round; threads of the kind):", ""]
+            for side, results in runs.items():
+                if results and results[0].get("kinds"):
+                    kinds = sorted(results[0]["kinds"].items(), key=lambda kv: -kv[1][2])[:6]
+                    lines.append(f"- {side}: " + "; ".join(f"{k} ({n}) {cs:.2f} cs, {c:.1f} us"
+                                                            for k, (n, cs, c) in kinds))
             lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values()
                                                   for r in rs), ""]
         if "held" in parts:
