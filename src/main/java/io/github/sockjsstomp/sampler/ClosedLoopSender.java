@@ -240,6 +240,7 @@ final class ClosedLoopSender {
             UserTiming timing = sampler.timings().get(user);
             MessageTiming last = timing.lastSent();
             IncomingMessage answer = last.answer();
+            last.forgetAnswer();
             if (answer != null) {
                 trips.answered(Math.max(0, (answer.receivedNanos() - last.sentNanos()) / 1000));
             } else if (last.isLost()) {

@@ -352,6 +352,7 @@ public class StompSendSampler extends StompSampler {
             return;
         }
         IncomingMessage reply = timing.lastSent().awaitFirstReply(replyTimeoutMillis);
+        timing.lastSent().forgetAnswer();
         if (reply == null) {
             noReply(timing, sent, result);
             return;
