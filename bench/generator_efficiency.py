@@ -33,7 +33,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             ours echo.jmx's loop=closed on its default threads (2 for 2,000 users), the incumbent a thread per user
             with a Constant Timer of the same pause (bench/incumbent-echo.jmx with a timer added, in the results
             dir). JMeter CPU per round trip, JVM threads, context switches per round trip by thread kind; JFR=closed
-            records ours' first run. CLOSED_SIDES (default "ours incumbent"), CLOSED_RAMP_S (10: the incumbent's
+            records ours' first run (its window only). CLOSED_SIDES (default "ours incumbent"; "ours:K" runs the JMeter home
+            $HOME_K with $PROPS_K: another build, side by side), CLOSED_RAMP_S (10: the incumbent's
             ramp-up, and both sides' time before the warm-up). With BROKER=rabbitmq, against RabbitMQ.
   echo sides: "ours-raw-closed" is echo.jmx's closed loop with THREADS users on CLOSED_THREADS (2) threads,
             "ours-raw-blocking" the one-user-per-thread await-reply sample (loop=blocking); plain "ours-raw" is
@@ -192,6 +193,11 @@ def proc_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def proc_system_seconds(pid):
+    """CPU seconds in the kernel (system calls, wake-ups): what a Java profile does not show."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[12]) / TICK
+
+
 def proc_switches(pid):
     voluntary = involuntary = 0
     for status in Path(f"/proc/{pid}/task").glob("*/status"):
@@ -297,8 +303,10 @@ def steady_window(process, pid, jfr=None):
     if jfr:
         jfr_start(pid, jfr.parent)
     cpu0, sw0, kinds0, t0 = proc_cpu_seconds(pid), proc_switches(pid), switches_by_kind(pid), time.time()
+    sys0 = proc_system_seconds(pid)
     time.sleep(ENV["WINDOW_S"])
     cpu1, sw1, kinds1, t1 = proc_cpu_seconds(pid), proc_switches(pid), switches_by_kind(pid), time.time()
+    steady_window.system = proc_system_seconds(pid) - sys0
     if jfr:
         jfr_dump(pid, jfr)
     steady_window.kinds = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
@@ -394,6 +402,7 @@ def echo_run(side, server, out, round_no, fire=False):
     seconds = (end_ms - start_ms) / 1000
     return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors,
+            "system_share": steady_window.system / max(cpu, 1e-9),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in steady_window.kinds.items()}}
 
 
@@ -433,13 +442,15 @@ def tomcat_floor_run(server, out, name):
     console = out / f"{name}.console.txt"
     with open(console, "w") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
-        _, switches, _, _ = steady_window(process, process.pid)
+        cpu, switches, _, _ = steady_window(process, process.pid)
     match = FLOOR_LINE.search(console.read_text())
     if not match:
         sys.exit(f"{name} failed: {console.read_text()[-3000:]}")
     trips = int(match.group(2))
     return {"run": name, "per_s": float(match.group(4)), "cpu_us": float(match.group(3)),
-            "vcs": switches[0] / max(trips, 1), "ivcs": switches[1] / max(trips, 1), "errors": 0}
+            "vcs": switches[0] / max(trips, 1), "ivcs": switches[1] / max(trips, 1), "errors": 0,
+            "system_share": steady_window.system / max(cpu, 1e-9),
+            "kinds": {k: (n, d / max(trips, 1), 1e6 * c / max(trips, 1)) for k, (n, d, c) in steady_window.kinds.items()}}
 
 
 @functools.cache
@@ -803,7 +814,9 @@ def closed_run(side, server, out, round_no):
     """One closed-loop run: CLOSED_USERS users, each one round trip then CLOSED_PAUSE_MS ms, again. Ours: echo.jmx's
     closed loop on its default threads (min(users, max(2, ceil(users / 1000)))); the incumbent: a thread per user
     with a Constant Timer of the same pause. JMeter CPU per round trip, JVM threads, switches per round trip by kind."""
-    name = f"{side}-closed-{round_no}"
+    name = f"{side.replace(':', '_')}-closed-{round_no}"
+    key = side.split(":", 1)[1] if ":" in side else None  # "ours:K": another build ($HOME_K), $PROPS_K
+    side = side.split(":")[0]
     users = CLOSED_USERS
     ramp = int(os.environ.get("CLOSED_RAMP_S", "10"))
     duration = ramp + ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
@@ -814,24 +827,27 @@ def closed_run(side, server, out, round_no):
                                    dict(common, threads=users, rampUp=ramp, **server.incumbent()))
     else:
         jvm_args = ""
-        if os.environ.get("JFR") == "closed" and round_no == 1:
+        if os.environ.get("JFR") == "closed" and round_no == 1 and not key:
             jvm_args = jfr_launch(out)
         props = dict(common, users=users, rampUp=0, transport="raw", indexPath="none", pullPath="none",
                      heartbeatMillis=0, loop="closed", timingLog=out / f"{name}-timing.csv", **server.ours(),
                      **closed_threads())
-        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
+        if key:
+            props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
+        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+        process, jtl, pid = jmeter(home, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
     # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
     await_line(out / f"{name}.log", "Starting thread group", process)
     time.sleep(ramp + ENV["WARMUP_S"])
-    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1:
+    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_start(pid, out)
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-    server0 = proc_cpu_seconds(server.pid)
+    server0, sys0 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
     time.sleep(ENV["WINDOW_S"])
     cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-    server1 = proc_cpu_seconds(server.pid)
+    server1, sys1 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
     jvm_threads = proc_status(pid, "Threads")
-    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1:
+    if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_dump(pid, out / (name + ".jfr"))
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
@@ -843,7 +859,7 @@ def closed_run(side, server, out, round_no):
                 for k, (n, total, cpu) in kinds1.items()}
     return {"run": name, "window_ms": (start_ms, end_ms), "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
             "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
-            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
+            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1), "system_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
 
 
@@ -924,13 +940,14 @@ def closed(server, out):
                 runs[side][-1].update(window_latency(side, out, runs[side][-1]))
             print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
     lines = [f"## Closed loop: {CLOSED_USERS:,} users, each one round trip then a {CLOSED_PAUSE_MS} ms pause", "",
-             "| side | JMeter CPU us per round trip | round trips/s | switches per round trip | JVM threads | "
-             "server CPU us per round trip | errors | CPU ratio to incumbent | latency p50 / p99 ms |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+             "| side | JMeter CPU us per round trip | of it in the kernel | round trips/s | switches per round trip | "
+             "JVM threads | server CPU us per round trip | errors | CPU ratio to incumbent | latency p50 / p99 ms |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     base = statistics.median(r["cpu_us"] for r in runs["incumbent"]) if runs.get("incumbent") else None
     for side, results in runs.items():
         cpu = statistics.median(r["cpu_us"] for r in results)
-        lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+        lines.append(f"| {side} | {cpu:.1f} | {100 * statistics.median(r.get('system_share', nan) for r in results):.0f}% | "
+                     f"{statistics.median(r['per_s'] for r in results):,.0f} | "
                      f"{statistics.median(r['cs'] for r in results):.2f} | "
                      f"{statistics.median(r['threads'] for r in results):.0f} | "
                      f"{statistics.median(r['server_cpu_us'] for r in results):.1f} | "
@@ -984,9 +1001,9 @@ def main(argv):
                     runs[fire_side].append(echo_run("ours-raw", server, out, round_no, fire=True))
                     print(runs[fire_side][-1], flush=True)
             lines += [f"## Echo, {ENV['THREADS']} threads, unthrottled", "",
-                      ("| side | CPU us per round trip | round trips/s | voluntary / involuntary switches per round "
-                       "trip | errors | CPU ratio to incumbent | to the Tomcat floor |"),
-                      "| --- | ---: | ---: | --- | ---: | ---: | ---: |"]
+                      ("| side | CPU us per round trip | of it in the kernel | round trips/s | voluntary / involuntary "
+                       "switches per round trip | errors | CPU ratio to incumbent | to the Tomcat floor |"),
+                      "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
 
             def median_cpu(side):
                 return statistics.median(r["cpu_us"] for r in runs[side]) if runs.get(side) else None
@@ -997,7 +1014,10 @@ def main(argv):
                 cpu = median_cpu(side)
                 ratio = f"{cpu / base:.2f}x" if base else ""
                 to_floor = f"{cpu / floor:.2f}x" if floor else ""
-                lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+                system = [r["system_share"] for r in results if "system_share" in r]
+                lines.append(f"| {side} | {cpu:.1f} | "
+                             f"{f'{100 * statistics.median(system):.0f}%' if system else ''} | "
+                             f"{statistics.median(r['per_s'] for r in results):,.0f} | "
                              f"{statistics.median(r['vcs'] for r in results):.2f} / "
                              f"{statistics.median(r['ivcs'] for r in results):.2f} | "
                              f"{sum(r['errors'] for r in results)} | {ratio} | {to_floor} |")
@@ -1071,7 +1091,8 @@ def many_rate(server, out):
     for side, results in runs.items():
         cpu = statistics.median(r["cpu_us"] for r in results)
         ratio = f"{cpu / base:.2f}x" if base else ""
-        lines.append(f"| {side} | {cpu:.1f} | {statistics.median(r['per_s'] for r in results):,.0f} | "
+        lines.append(f"| {side} | {cpu:.1f} | {100 * statistics.median(r['system_share'] for r in results):.0f}% | "
+                     f"{statistics.median(r['per_s'] for r in results):,.0f} | "
                      f"{statistics.median(r['cs'] for r in results):.2f} | "
                      f"{statistics.median(r['messages_per_sample'] for r in results):.1f} | "
                      f"{statistics.median(r['threads'] for r in results):.0f} | "

@@ -55,6 +55,14 @@ final class ClosedLoopSender {
 
     private int looping = -1;
 
+    /**
+     * Each user's destination rendered from {@link #destinationsOf}: a destination's placeholders are the user's
+     * (never the message's), so it is rendered once per user while the plan's text stays the same.
+     */
+    private String[] destinations;
+
+    private Template destinationsOf;
+
     ClosedLoopSender(StompSendSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
         this.sampler = sampler;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
@@ -278,8 +286,7 @@ final class ClosedLoopSender {
                 continue;
             }
             UserTiming timing = sampler.timings().get(user);
-            String destination =
-                    message.destination().render(Template.of(timing.user().settings()));
+            String destination = destination(message.destination(), user, timing);
             try {
                 var sent = timing.send(destination, message.headers(), message.payload());
                 if (trips.sent++ == 0 && sampler.describesRequests()) {
@@ -295,6 +302,19 @@ final class ClosedLoopSender {
             loops.sent(user);
             timing.lastSent().whenSettled(hooks[user]);
         }
+    }
+
+    private String destination(Template template, int user, UserTiming timing) {
+        if (template != destinationsOf) {
+            destinations = new String[loops.size()];
+            destinationsOf = template;
+        }
+        String rendered = destinations[user];
+        if (rendered == null) {
+            rendered = template.render(Template.of(timing.user().settings()));
+            destinations[user] = rendered;
+        }
+        return rendered;
     }
 
     /** Starts the connects of users down and due (their backoff over), as many as the lanes have room for. */
