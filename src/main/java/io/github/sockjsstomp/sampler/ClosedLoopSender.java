@@ -244,18 +244,22 @@ final class ClosedLoopSender {
     }
 
     private void takeOutcomes(long now, RoundTrips trips) {
-        for (int user = loops.takeSettled(now); user >= 0; user = loops.takeSettled(now)) {
+        for (int user = loops.takeSettled(); user >= 0; user = loops.takeSettled()) {
             UserTiming timing = sampler.timings().get(user);
             MessageTiming last = timing.lastSent();
             IncomingMessage answer = last.answer();
             last.forgetAnswer();
+            long came = now;
             if (answer != null) {
-                trips.answered(Math.max(0, (answer.receivedNanos() - last.sentNanos()) / 1000));
+                came = answer.receivedNanos();
+                trips.answered(Math.max(0, (came - last.sentNanos()) / 1000));
             } else if (last.isLost()) {
+                came = last.deadlineNanos();
                 trips.failed(Sample.REPLY_TIMEOUT, "No answer to " + last.msgId());
             } else {
                 trips.failed(failedCode(timing), "FAILED " + last.msgId() + failedWhy(timing));
             }
+            loops.thinksSince(user, came - now < 0 ? came : now);
         }
     }
 

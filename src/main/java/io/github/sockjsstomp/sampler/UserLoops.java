@@ -18,8 +18,11 @@ import java.util.concurrent.locks.LockSupport;
  * arrive while the owner works cost no wake-up: one wake-up serves every outcome queued by then. With a pause the
  * owner takes them at its own pace (see {@link #settled}). Everything else is the owner's.
  *
- * <p>Due times: a user thinks from the moment the owner takes its outcome, so with one pause for every user the
- * thinking users fall due in the order they were queued: a FIFO, not a heap. Users due at once (connected again, or
+ * <p>Due times: a user thinks from the moment its outcome came (its reply read, its timeout passed), not from when
+ * the owner took it, up to a tick later: the pause is the user's, the tick is the generator's. Outcomes are taken in
+ * about the order they came, so with one pause for every user the thinking users fall due in the order they were
+ * queued: a FIFO, not a heap (one taken out of order, a few microseconds early, waits for the one queued before
+ * it). Users due at once (connected again, or
  * with no pause) go to a queue of their own ahead of it. Times are {@link System#nanoTime()} values the caller
  * passes in, so tests drive the loop with numbers.
  */
@@ -123,10 +126,10 @@ final class UserLoops {
     }
 
     /**
-     * Owner: the next user whose outcome came, -1 if none is queued; that user now thinks until {@code nowNanos +
-     * pauseMillis}. The caller reads the outcome (the user's last message) before that user sends again.
+     * Owner: the next user whose outcome came, -1 if none is queued. The caller reads the outcome (the user's last
+     * message), then says when it came ({@link #thinksSince}) before that user can send again.
      */
-    int takeSettled(long nowNanos) {
+    int takeSettled() {
         Integer user = outcomes.poll();
         if (user == null) {
             return -1;
@@ -134,8 +137,15 @@ final class UserLoops {
         if (states[user] == State.IN_FLIGHT) {
             inFlight--;
         }
-        due(user, nowNanos + pauseNanos);
         return user;
+    }
+
+    /**
+     * Owner: user {@code user}, just taken ({@link #takeSettled}), thinks until {@code sinceNanos + pauseMillis}:
+     * {@code sinceNanos} is when its outcome came (at most the owner's now).
+     */
+    void thinksSince(int user, long sinceNanos) {
+        due(user, sinceNanos + pauseNanos);
     }
 
     /**

@@ -142,6 +142,11 @@ public final class MessageTiming {
         return sentNanos;
     }
 
+    /** When this message's reply is due at the latest ({@link System#nanoTime()}): past it, the message is LOST. */
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     /**
      * @return the reply's number (1 for the first), or 0 if the message already ended as LOST or FAILED or
      *     had all the replies it expected

@@ -29,6 +29,41 @@ class UserLoopsTest {
         return due;
     }
 
+    /** The owner's way: take an outcome, and say it came at {@code cameNanos}. */
+    private static int take(UserLoops loops, long cameNanos) {
+        int user = loops.takeSettled();
+        if (user >= 0) {
+            loops.thinksSince(user, cameNanos);
+        }
+        return user;
+    }
+
+    @Test
+    void aUserThinksFromWhenItsOutcomeCameNotFromWhenTheOwnerTookIt() {
+        UserLoops loops = new UserLoops(3, 1000, Thread.currentThread());
+        loops.start(START);
+        assertThat(dueAt(loops, START + ms(700))).containsExactly(0, 1, 2);
+        loops.sent(0);
+        loops.sent(1);
+        loops.sent(2);
+        loops.settled(1);
+        loops.settled(0);
+        loops.settled(2);
+        // taken a tick after they came: reply of user 1 at +710 ms, user 0's at +705 (read on another I/O thread,
+        // queued after it), user 2's at +712
+        assertThat(take(loops, START + ms(710))).isEqualTo(1);
+        assertThat(take(loops, START + ms(705))).isEqualTo(0);
+        assertThat(take(loops, START + ms(712))).isEqualTo(2);
+        assertThat(loops.nextDueNanos(START + ms(720)))
+                .as("a pause from the reply, not from the owner's look")
+                .isEqualTo(START + ms(1710));
+        assertThat(dueAt(loops, START + ms(1709))).isEmpty();
+        assertThat(dueAt(loops, START + ms(1710)))
+                .as("one taken out of order waits for the one queued before it, never goes ahead of it")
+                .containsExactly(1, 0);
+        assertThat(dueAt(loops, START + ms(1712))).containsExactly(2);
+    }
+
     @Test
     void theFirstSendsSpreadOverOnePauseInUserOrder() {
         UserLoops loops = new UserLoops(4, 1000, Thread.currentThread());
@@ -53,8 +88,8 @@ class UserLoopsTest {
         assertThat(dueAt(loops, START + ms(10_000))).as("in flight: never due").isEmpty();
 
         loops.settled(1);
-        assertThat(loops.takeSettled(START + ms(70))).isEqualTo(1);
-        assertThat(loops.takeSettled(START + ms(70))).isEqualTo(-1);
+        assertThat(take(loops, START + ms(70))).isEqualTo(1);
+        assertThat(take(loops, START + ms(70))).isEqualTo(-1);
         assertThat(loops.inFlight())
                 .as("at the end time, the loop waits for these")
                 .isEqualTo(1);
@@ -72,8 +107,8 @@ class UserLoopsTest {
         List.of(0, 1, 2).forEach(loops::sent);
         loops.settled(2);
         loops.settled(0);
-        assertThat(loops.takeSettled(START + 7)).isEqualTo(2);
-        assertThat(loops.takeSettled(START + 7)).isEqualTo(0);
+        assertThat(take(loops, START + 7)).isEqualTo(2);
+        assertThat(take(loops, START + 7)).isEqualTo(0);
         assertThat(loops.nextDueNanos(START + 7)).isEqualTo(START + 7);
         assertThat(dueAt(loops, START + 7)).containsExactly(2, 0);
     }
@@ -99,7 +134,7 @@ class UserLoopsTest {
         loops.sent(2);
         assertThat(loops.downCount()).isEqualTo(1);
         loops.settled(1);
-        loops.takeSettled(START + ms(200));
+        take(loops, START + ms(200));
         assertThat(dueAt(loops, START + ms(250))).isEmpty();
         loops.connected(0);
         loops.connected(0);
@@ -133,8 +168,8 @@ class UserLoopsTest {
             loops.await(until);
         }
         io.join();
-        assertThat(loops.takeSettled(START)).isEqualTo(1);
-        assertThat(loops.takeSettled(START)).isEqualTo(-1);
+        assertThat(take(loops, START)).isEqualTo(1);
+        assertThat(take(loops, START)).isEqualTo(-1);
     }
 
     @Test
@@ -145,7 +180,7 @@ class UserLoopsTest {
         loops.sent(0);
         loops.settled(0);
         loops.await(System.nanoTime() + TimeUnit.HOURS.toNanos(1));
-        assertThat(loops.takeSettled(START)).isZero();
+        assertThat(take(loops, START)).isZero();
     }
 
     /**
@@ -171,7 +206,7 @@ class UserLoopsTest {
         assertThatThrownBy(() -> loops.await(System.nanoTime() + TimeUnit.HOURS.toNanos(1)))
                 .isInstanceOf(InterruptedException.class);
         stop.join();
-        assertThat(loops.takeSettled(START))
+        assertThat(take(loops, START))
                 .as("still queued, for the owner's next look")
                 .isZero();
     }
@@ -211,7 +246,7 @@ class UserLoopsTest {
         long settledCount = 0;
         long sent = 0;
         while (now < end) {
-            for (int user = loops.takeSettled(now); user >= 0; user = loops.takeSettled(now)) {
+            for (int user = take(loops, now); user >= 0; user = take(loops, now)) {
                 lastOutcome[user] = now;
                 settledCount++;
             }
@@ -248,7 +283,7 @@ class UserLoopsTest {
 
     private static long countSettledNotTaken(UserLoops loops, long now) {
         long count = 0;
-        while (loops.takeSettled(now) >= 0) {
+        while (take(loops, now) >= 0) {
             count++;
         }
         return count;
@@ -269,7 +304,7 @@ class UserLoopsTest {
 
         loops.looping(1); // the offer fell (the steps ended): user 1's message in flight ends, then it idles
         loops.settled(1);
-        assertThat(loops.takeSettled(START + 2)).isEqualTo(1);
+        assertThat(take(loops, START + 2)).isEqualTo(1);
         assertThat(dueAt(loops, START + 2)).isEmpty();
         assertThat(loops.state(1)).isEqualTo(UserLoops.State.IDLE);
         assertThat(loops.inFlight()).isEqualTo(1);
