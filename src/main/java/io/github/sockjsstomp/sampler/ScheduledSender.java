@@ -85,7 +85,7 @@ final class ScheduledSender {
         if (schedule.due(now) == 0) {
             long wake = schedule.wakeNanos();
             try {
-                if (!sleepUntil(stepping && wake - rateCheckNanos > 0 ? rateCheckNanos : wake)) {
+                if (!sleepUntil(stepping ? earlier(wake, rateCheckNanos) : wake)) {
                     return notReported();
                 }
             } catch (InterruptedException e) {
@@ -115,7 +115,7 @@ final class ScheduledSender {
             return Sample.configError(label, e.getMessage());
         }
         long until = now + sampleNanos;
-        Tally tally = new Tally(schedule.next(), stepping && until - rateCheckNanos > 0 ? rateCheckNanos : until);
+        Tally tally = new Tally(schedule.next(), stepping ? earlier(until, rateCheckNanos) : until);
         SampleResult result = Sample.timed(label, r -> sendWhileInSample(r, label, first, due, message, tally));
         Sample.idle(result, tally.idleNanos);
         return result;
@@ -319,5 +319,10 @@ final class ScheduledSender {
             lastTiming = timing;
             lastDestination = destination;
         }
+    }
+
+    /** The earlier of two {@link System#nanoTime()} values (compared by difference: the clock may wrap). */
+    private static long earlier(long aNanos, long bNanos) {
+        return aNanos - bNanos > 0 ? bNanos : aNanos;
     }
 }

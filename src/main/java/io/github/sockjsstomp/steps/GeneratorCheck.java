@@ -57,9 +57,9 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
      * messages, and grown over the hold), a reply feed nearly full.
      */
     public List<String> limits(StepFigures figures, int cores, GeneratorQueues start, GeneratorQueues end) {
-        List<String> said = limits0(figures, cores);
-        double holdSeconds = Math.max(0.001, (figures.endEpochMs() - figures.holdStartEpochMs()) / 1000.0);
-        long perSecond = figures.sent() == null ? 0 : Math.round(figures.sent() / holdSeconds);
+        List<String> said = paceAndCpu(figures, cores);
+        long perSecond =
+                figures.sent() == null ? 0 : Math.round(figures.sent() / Math.max(0.001, figures.holdSeconds()));
         long backlog = end.timingLogBacklog();
         if (backlog > Math.max(BACKLOG_RECORDS, perSecond) && backlog > start.timingLogBacklog()) {
             said.add("timing log writer " + backlog + " records behind (" + start.timingLogBacklog()
@@ -71,7 +71,8 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
         return said;
     }
 
-    private List<String> limits0(StepFigures figures, int cores) {
+    /** The send lag, the share of the offer sent, and the CPU. */
+    private List<String> paceAndCpu(StepFigures figures, int cores) {
         List<String> said = new ArrayList<>();
         if (figures.sendLagP99Millis() != null && figures.sendLagP99Millis() > lagMillis) {
             said.add("send lag p99 " + Math.round(figures.sendLagP99Millis()) + " ms");
@@ -79,7 +80,7 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
         if (figures.kind() == StepKind.RATE && figures.sent() != null) {
             // A sender that cannot keep up sends less than the step offers, however its lag is measured (a thread
             // still connecting its users, a sender blocked on a write, sends nothing and lags nothing)
-            double holdSeconds = (figures.endEpochMs() - figures.holdStartEpochMs()) / 1000.0;
+            double holdSeconds = figures.holdSeconds();
             long offered = Math.round(figures.offered() * holdSeconds);
             if (holdSeconds > 0 && figures.sent() < SENT_SHARE * offered) {
                 said.add("sent " + figures.sent() + " of the " + offered + " messages the hold offered");

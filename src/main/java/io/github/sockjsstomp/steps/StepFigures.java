@@ -49,4 +49,9 @@ public record StepFigures(
     private static double percent(Long part, Long whole) {
         return part == null || whole == null || whole == 0 ? 0 : 100.0 * part / whole;
     }
+
+    /** How long the hold lasted, in seconds: its figures are counted over it. */
+    public double holdSeconds() {
+        return (endEpochMs - holdStartEpochMs) / 1000.0;
+    }
 }
