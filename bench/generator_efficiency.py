@@ -73,6 +73,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -672,19 +673,31 @@ def connects_run(in_flight, server, out, round_no):
     """connect.jmx with in_flight connects under way per thread: sessions/s and CPU per session while they connect."""
     users, threads = int(os.environ.get("CONNECT_USERS", "6000")), int(os.environ.get("CONNECT_THREADS", "6"))
     duration = int(os.environ.get("CONNECT_DURATION", "40"))
-    name = f"connects-{in_flight}-r{round_no}"
-    process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
+    name = f"connects-{str(in_flight).replace(':', '_')}-r{round_no}"
+    # JFR=connects: the first run's connects recorded (from the test's start, not the JVM's, to its end)
+    jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
+    in_flight, _, key = str(in_flight).partition(":")  # "8:K": the plan $PLAN_K, the build $HOME_K (A/B of a change)
+    plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
+    home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+    process, jtl, pid = jmeter(home, plan, out, name,
                                {"host": "127.0.0.1", "port": server.port, "transport": "raw",
                                 "endpoint": server.endpoint, "indexPath": "none", "pullPath": "none",
                                 "heartbeatMillis": 10000, "users": users, "threads": threads, "rampUp": 0,
                                 "duration": duration, "aliveMillis": 5000, "connectsInFlight": in_flight,
-                                **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}})
+                                **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}},
+                               jfr_launch(out) if jfr else "")
+    if jfr:
+        await_line(out / f"{name}.log", "Starting thread group", process)
+        jfr_start(pid, out)
     polls = poll_cpu(pid, server.pid, duration)
+    if jfr:
+        jfr_dump(pid, out / f"{name}.jfr")
     process.wait(300)
     with open(jtl, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["label"] == "session"]
     ok = [r for r in rows if r["success"] == "true"]
-    figures = {"run": name, "in_flight": in_flight, "users": users, "threads": threads, "connected": len(ok),
+    figures = {"run": name, "in_flight": in_flight + (f":{key}" if key else ""), "users": users, "threads": threads,
+               "connected": len(ok),
                "failed": len(rows) - len(ok)}
     if len(ok) > 1:
         first = min(int(r["timeStamp"]) for r in ok) / 1000
@@ -696,6 +709,10 @@ def connects_run(in_flight, server, out, round_no):
             figures["cpu_us"] = (inside[-1][1] - inside[0][1]) / len(ok) * 1e6
             figures["server_cpu_us"] = (inside[-1][2] - inside[0][2]) / len(ok) * 1e6
     return figures
+
+
+def first_connect_value():
+    return os.environ.get("CONNECT_IN_FLIGHT", "1 8 32").split()[0]
 
 
 def lean_connect_binary(out):
@@ -739,7 +756,7 @@ def connects(server, out):
             if value.startswith("lean:"):
                 runs[value].append(lean_connect_run(int(value[5:]), server, out, round_no))
             else:
-                runs[value].append(connects_run(int(value), server, out, round_no))
+                runs[value].append(connects_run(value, server, out, round_no))
             print(runs[value][-1], flush=True)
     sample = runs[values[0]][0]
     lines = [f"## Connects under way: {sample['users']:,} users on {sample['threads']} threads, connect.jmx raw", "",
@@ -819,7 +836,9 @@ def closed_run(side, server, out, round_no):
     side = side.split(":")[0]
     users = CLOSED_USERS
     ramp = int(os.environ.get("CLOSED_RAMP_S", "10"))
-    duration = ramp + ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
+    connect_limit = int(os.environ.get("CLOSED_CONNECT_LIMIT_S", max(120, 3 * ramp)))
+    # an upper bound: the run is stopped once its window has ended ({stop_jmeter})
+    duration = connect_limit + ENV["WARMUP_S"] + ENV["WINDOW_S"] + 30
     common = {"host": "127.0.0.1", "port": server.port, "endpoint": server.endpoint, "duration": duration,
               "pauseMillis": CLOSED_PAUSE_MS}
     if side == "incumbent":
@@ -838,7 +857,11 @@ def closed_run(side, server, out, round_no):
         process, jtl, pid = jmeter(home, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
     # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
     await_line(out / f"{name}.log", "Starting thread group", process)
-    time.sleep(ramp + ENV["WARMUP_S"])
+    # the warm-up starts when every user has connected, not after a guessed ramp: 15,000 users on 15 threads
+    # take longer to connect than 2,000, and a window that opens on connects measures them
+    connected, connect_s = await_connected(jtl, "CONNECTED" if side == "incumbent" else "session", users, process,
+                                           connect_limit)
+    time.sleep(ENV["WARMUP_S"])
     if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_start(pid, out)
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
@@ -849,6 +872,7 @@ def closed_run(side, server, out, round_no):
     jvm_threads = proc_status(pid, "Threads")
     if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_dump(pid, out / (name + ".jfr"))
+    stop_jmeter(out / f"{name}.console.txt")
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
     if side == "incumbent":
@@ -859,11 +883,48 @@ def closed_run(side, server, out, round_no):
                 for k, (n, total, cpu) in kinds1.items()}
     return {"run": name, "window_ms": (start_ms, end_ms), "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
             "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
+            "connected": connected, "connect_s": connect_s,
             "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1), "system_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9),
             "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
 
 
 nan = float("nan")
+
+
+def await_connected(jtl, label, users, process, limit_s):
+    """Waits until `users` sessions have connected (successful `label` rows in the .jtl, read as it grows) or
+    limit_s has passed; (sessions connected, seconds it took). The rows of the loops that started first keep
+    JMeter's buffered writer flushing."""
+    start, count, offset, tail, columns = time.time(), 0, 0, b"", None
+    while count < users and time.time() - start < limit_s and process.poll() is None:
+        time.sleep(0.5)
+        if not jtl.exists():
+            continue
+        with open(jtl, "rb") as f:
+            f.seek(offset)
+            chunk = f.read()
+        offset += len(chunk)
+        lines = (tail + chunk).split(b"\n")
+        tail = lines.pop()
+        for row in csv.reader(line.decode(errors="replace") for line in lines):
+            if columns is None:
+                columns = (row.index("label"), row.index("success"))
+            elif len(row) > columns[1] and row[columns[0]] == label and row[columns[1]] == "true":
+                count += 1
+    seconds = time.time() - start
+    if count < users:
+        print(f"{jtl.name}: {count:,} of {users:,} users connected after {seconds:.0f} s; the warm-up starts anyway",
+              flush=True)
+    return count, seconds
+
+
+def stop_jmeter(console, command=b"Shutdown"):
+    """Ends a run whose window is over through JMeter's own stop port (the one its console names), as
+    bin/shutdown.sh does: the run's duration is only an upper bound once the warm-up waits for the connects."""
+    found = re.search(r"message on port (\d+)", console.read_text(errors="replace")) if console.exists() else None
+    if found:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.sendto(command, ("127.0.0.1", int(found.group(1))))
 
 
 def closed_threads():
@@ -960,8 +1021,9 @@ def closed(server, out):
             continue
         kinds = sorted(results[0]["kinds"].items(), key=lambda kv: -kv[1][1])[:6]
         lines.append(f"- {side}: " + "; ".join(f"{k} ({n}) {cs:.2f} cs, {cpu:.1f} us" for k, (n, cs, cpu) in kinds))
-    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" for rs in runs.values() for r in rs),
-              ""]
+    lines += ["", "All runs: " + "; ".join(f"{r['run']} {r['cpu_us']:.1f} us" + (
+        f" ({r['connected']:,} users connected in {r['connect_s']:.0f} s)" if "connected" in r else "")
+        for rs in runs.values() for r in rs), ""]
     return lines
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Top frames of a JFR recording's execution samples: by thread kind, self (the running method) and inclusive.
 
-Usage: bench/jfr_top.py RECORDING.jfr [N]   (N rows per table, default 25)
+Usage: bench/jfr_top.py RECORDING.jfr [N] [KIND]   (N rows per table, default 25; KIND: one thread kind's samples
+only, e.g. stomp-connect, for the frames of a kind that the busiest kind hides)
 
 JFR samples only threads running Java code; time in system calls shows under jdk.NativeMethodSample, which is
 counted by thread kind too. Thread kinds are names with their trailing numbers cut ("users 1-7" -> "users").
@@ -43,10 +44,11 @@ def table(title, counter, total, rows):
 def main():
     recording = sys.argv[1]
     rows = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    only = sys.argv[3] if len(sys.argv) > 3 else None
     threads, own, inclusive = collections.Counter(), collections.Counter(), collections.Counter()
     total = 0
     for thread, frames in samples(recording, "jdk.ExecutionSample"):
-        if not frames:
+        if not frames or (only and kind(thread) != only):
             continue
         total += 1
         threads[kind(thread)] += 1
