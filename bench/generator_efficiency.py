@@ -860,7 +860,7 @@ def closed_run(side, server, out, round_no):
     # the warm-up starts when every user has connected, not after a guessed ramp: 15,000 users on 15 threads
     # take longer to connect than 2,000, and a window that opens on connects measures them
     connected, connect_s = await_connected(jtl, "CONNECTED" if side == "incumbent" else "session", users, process,
-                                           connect_limit)
+                                           connect_limit, pid, server.port)
     time.sleep(ENV["WARMUP_S"])
     if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_start(pid, out)
@@ -891,13 +891,23 @@ def closed_run(side, server, out, round_no):
 nan = float("nan")
 
 
-def await_connected(jtl, label, users, process, limit_s):
-    """Waits until `users` sessions have connected (successful `label` rows in the .jtl, read as it grows) or
-    limit_s has passed; (sessions connected, seconds it took). The rows of the loops that started first keep
-    JMeter's buffered writer flushing."""
-    start, count, offset, tail, columns = time.time(), 0, 0, b"", None
-    while count < users and time.time() - start < limit_s and process.poll() is None:
+def established_to(pid, port):
+    """The process's TCP connections to the server's port that are established (`ss -p`; as root)."""
+    done = subprocess.run(["ss", "-Htnp", "state", "established", f"( dport = :{port} )"], capture_output=True,
+                          text=True)
+    return sum(1 for line in done.stdout.splitlines() if f"pid={pid}," in line)
+
+
+def await_connected(jtl, label, users, process, limit_s, pid=None, port=None):
+    """Waits until `users` sessions have connected or limit_s has passed; (sessions connected, seconds it took).
+    Connected: successful `label` rows in the .jtl (read as it grows; the rows of the loops that started first keep
+    JMeter's buffered writer flushing), or, with `pid` and `port`, the process's established connections to the
+    server if more: a user whose first connect failed and whom the closed loop connected later has no row (only
+    a failed reconnect is one)."""
+    start, count, sockets, offset, tail, columns = time.time(), 0, 0, 0, b"", None
+    while max(count, sockets) < users and time.time() - start < limit_s and process.poll() is None:
         time.sleep(0.5)
+        sockets = established_to(pid, port) if pid and port else 0
         if not jtl.exists():
             continue
         with open(jtl, "rb") as f:
@@ -911,7 +921,7 @@ def await_connected(jtl, label, users, process, limit_s):
                 columns = (row.index("label"), row.index("success"))
             elif len(row) > columns[1] and row[columns[0]] == label and row[columns[1]] == "true":
                 count += 1
-    seconds = time.time() - start
+    seconds, count = time.time() - start, max(count, sockets)
     if count < users:
         print(f"{jtl.name}: {count:,} of {users:,} users connected after {seconds:.0f} s; the warm-up starts anyway",
               flush=True)
