@@ -32,7 +32,9 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   closed    the closed loop: CLOSED_USERS (2000) users, each one round trip then CLOSED_PAUSE_MS (1000) ms, again;
             ours echo.jmx's loop=closed on its default threads (2 for 2,000 users), the incumbent a thread per user
             with a Constant Timer of the same pause (bench/incumbent-echo.jmx with a timer added, in the results
-            dir). JMeter CPU per round trip, JVM threads, context switches per round trip by thread kind; JFR=closed
+            dir); floor sides "floor-closed" (Spring's STOMP client built as ours, no JMeter, no timing log) and
+            "floor-tomcat-closed" (Tomcat's WebSocket client alone, STOMP by hand): ClosedLoopFloor, the same users,
+            pause and driver threads in a JVM of its own. JMeter CPU per round trip, JVM threads, context switches per round trip by thread kind; JFR=closed
             records ours' first run (its window only). CLOSED_SIDES (default "ours incumbent"; "ours:K" runs the JMeter home
             $HOME_K with $PROPS_K: another build, side by side), CLOSED_RAMP_S (10: the incumbent's
             ramp-up, and both sides' time before the warm-up). With BROKER=rabbitmq, against RabbitMQ.
@@ -965,6 +967,58 @@ def window_latency(side, out, result):
     return {"p50_ms": values[len(values) // 2], "p99_ms": values[min(len(values) - 1, int(0.99 * len(values)))]}
 
 
+CLOSED_FLOORS = {"floor-closed": "spring", "floor-tomcat-closed": "tomcat"}
+
+
+def closed_floor_run(side, server, out, round_no):
+    """A closed-loop floor (ClosedLoopFloor, benchmark code in src/bench/java) in a JVM of its own with JMeter's heap
+    and collector flags: the same users, pause, queues and driver threads as ours (CLOSED_THREADS, else 2), a driver
+    tick of 10 ms as echo.jmx's tickMillis; "floor-closed" on Spring's STOMP client built as ours, "floor-tomcat-closed"
+    on Tomcat's WebSocket client alone with STOMP written by hand. No JMeter, no timing log: replies counted in the
+    window from its per-second totals. Its warm-up runs from when every user is connected."""
+    name = f"{side}-{round_no}"
+    ramp = int(os.environ.get("CLOSED_RAMP_S", "10"))
+    duration = ramp + ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5
+    ours = server.ours()
+    threads = closed_threads().get("threads", 2)
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(),
+               "io.github.sockjsstomp.client.wiring.ClosedLoopFloor", CLOSED_FLOORS[side],
+               f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
+               ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
+               ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(CLOSED_USERS),
+               str(threads), str(CLOSED_PAUSE_MS), "10", str(duration)]
+    console = out / f"{name}.console.txt"
+    with open(console, "w") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+        await_line(console, "connected ", process)
+        pid = process.pid
+        time.sleep(ramp + ENV["WARMUP_S"])
+        cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+        server0, sys0 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
+        time.sleep(ENV["WINDOW_S"])
+        cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+        server1, sys1 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
+        jvm_threads = proc_status(pid, "Threads")
+        process.wait(300)
+    start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
+    done, _ = floor_answered_between(console, start_ms, end_ms)
+    text = console.read_text()
+    final = re.search(r"^sent (\d+) answered (\d+)$", text, re.M)
+    # a closed loop ends with at most one message in flight per user; more unanswered, or any failure, is an error
+    errors = len(re.findall(r"^(send failed|unexpected frame)", text, re.M))
+    if not final:
+        errors += 1
+    elif int(final.group(1)) - int(final.group(2)) > CLOSED_USERS:
+        errors += int(final.group(1)) - int(final.group(2)) - CLOSED_USERS
+    per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
+                for k, (n, total, cpu) in kinds1.items()}
+    return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
+            "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
+            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
+            "system_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9),
+            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+
+
 def lean_echo_run(side, server, out, round_no):
     """The lean client's closed loop (bench/lean-connect -mode echo): CLOSED_USERS users, each its own session and
     queue, one round trip then CLOSED_PAUSE_MS ms (a side "lean:P" pauses P ms instead, "lean:0" unthrottled);
@@ -1000,17 +1054,27 @@ def closed(server, out):
     """The closed part: CLOSED_SIDES (default "ours incumbent"), alternating, ROUNDS rounds, medians."""
     sides = os.environ.get("CLOSED_SIDES", "ours incumbent").split()
     runs = {s: [] for s in sides}
+    before = load_average()
     for round_no in range(1, ENV["ROUNDS"] + 1):
         for side in sides:
             if hasattr(server, "settle"):
                 server.settle()
             if side.startswith("lean"):
                 runs[side].append(lean_echo_run(side, server, out, round_no))
+            elif side in CLOSED_FLOORS:
+                try:
+                    runs[side].append(closed_floor_run(side, server, out, round_no))
+                except RuntimeError as e:  # a floor that did not start: say so, keep the other sides' runs
+                    print(f"{side} round {round_no} failed: {e}", flush=True)
+                    runs[side].append({"run": f"{side}-{round_no}", "per_s": nan, "cpu_us": nan, "cs": nan,
+                                       "threads": nan, "errors": 1, "server_cpu_us": nan, "kinds": {}})
             else:
                 runs[side].append(closed_run(side, server, out, round_no))
                 runs[side][-1].update(window_latency(side, out, runs[side][-1]))
             print({k: v for k, v in runs[side][-1].items() if k != "kinds"}, flush=True)
+    after = load_average()
     lines = [f"## Closed loop: {CLOSED_USERS:,} users, each one round trip then a {CLOSED_PAUSE_MS} ms pause", "",
+             f"Load average (1/5/15 min) before {' '.join(before)}, after {' '.join(after)}.", "",
              "| side | JMeter CPU us per round trip | of it in the kernel | round trips/s | switches per round trip | "
              "JVM threads | server CPU us per round trip | errors | CPU ratio to incumbent | latency p50 / p99 ms |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
