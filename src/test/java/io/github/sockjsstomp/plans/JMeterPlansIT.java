@@ -522,26 +522,40 @@ class JMeterPlansIT {
         assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }
 
+    /**
+     * echo.jmx against the demo's strict broker, on Tomcat's own I/O threads instead of the plugin's: the strict
+     * broker test and the Tomcat I/O threads test assert on this one run, each on what it is about.
+     */
+    private static PlanRun strictBrokerOnTomcatsIoThreads;
+
+    private static synchronized PlanRun strictBrokerOnTomcatsIoThreads() throws Exception {
+        if (strictBrokerOnTomcatsIoThreads == null) {
+            strictBrokerOnTomcatsIoThreads = jmeter(
+                    "echo-guest",
+                    false,
+                    "threads=3",
+                    "rampUp=0",
+                    "duration=6",
+                    "pauseMillis=200",
+                    "transport=raw",
+                    "endpoint=/stomp-strict",
+                    "indexPath=none",
+                    "pullPath=none",
+                    "login=guest",
+                    "passcode=s3cret-pass",
+                    "connectHeaders=Authorization:Bearer s3cret-token",
+                    "sendHeaders=Authorization:Bearer s3cret-token",
+                    "destination=/queue/echo.{{userNumber}}",
+                    "subscribeTo=/queue/echo.{{userNumber}}",
+                    "replyTimeoutMillis=3000",
+                    "sockjsstomp.ioThreads=0");
+        }
+        return strictBrokerOnTomcatsIoThreads;
+    }
+
     @Test
     void oneLoginForEveryUserAndAQueuePerUserOnAStrictBroker() throws Exception {
-        PlanRun run = jmeter(
-                "echo-guest",
-                false,
-                "threads=3",
-                "rampUp=0",
-                "duration=6",
-                "pauseMillis=200",
-                "transport=raw",
-                "endpoint=/stomp-strict",
-                "indexPath=none",
-                "pullPath=none",
-                "login=guest",
-                "passcode=s3cret-pass",
-                "connectHeaders=Authorization:Bearer s3cret-token",
-                "sendHeaders=Authorization:Bearer s3cret-token",
-                "destination=/queue/echo.{{userNumber}}",
-                "subscribeTo=/queue/echo.{{userNumber}}",
-                "replyTimeoutMillis=3000");
+        PlanRun run = strictBrokerOnTomcatsIoThreads();
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         assertThat(distinct(timing, 4)).containsExactly("guest");
@@ -641,18 +655,7 @@ class JMeterPlansIT {
 
     @Test
     void tomcatsOwnIoThreadsStillWorkWhenAskedFor() throws Exception {
-        PlanRun run = jmeter(
-                "echo-tomcatio",
-                false,
-                "threads=2",
-                "rampUp=0",
-                "duration=4",
-                "pauseMillis=100",
-                "transport=raw",
-                "endpoint=/stomp-ws",
-                "indexPath=none",
-                "pullPath=none",
-                "sockjsstomp.ioThreads=0");
+        PlanRun run = strictBrokerOnTomcatsIoThreads();
         assertThat(run.count("echo")).isPositive();
         assertOnlyAnswered(run.timing());
     }
