@@ -22,6 +22,21 @@ class ReadmeCommandTest {
     }
 
     @Test
+    void aPlanItWatchingItsOwnServerCoversALineThatWatches() {
+        PlanItRun it =
+                new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "serverFigures=pid:42", "serverFiguresMillis=200");
+        assertThat(it.covers(line("-Jport=8080 -JserverFigures=actuator:http://127.0.0.1:8080/actuator")))
+                .isTrue();
+        assertThat(it.covers(line("-Jport=8080")))
+                .as("a line that does not watch")
+                .isTrue();
+        assertThat(new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1")
+                        .covers(line("-Jport=8080 -JserverFigures=pid:42")))
+                .as("the IT does not watch")
+                .isFalse();
+    }
+
+    @Test
     void aLineWithTheServersFiguresAddedRunsTheLineWithout() {
         ReadmeCommand plain = line("-Jport=61614 -Jendpoint=/");
         ReadmeCommand watched = line("-Jport=61614 -Jendpoint=/ -JserverFigures=pid:$(pgrep -f x | head -1)");

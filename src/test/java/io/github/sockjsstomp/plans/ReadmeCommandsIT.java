@@ -73,7 +73,8 @@ class ReadmeCommandsIT {
 
     /**
      * Properties that only watch a run (the server's figures beside it): a line that adds them to another line's
-     * properties runs that line too.
+     * properties runs that line too, and a plan IT that watches its own server (at its own address) runs a line
+     * that watches.
      */
     private static final Set<String> WATCHING = Set.of("serverFigures", "serverFiguresMillis", "serverFiguresLog");
 
@@ -119,6 +120,17 @@ class ReadmeCommandsIT {
                     "usersFile=",
                     "formLoginPath=/login",
                     "csrfPath=/csrf"),
+            new PlanItRun(
+                    ServerFiguresIT.class,
+                    "theGreetingAppsActuatorAndItsProcessArePolledIntoTheFileDuringTheRun",
+                    "greetings",
+                    "host=127.0.0.1",
+                    "messages=3",
+                    "holdMillis=1000",
+                    "rampUp=0",
+                    "serverFigures=actuator:http://127.0.0.1:",
+                    "serverFiguresMillis=200",
+                    "serverFiguresLog="),
             new PlanItRun(
                     ArtemisBrokerIT.class,
                     "echoWithOneLoginForEveryUserAndAQueuePerUser",
@@ -499,7 +511,8 @@ class ReadmeCommandsIT {
                 String name = asked.getKey();
                 boolean same = SIZING.contains(name)
                         || asked.getValue().equals(mine.get(name))
-                        || (USERS_OWN_FILES.contains(name) && mine.containsKey(name));
+                        || (USERS_OWN_FILES.contains(name) && mine.containsKey(name))
+                        || (WATCHING.contains(name) && mine.containsKey(name));
                 if (!same) {
                     return false;
                 }
@@ -508,6 +521,7 @@ class ReadmeCommandsIT {
             for (Map.Entry<String, String> extra : mine.entrySet()) {
                 String name = extra.getKey();
                 boolean sameAnyway = SIZING.contains(name)
+                        || WATCHING.contains(name)
                         || name.contains(".")
                         || command.properties().containsKey(name)
                         || extra.getValue().equals("none")
