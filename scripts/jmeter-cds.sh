@@ -7,8 +7,9 @@
 # for another JDK or another ApacheJMeter.jar, runs without it and says nothing.
 #
 # Made by one run of echo.jmx with its warm-up (which drives the plugin's client code against an in-process
-# peer, so no server is needed) against a closed port, with -XX:ArchiveClassesAtExit; again whenever
-# ApacheJMeter.jar or the plugin jar is newer than the archive. The archive is written under another name and
+# peer, so no server is needed) against a closed port, with -XX:ArchiveClassesAtExit; again when
+# ApacheJMeter.jar is newer than the archive or the plugin jar's contents changed (every build writes a new jar:
+# its entries' checksum, not its time, says whether it changed). The archive is written under another name and
 # only renamed once a JVM has mapped it (a truncated archive crashes the JVM that maps it). Never fails: without
 # an archive the tests run as before, only slower.
 set -uo pipefail
@@ -18,17 +19,21 @@ home="$root/target/jmeter"
 archive="$home/jmeter-cds.jsa"
 work="$root/target/jmeter-cds"
 
+plugin=none
+# (unzip -p: the entries' contents, not the jar's own bytes, which hold each entry's time)
+for jar in "$home"/lib/ext/jmeter-sockjs-stomp-*.jar; do
+  [ -f "$jar" ] && plugin=$(unzip -p "$jar" | sha1sum)
+done
 fresh=1
 [ -f "$archive" ] || fresh=0
-for jar in "$home/bin/ApacheJMeter.jar" "$home"/lib/ext/jmeter-sockjs-stomp-*.jar; do
-  [ -f "$jar" ] && [ "$jar" -nt "$archive" ] && fresh=0
-done
+[ "$home/bin/ApacheJMeter.jar" -nt "$archive" ] && fresh=0
+[ "$(cat "$archive.plugin" 2>/dev/null)" = "$plugin" ] || fresh=0
 if [ "$fresh" = 1 ]; then
   echo "jmeter-cds: $archive is up to date"
   exit 0
 fi
 
-rm -rf "$work" "$archive"
+rm -rf "$work" "$archive" "$archive.plugin"
 mkdir -p "$work"
 start=$(date +%s)
 # The same heap, collector and compiler settings as the tests' JMeters (pom.xml's failsafe environment).
@@ -41,6 +46,7 @@ if [ -s "$work/jmeter-cds.jsa" ] \
   && "${JAVA_HOME:+$JAVA_HOME/bin/}java" -Xshare:on -XX:SharedArchiveFile="$work/jmeter-cds.jsa" -Xlog:cds*=off \
     -cp "$home/bin/ApacheJMeter.jar" org.apache.jmeter.NewDriver --version > "$work/check.txt" 2>&1; then
   mv "$work/jmeter-cds.jsa" "$archive"
+  echo "$plugin" > "$archive.plugin"
   echo "jmeter-cds: wrote $archive in $(( $(date +%s) - start )) s"
 else
   echo "jmeter-cds: no archive (see $work/console.txt, $work/check.txt); the tests' JMeters start without one" >&2
