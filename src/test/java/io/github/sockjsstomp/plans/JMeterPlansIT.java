@@ -226,16 +226,9 @@ class JMeterPlansIT {
     @ParameterizedTest(name = "pacing {0}")
     @ValueSource(strings = {"ctt", "fixed", "unthrottled"})
     void sendIsPacedAndEverySendIsAnswered(String pacing) throws Exception {
-        int threads = 3;
-        int duration = 8;
-        List<String> props = new ArrayList<>(
-                List.of("threads=" + threads, "rampUp=0", "duration=" + duration, "replyTimeoutMillis=3000"));
-        switch (pacing) {
-            case "ctt" -> props.addAll(List.of("pacing=ctt", "throughput=600"));
-            case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
-            default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
-        }
-        PlanRun run = jmeter("send-" + pacing, false, props.toArray(String[]::new));
+        int threads = SEND_THREADS;
+        int duration = SEND_DURATION;
+        PlanRun run = pacing.equals("ctt") ? threeUsersAtAConstantThroughput() : paced(pacing);
         long sends = run.count("send");
         assertThat(run.labels())
                 .containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "send", sends));
@@ -260,22 +253,63 @@ class JMeterPlansIT {
         assertThat(distinct(timing, 9)).containsExactly("fire-and-forget");
     }
 
+    private static final int SEND_THREADS = 3;
+    private static final int SEND_DURATION = 8;
+
+    private static PlanRun paced(String pacing) throws Exception {
+        List<String> props = new ArrayList<>(
+                List.of("threads=" + SEND_THREADS, "rampUp=0", "duration=" + SEND_DURATION, "replyTimeoutMillis=3000"));
+        switch (pacing) {
+            case "ctt" -> props.addAll(List.of("pacing=ctt", "throughput=600"));
+            case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
+            default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
+        }
+        return jmeter("send-" + pacing, false, props.toArray(String[]::new));
+    }
+
+    /**
+     * send.jmx with -Jthreads=3 alone and a Constant Throughput Timer: the constant throughput test and the
+     * threads-alone test assert on this one run, each on what it is about.
+     */
+    private static PlanRun threeUsersAtAConstantThroughput;
+
+    private static synchronized PlanRun threeUsersAtAConstantThroughput() throws Exception {
+        if (threeUsersAtAConstantThroughput == null) {
+            threeUsersAtAConstantThroughput = paced("ctt");
+        }
+        return threeUsersAtAConstantThroughput;
+    }
+
+    /**
+     * send.jmx's defaults with five users (no threads) at 1,200 messages a minute, with the HTML dashboard: the
+     * reply samples test and the five users test assert on this one run, each on what it is about.
+     */
+    private static PlanRun fiveUsersWithReplySamples;
+
+    private static synchronized PlanRun fiveUsersWithReplySamples() throws Exception {
+        if (fiveUsersWithReplySamples == null) {
+            fiveUsersWithReplySamples = jmeter(
+                    "send-replies",
+                    true,
+                    "users=5",
+                    "rampUp=0",
+                    // long enough for the JIT warm-up and the connects on a busy machine, then some sending
+                    "duration=12",
+                    "throughput=1200",
+                    "replyTimeoutMillis=3000",
+                    "replySamples=true");
+        }
+        return fiveUsersWithReplySamples;
+    }
+
     /**
      * Reply samples (send.jmx's default): every finished message of a fire-and-forget run reaches JMeter's listeners as a
      * sample of its own, its elapsed time the reply latency, and the HTML dashboard lists them.
      */
     @Test
     void replySamplesBringFireAndForgetLatencyToJMetersListeners() throws Exception {
-        int threads = 2;
-        PlanRun run = jmeter(
-                "send-replies",
-                true,
-                "threads=" + threads,
-                "rampUp=0",
-                "duration=6",
-                "throughput=1200",
-                "replyTimeoutMillis=3000",
-                "replySamples=true");
+        int users = 5;
+        PlanRun run = fiveUsersWithReplySamples();
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         assertThat(run.count("send")).as("send rows kept out of the listeners").isZero();
@@ -284,7 +318,7 @@ class JMeterPlansIT {
                 .filter(r -> r.get("label").equals("reply /app/echo"))
                 .toList();
         // The replies thread stops with the senders: the last replies may finish after it, in the drain.
-        assertThat(replies).hasSizeBetween((int) sends - 2 * threads, (int) sends);
+        assertThat(replies).hasSizeBetween((int) sends - 2 * users, (int) sends);
         assertThat(replies).allSatisfy(r -> {
             assertThat(r.get("success")).isEqualTo("true");
             assertThat(r.get("threadName")).startsWith("replies ");
@@ -308,20 +342,7 @@ class JMeterPlansIT {
      */
     @Test
     void fiveUsersRunOnTwoThreadsThreeAndTwoAndEveryMessageIsOneReplyRow() throws Exception {
-        PlanRun run = PlanRun.runClean(
-                dir.resolve("send-five-users"),
-                "send",
-                false,
-                List.of(
-                        "port=" + server.port(),
-                        "indexPath=/index",
-                        "pullPath=/clientPull",
-                        "users=5",
-                        "rampUp=0",
-                        // long enough for the JIT warm-up and the connects on a busy machine, then some sending
-                        "duration=12",
-                        "throughput=1200",
-                        "replyTimeoutMillis=3000"));
+        PlanRun run = fiveUsersWithReplySamples();
         assertThat(Files.readString(run.dir().resolve("console.txt")))
                 .contains("stomp: senders: 5 virtual users on 2 threads (2 to 3 per thread)");
         assertThat(run.threads("session")).containsOnlyKeys("senders 1-1", "senders 1-2");
@@ -343,7 +364,7 @@ class JMeterPlansIT {
     /** A JMeter user's habit: -Jthreads=N alone is N users, one per thread. */
     @Test
     void threadsAloneIsThatManyUsersOnePerThread() throws Exception {
-        PlanRun run = jmeter("send-threads", false, "threads=3", "rampUp=0", "duration=10", "throughput=600");
+        PlanRun run = threeUsersAtAConstantThroughput();
         assertThat(Files.readString(run.dir().resolve("console.txt")))
                 .contains("stomp: senders: 3 virtual users on 3 threads (1 per thread)");
         assertThat(run.threads("session"))
@@ -511,26 +532,40 @@ class JMeterPlansIT {
         assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }
 
+    /**
+     * echo.jmx against the demo's strict broker, on Tomcat's own I/O threads instead of the plugin's: the strict
+     * broker test and the Tomcat I/O threads test assert on this one run, each on what it is about.
+     */
+    private static PlanRun strictBrokerOnTomcatsIoThreads;
+
+    private static synchronized PlanRun strictBrokerOnTomcatsIoThreads() throws Exception {
+        if (strictBrokerOnTomcatsIoThreads == null) {
+            strictBrokerOnTomcatsIoThreads = jmeter(
+                    "echo-guest",
+                    false,
+                    "threads=3",
+                    "rampUp=0",
+                    "duration=6",
+                    "pauseMillis=200",
+                    "transport=raw",
+                    "endpoint=/stomp-strict",
+                    "indexPath=none",
+                    "pullPath=none",
+                    "login=guest",
+                    "passcode=s3cret-pass",
+                    "connectHeaders=Authorization:Bearer s3cret-token",
+                    "sendHeaders=Authorization:Bearer s3cret-token",
+                    "destination=/queue/echo.{{userNumber}}",
+                    "subscribeTo=/queue/echo.{{userNumber}}",
+                    "replyTimeoutMillis=3000",
+                    "sockjsstomp.ioThreads=0");
+        }
+        return strictBrokerOnTomcatsIoThreads;
+    }
+
     @Test
     void oneLoginForEveryUserAndAQueuePerUserOnAStrictBroker() throws Exception {
-        PlanRun run = jmeter(
-                "echo-guest",
-                false,
-                "threads=3",
-                "rampUp=0",
-                "duration=6",
-                "pauseMillis=200",
-                "transport=raw",
-                "endpoint=/stomp-strict",
-                "indexPath=none",
-                "pullPath=none",
-                "login=guest",
-                "passcode=s3cret-pass",
-                "connectHeaders=Authorization:Bearer s3cret-token",
-                "sendHeaders=Authorization:Bearer s3cret-token",
-                "destination=/queue/echo.{{userNumber}}",
-                "subscribeTo=/queue/echo.{{userNumber}}",
-                "replyTimeoutMillis=3000");
+        PlanRun run = strictBrokerOnTomcatsIoThreads();
         List<String[]> timing = run.timing();
         assertOnlyAnswered(timing);
         assertThat(distinct(timing, 4)).containsExactly("guest");
@@ -630,18 +665,7 @@ class JMeterPlansIT {
 
     @Test
     void tomcatsOwnIoThreadsStillWorkWhenAskedFor() throws Exception {
-        PlanRun run = jmeter(
-                "echo-tomcatio",
-                false,
-                "threads=2",
-                "rampUp=0",
-                "duration=4",
-                "pauseMillis=100",
-                "transport=raw",
-                "endpoint=/stomp-ws",
-                "indexPath=none",
-                "pullPath=none",
-                "sockjsstomp.ioThreads=0");
+        PlanRun run = strictBrokerOnTomcatsIoThreads();
         assertThat(run.count("echo")).isPositive();
         assertOnlyAnswered(run.timing());
     }

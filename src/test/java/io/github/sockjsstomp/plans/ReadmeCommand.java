@@ -104,15 +104,31 @@ record ReadmeCommand(
                 || !named;
     }
 
-    /** Shell words: blanks split, single and double quotes group, as bash reads these lines. */
+    /**
+     * Shell words: blanks split, single and double quotes group, and so does a command substitution {@code $(...)}
+     * (kept as written), as bash reads these lines.
+     */
     static List<String> words(String text) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
         char quote = 0;
+        int substitution = 0;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (quote != 0) {
+            if (substitution > 0) {
+                word.append(c);
+                if (c == '(') {
+                    substitution++;
+                } else if (c == ')') {
+                    substitution--;
+                }
+            } else if (c == '$' && i + 1 < text.length() && text.charAt(i + 1) == '(') {
+                word.append("$(");
+                i++;
+                substitution = 1;
+                inWord = true;
+            } else if (quote != 0) {
                 if (c == quote) {
                     quote = 0;
                 } else {

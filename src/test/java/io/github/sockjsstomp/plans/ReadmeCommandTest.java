@@ -16,6 +16,41 @@ class ReadmeCommandTest {
     void wordsAreReadAsBashReadsThem() {
         assertThat(ReadmeCommand.words("jmeter -n '-Jpayload={\"name\":\"{{msgId}}\"}' -Ja=\"b c\" -Jd=e\\ f"))
                 .containsExactly("jmeter", "-n", "-Jpayload={\"name\":\"{{msgId}}\"}", "-Ja=b c", "-Jd=e f");
+        assertThat(ReadmeCommand.words("jmeter -Jf=pid:$(pgrep -f x | head -1) -l r.jtl"))
+                .as("a command substitution is part of its word")
+                .containsExactly("jmeter", "-Jf=pid:$(pgrep -f x | head -1)", "-l", "r.jtl");
+    }
+
+    @Test
+    void aPlanItWatchingItsOwnServerCoversALineThatWatches() {
+        PlanItRun it =
+                new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "serverFigures=pid:42", "serverFiguresMillis=200");
+        assertThat(it.covers(line("-Jport=8080 -JserverFigures=actuator:http://127.0.0.1:8080/actuator")))
+                .isTrue();
+        assertThat(it.covers(line("-Jport=8080")))
+                .as("a line that does not watch")
+                .isTrue();
+        assertThat(new PlanItRun(ReadmeCommandsIT.class, "x", "echo", "host=127.0.0.1")
+                        .covers(line("-Jport=8080 -JserverFigures=pid:42")))
+                .as("the IT does not watch")
+                .isFalse();
+    }
+
+    @Test
+    void aLineWithTheServersFiguresAddedRunsTheLineWithout() {
+        ReadmeCommand plain = line("-Jport=61614 -Jendpoint=/");
+        ReadmeCommand watched = line("-Jport=61614 -Jendpoint=/ -JserverFigures=pid:$(pgrep -f x | head -1)");
+        assertThat(ReadmeCommandsIT.watchedRunOf(watched, plain)).isTrue();
+        assertThat(ReadmeCommandsIT.watchedRunOf(plain, watched))
+                .as("fewer properties")
+                .isFalse();
+        assertThat(ReadmeCommandsIT.watchedRunOf(watched, watched)).as("itself").isFalse();
+        assertThat(ReadmeCommandsIT.watchedRunOf(line("-Jport=61614 -Jendpoint=/ -Jreceipts=true"), plain))
+                .as("a property that changes the run")
+                .isFalse();
+        assertThat(ReadmeCommandsIT.watchedRunOf(line("-Jport=61614 -Jendpoint=/ws -JserverFigures=pid:1"), plain))
+                .as("another value")
+                .isFalse();
     }
 
     @Test
@@ -86,7 +121,10 @@ class ReadmeCommandTest {
         assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o dashboard"))).isTrue();
         assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o report"))).isTrue();
         assertThat(dashboard.covers(line("-Jhost=127.0.0.1")))
-                .as("no dashboard asked for")
+                .as("no dashboard asked for: the same run, the dashboard built after it")
+                .isTrue();
+        assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -X")))
+                .as("another option")
                 .isFalse();
         assertThat(dashboard.covers(line("-Jhost=127.0.0.1 -e -o dashboard -X")))
                 .as("another option")

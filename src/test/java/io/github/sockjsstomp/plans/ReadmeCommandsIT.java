@@ -68,6 +68,16 @@ class ReadmeCommandsIT {
             "port",
             "timingLog");
 
+    /** Properties naming a file of the user's own: a plan IT that passes its own file runs the same. */
+    private static final Set<String> USERS_OWN_FILES = Set.of("usersFile");
+
+    /**
+     * Properties that only watch a run (the server's figures beside it): a line that adds them to another line's
+     * properties runs that line too, and a plan IT that watches its own server (at its own address) runs a line
+     * that watches.
+     */
+    private static final Set<String> WATCHING = Set.of("serverFigures", "serverFiguresMillis", "serverFiguresLog");
+
     /**
      * What the plan ITs run, as their sources write it (the port aside): a docs line that asks for the same plan
      * with the same properties, sizes apart, is covered there. A literal an IT no longer writes fails here: then
@@ -95,6 +105,32 @@ class ReadmeCommandsIT {
                     "pauseMillis=200",
                     "replyTimeoutMillis=2000",
                     "summariser.interval=3"),
+            new PlanItRun(
+                    SpringAppsIT.class,
+                    "formLoginWithCsrfAndAUsersFileAgainstASpringSecurityApp",
+                    "echo",
+                    "host=127.0.0.1",
+                    "endpoint=/chat-websocket",
+                    "destination=/app/echo",
+                    "subscribeTo=/user/queue/echo",
+                    "threads=3",
+                    "rampUp=0",
+                    "duration=8",
+                    "pauseMillis=200",
+                    "usersFile=",
+                    "formLoginPath=/login",
+                    "csrfPath=/csrf"),
+            new PlanItRun(
+                    ServerFiguresIT.class,
+                    "theGreetingAppsActuatorAndItsProcessArePolledIntoTheFileDuringTheRun",
+                    "greetings",
+                    "host=127.0.0.1",
+                    "messages=3",
+                    "holdMillis=1000",
+                    "rampUp=0",
+                    "serverFigures=actuator:http://127.0.0.1:",
+                    "serverFiguresMillis=200",
+                    "serverFiguresLog="),
             new PlanItRun(
                     ArtemisBrokerIT.class,
                     "echoWithOneLoginForEveryUserAndAQueuePerUser",
@@ -131,25 +167,15 @@ class ReadmeCommandsIT {
                     "silentShare=0.5",
                     "silentAfter=0.5"),
             new PlanItRun(
-                    JMeterPlansIT.class,
-                    "fiveUsersRunOnTwoThreadsThreeAndTwoAndEveryMessageIsOneReplyRow",
-                    "send",
-                    "indexPath=/index",
-                    "pullPath=/clientPull",
-                    "users=5",
-                    "rampUp=0",
-                    "duration=12",
-                    "throughput=1200",
-                    "replyTimeoutMillis=3000"),
-            new PlanItRun(
                             JMeterPlansIT.class,
-                            "replySamplesBringFireAndForgetLatencyToJMetersListeners",
+                            "fiveUsersWithReplySamples",
                             "send",
                             "indexPath=/index",
                             "pullPath=/clientPull",
                             "endpoint=/ws",
+                            "users=5",
                             "rampUp=0",
-                            "duration=6",
+                            "duration=12",
                             "throughput=1200",
                             "replyTimeoutMillis=3000",
                             "replySamples=true")
@@ -201,13 +227,10 @@ class ReadmeCommandsIT {
     private static SecuredChatApp secured;
     private static ArtemisBroker artemis;
 
+    /** The servers start when a line first needs one: a server no line runs against costs nothing. */
     @BeforeAll
-    static void startServers() throws Exception {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        demo = DemoServer.start(0);
-        greetings = GreetingApp.start(false, 100);
-        secured = SecuredChatApp.start(false, StompAuth.HANDSHAKE_AND_CSRF);
-        artemis = ArtemisBroker.start(dir.resolve("artemis"), Map.of("guest", "guest"), 0);
     }
 
     @AfterAll
@@ -248,6 +271,12 @@ class ReadmeCommandsIT {
         if (covered.isPresent()) {
             covered.get().assertStillWritten();
             return;
+        }
+        Optional<ReadmeCommand> watched = commands().stream()
+                .filter(other -> watchedRunOf(other, command))
+                .findFirst();
+        if (watched.isPresent()) {
+            return; // that line's run, here too, is this one's with the server's figures watched beside it
         }
         Path work = Files.createTempDirectory(dir, "run-");
         Map<String, String> asRun = asRun(command, read);
@@ -291,6 +320,27 @@ class ReadmeCommandsIT {
                         .isEqualTo(books.sent());
             }
         }
+    }
+
+    /**
+     * Whether {@code other} is {@code line} with only {@link #WATCHING} properties added, and runs here itself (no
+     * plan IT covers it): then its run is {@code line}'s run too.
+     */
+    static boolean watchedRunOf(ReadmeCommand other, ReadmeCommand line) {
+        if (other == line
+                || !other.plan().equals(line.plan())
+                || !other.options().equals(line.options())
+                || other.elsewhere()
+                || PLAN_IT_RUNS.stream().anyMatch(it -> it.covers(other))) {
+            return false;
+        }
+        Map<String, String> added = new TreeMap<>(other.properties());
+        for (Map.Entry<String, String> asked : line.properties().entrySet()) {
+            if (!asked.getValue().equals(added.remove(asked.getKey()))) {
+                return false;
+            }
+        }
+        return !added.isEmpty() && WATCHING.containsAll(added.keySet());
     }
 
     /**
@@ -393,20 +443,32 @@ class ReadmeCommandsIT {
         return PlanPropertyNames.in(Files.readString(PlanRun.planFile(plan), StandardCharsets.UTF_8));
     }
 
-    /** The server a command line is written for. */
-    private static int portFor(ReadmeCommand command) {
+    /** The server a command line is written for (started if it is not yet). */
+    private static synchronized int portFor(ReadmeCommand command) throws Exception {
         Map<String, String> properties = command.properties();
         if ("61614".equals(properties.get("port"))) {
+            if (artemis == null) {
+                artemis = ArtemisBroker.start(dir.resolve("artemis"), Map.of("guest", "guest"), 0);
+            }
             return artemis.port();
         }
         String endpoint = properties.getOrDefault("endpoint", "");
         if (endpoint.equals("/chat-websocket")) {
+            if (secured == null) {
+                secured = SecuredChatApp.start(false, StompAuth.HANDSHAKE_AND_CSRF);
+            }
             return secured.port();
         }
         if (endpoint.equals("/gs-guide-websocket") || command.plan().equals("greetings")) {
+            if (greetings == null) {
+                greetings = GreetingApp.start(false, 100);
+            }
             return greetings.port();
         }
         assertThat(properties).as("a demo server line names its login steps").containsEntry("indexPath", "/index");
+        if (demo == null) {
+            demo = DemoServer.start(0);
+        }
         return demo.port();
     }
 
@@ -446,7 +508,12 @@ class ReadmeCommandsIT {
             }
             Map<String, String> mine = properties();
             for (Map.Entry<String, String> asked : command.properties().entrySet()) {
-                if (!SIZING.contains(asked.getKey()) && !asked.getValue().equals(mine.get(asked.getKey()))) {
+                String name = asked.getKey();
+                boolean same = SIZING.contains(name)
+                        || asked.getValue().equals(mine.get(name))
+                        || (USERS_OWN_FILES.contains(name) && mine.containsKey(name))
+                        || (WATCHING.contains(name) && mine.containsKey(name));
+                if (!same) {
                     return false;
                 }
             }
@@ -454,6 +521,7 @@ class ReadmeCommandsIT {
             for (Map.Entry<String, String> extra : mine.entrySet()) {
                 String name = extra.getKey();
                 boolean sameAnyway = SIZING.contains(name)
+                        || WATCHING.contains(name)
                         || name.contains(".")
                         || command.properties().containsKey(name)
                         || extra.getValue().equals("none")
@@ -465,10 +533,13 @@ class ReadmeCommandsIT {
             return true;
         }
 
-        /** A results file, and the dashboard when this run builds one (its directory is a name only). */
+        /**
+         * A results file, and the dashboard when this run builds one (its directory is a name only). JMeter builds
+         * the dashboard after the test: a run that builds one is also the run of a line that asks for none.
+         */
         private boolean sameOptions(List<String> options) {
             List<String> results = List.of("-l", "results.jtl");
-            if (!dashboard) {
+            if (!dashboard || options.equals(results)) {
                 return options.equals(results);
             }
             return options.size() == 5
@@ -491,8 +562,13 @@ class ReadmeCommandsIT {
                     .allSatisfy(p -> assertThat(text).contains("\"" + p + "\""));
             if (dashboard) {
                 // PlanRun's report flag, true, after the run's name: run(dir, plan, true, ...) or jmeter(name, true,
-                // ...)
-                int start = text.indexOf("void " + method + "(");
+                // ...), in the method's declaration (a test, or the helper that makes a run several tests share)
+                Matcher declaration =
+                        Pattern.compile("(?m)^    [\\w ]+ " + method + "\\(").matcher(text);
+                assertThat(declaration.find())
+                        .as("%s declares %s", it.getSimpleName(), method)
+                        .isTrue();
+                int start = declaration.start();
                 assertThat(text.substring(start, text.indexOf("\n    }\n", start)))
                         .as(
                                 "%s#%s builds the dashboard (else update ReadmeCommandsIT.PLAN_IT_RUNS)",

@@ -100,7 +100,11 @@ class SpringAppsIT {
                 dir.resolve("secured-" + sockJs),
                 "echo",
                 false,
-                secured(app, "usersFile=" + users, "formLoginPath=/login", "csrfPath=" + (sockJs ? "/chat" : "/csrf")));
+                secured(
+                        app,
+                        "usersFile=" + users,
+                        "formLoginPath=/login",
+                        sockJs ? "csrfPath=/chat" : "csrfPath=/csrf"));
         assertEveryEchoAnsweredToItsSender(run, Set.of("alice", "bob", "user-3"));
         assertThat(run.labels()).containsKeys("login", "csrf");
     }
@@ -250,7 +254,8 @@ class SpringAppsIT {
         List<String> all = new ArrayList<>(List.of(
                 "host=127.0.0.1",
                 "port=" + app.port(),
-                "endpoint=" + SecuredChatApp.ENDPOINT,
+                // SecuredChatApp.ENDPOINT as README.md writes it (ReadmeCommandsIT.PLAN_IT_RUNS finds it here)
+                "endpoint=/chat-websocket",
                 "destination=/app/echo",
                 "subscribeTo=/user/queue/echo",
                 "replySamples=false",

@@ -48,16 +48,13 @@ class SteppedCapacityIT {
     void aSteppedSendFindsTheServersKneeWithinOneStepAndCallsItTheServers() throws Exception {
         Path runDir = dir.resolve("knee");
         PlanRun run = PlanRun.run(
-                runDir,
-                "send",
-                false,
-                send(runDir, "destination=/app/slow", "steps=25,50,200", "users=6", "threads=2"));
+                runDir, "send", false, send(runDir, "destination=/app/slow", "steps=50,200", "users=6", "threads=2"));
 
         List<Map<String, String>> steps = stepsLog(runDir);
-        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
-        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "held", "broke");
-        assertThat(steps.get(2).get("limit")).isEqualTo("server");
-        assertThat(steps.get(2).get("reason")).contains("p99 ").doesNotContain("generator");
+        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke");
+        assertThat(steps.get(1).get("limit")).isEqualTo("server");
+        assertThat(steps.get(1).get("reason")).contains("p99 ").doesNotContain("generator");
         int knee = firstBroken(steps);
         // within one step: the knee is the first step offering more than the server's rate
         assertThat(Double.parseDouble(steps.get(knee - 1).get("offered"))).isGreaterThan(KNEE_PER_SECOND);
@@ -66,18 +63,18 @@ class SteppedCapacityIT {
         String console = Files.readString(runDir.resolve("console.txt"));
         // send.jmx's steps begin when its users are online (stepsStart=online,+rampUp), here as soon as all 6 are
         assertThat(console)
-                .contains("stomp steps: 3 steps of msg/s (25, 50, 200), each 1.0 s ramp + 3.0 s hold, from when this "
+                .contains("stomp steps: 2 steps of msg/s (50, 200), each 1.0 s ramp + 2.0 s hold, from when this "
                         + "engine's users are online (not before +0.0 s)")
                 .contains("stomp steps begin: 6 of 6 users online at +")
-                .contains("stomp step 1 of 3: 25 msg/s held")
-                .contains("stomp step 3 of 3: 200 msg/s broke (the server's limit: ")
+                .contains("stomp step 1 of 2: 50 msg/s held")
+                .contains("stomp step 2 of 2: 200 msg/s broke (the server's limit: ")
                 .contains("stomp capacity: held 50 msg/s (")
                 .contains("; broke at 200 msg/s: p99 ")
                 .contains("(the server's limit: the generator kept its pace)");
         // one sample per step, failed where it broke
         assertThat(run.rows().stream().filter(r -> r.get("label").startsWith("step ")))
                 .extracting(r -> r.get("label") + " " + r.get("success") + " " + r.get("responseCode"))
-                .containsExactly("step 1 true held", "step 2 true held", "step 3 false broke-server");
+                .containsExactly("step 1 true held", "step 2 false broke-server");
     }
 
     @Test
@@ -106,7 +103,7 @@ class SteppedCapacityIT {
     /**
      * echo.jmx's closed loop steps the users that loop (pauseMillis=0: each user sends its next message as its reply
      * comes, so N users keep N messages queued at the slow worker, whose 10 ms each make a round trip of about N x
-     * 10 ms: 1 and 2 users hold p99 300 ms, 60 break it). Over SockJS's websocket transport, with receipts asked for
+     * 10 ms: 1 user holds p99 300 ms, 60 break it). Over SockJS's websocket transport, with receipts asked for
      * (the demo's simple broker sends none); stopOnBreak ends it one step after the break.
      */
     @Test
@@ -128,26 +125,26 @@ class SteppedCapacityIT {
                 "replyTimeoutMillis=1500",
                 "sloP99Millis=300",
                 "sloLostPercent=1",
-                "steps=1,2,60,120,240",
+                "steps=1,60,120,240",
                 "stopOnBreak=true",
                 "users=240",
                 "threads=2"));
         PlanRun run = PlanRun.run(runDir, "echo", false, properties);
 
         List<Map<String, String>> steps = stepsLog(runDir);
-        // step 3 broke; step 4 confirms it; step 5 never ran
-        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3", "4");
+        // step 2 broke; step 3 confirms it; step 4 never ran
+        assertThat(steps).extracting(r -> r.get("step")).containsExactly("1", "2", "3");
         assertThat(steps).extracting(r -> r.get("kind")).containsOnly("users");
-        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "held", "broke", "broke");
-        assertThat(steps.get(2).get("limit")).isEqualTo("server");
+        assertThat(steps).extracting(r -> r.get("verdict")).containsExactly("held", "broke", "broke");
+        assertThat(steps.get(1).get("limit")).isEqualTo("server");
         // every user connected before the steps began, and stayed: the steps changed who loops, not who is online
         assertThat(steps).extracting(r -> r.get("users")).containsOnly("240");
-        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("1", "2", "60", "120");
+        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("1", "60", "120");
         assertThat(run.count("session")).isEqualTo(240);
         assertExactBooksPerStep(run, steps);
         assertThat(Files.readString(runDir.resolve("console.txt")))
                 .contains("stomp steps begin: 240 of 240 users online at +")
-                .contains("stomp capacity: held 2 users (")
+                .contains("stomp capacity: held 1 users (")
                 .contains("; broke at 60 users: p99 ");
         assertThat(run.books().noReceipts()).as(run.books().line()).isPositive();
     }
@@ -157,7 +154,7 @@ class SteppedCapacityIT {
         Path runDir = dir.resolve("users");
         List<String> properties = new ArrayList<>(common(runDir));
         properties.addAll(List.of(
-                "steps=2,4,6",
+                "steps=2,4",
                 "stepsStart=+3",
                 "threads=2",
                 "sloConnectFailedPercent=0",
@@ -167,14 +164,14 @@ class SteppedCapacityIT {
 
         List<Map<String, String>> steps = stepsLog(runDir);
         assertThat(steps).extracting(r -> r.get("kind")).containsOnly("users");
-        assertThat(steps).extracting(r -> r.get("users")).containsExactly("2", "4", "6");
-        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("2", "4", "6");
+        assertThat(steps).extracting(r -> r.get("users")).containsExactly("2", "4");
+        assertThat(steps).extracting(r -> r.get("achieved")).containsExactly("2", "4");
         assertThat(steps).extracting(r -> r.get("connect_failed")).containsOnly("0");
         assertThat(steps).extracting(r -> r.get("verdict")).containsOnly("held");
         // the users of the plan default to the largest step, each connected once
-        assertThat(run.count("session")).isEqualTo(6);
+        assertThat(run.count("session")).isEqualTo(4);
         assertThat(Files.readString(runDir.resolve("console.txt")))
-                .contains("stomp capacity: held 6 users (")
+                .contains("stomp capacity: held 4 users (")
                 .contains("no knee found");
     }
 
@@ -189,7 +186,7 @@ class SteppedCapacityIT {
                 "heartbeatMillis=0",
                 "rampUp=0",
                 "stepRampSeconds=1",
-                "stepHoldSeconds=3",
+                "stepHoldSeconds=2",
                 "stepsLog=" + runDir.resolve("steps.csv"));
     }
 
