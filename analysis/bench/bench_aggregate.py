@@ -196,8 +196,8 @@ def phases(log: Path, rate_per_min: float, kinds: list[str], held_mib: int) -> d
 #: peak RSS would include it)
 STEPS_HEADER = (
     "run,engine,step,kind,offered,ramp_start_epoch_ms,hold_start_epoch_ms,end_epoch_ms,users,sent,answered,lost,"
-    "failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,generator_cpu,connects,connect_failed,connect_p99_ms,"
-    "verdict,limit,reason"
+    "failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,generator_cpu,machine_cpu,connects,connect_failed,"
+    "connect_p99_ms,heartbeat_misses,verdict,limit,reason"
 )
 
 

@@ -124,7 +124,7 @@ def test_server_figures_are_averaged_over_each_hold(tmp_path):
             values = [float(p["value"]) for p in inside if (p["source"], p["metric"]) == (source, metric)]
             assert by[(source, metric)] == pytest.approx(factor * sum(values) / len(values))
     header = analysis.steps.table.markdown().splitlines()[2]
-    assert "actuator CPU %" in header and "actuator heap MiB" in header and "pid threads" in header
+    assert "actuator CPU %" in header and "actuator heap" in header and "pid threads" in header
 
 
 def test_the_charts_and_files_are_written(tmp_path):
@@ -317,3 +317,76 @@ def test_the_knee_label_is_clear_of_the_legend_and_inside_the_picture(tmp_path, 
     assert not box.overlaps(legend_box)
     assert picture.x0 <= box.x0 and box.x1 <= picture.x1 and picture.y0 <= box.y0 and box.y1 <= picture.y1
     assert picture.y0 <= legend_box.y0
+
+
+def test_heart_beat_misses_and_a_saturated_machine_are_in_the_table_and_the_answer(tmp_path):
+    steps = write_users_steps(tmp_path / "steps.csv", offered=(10, 20), capacity=20)
+    rows = list(csv.DictReader(steps.open()))
+    rows[1] |= {"heartbeat_misses": "12", "machine_cpu": "0.98", "verdict": "broke", "limit": "machine"}
+    rows[1]["reason"] = (
+        "12 sessions lost to missed heart-beats > 0; machine: 98% of 2 cores busy, the generator 20%: server and "
+        "generator share it"
+    )
+    with open(steps, "w", newline="") as f:
+        w = csv.DictWriter(f, rows[0].keys(), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    analysis = analyse([], steps_paths=[steps])
+    t = analysis.steps.tests[0]
+    assert t.knee.number == 2 and t.knee.limit == "machine"
+    assert _answer(t) == (
+        "held 10 users (connect p99 40 ms); broke at 20 users: 0.0% of connects failed, connect p99 40 ms, 12 "
+        "sessions lost to missed heart-beats (the machine's limit: 98% of 2 cores busy, the generator 20%: server "
+        "and generator share it)"
+    )
+    table = analysis.steps.table
+    assert [r["heartbeat_misses"] for r in table.rows] == [None, 12]
+    assert [r["machine_cpu_pct"] for r in table.rows] == [None, pytest.approx(98.0)]
+    header = table.markdown().splitlines()[2]
+    assert "machine CPU %" in header and "lost to missed heart-beats" in header
+
+
+def test_a_steps_log_written_before_the_machine_and_heart_beat_columns_is_read(tmp_path):
+    steps = write_users_steps(tmp_path / "steps.csv", offered=(1000, 2000, 4000), capacity=3000)
+    rows = list(csv.DictReader(steps.open()))
+    old = [c for c in rows[0] if c not in ("machine_cpu", "heartbeat_misses")]
+    with open(steps, "w", newline="") as f:
+        w = csv.DictWriter(f, old, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    t = analyse([], steps_paths=[steps]).steps.tests[0]
+    assert t.knee.number == 3 and t.knee.limit == "server"
+    assert [s.heartbeat_misses for s in t.steps] == [None] * 3 and [s.machine_cpu for s in t.steps] == [None] * 3
+
+
+def test_rabbitmqs_node_figures_go_by_their_names_and_bytes_in_kb_mb_gb(tmp_path):
+    test = Stepped(offered=(100, 200, 400))
+    server = tmp_path / "server.csv"
+    with open(server, "w") as f:
+        f.write("epoch_ms,source,metric,value\n")
+        for t in range(T0_MS - 1000, T0_MS + 10_000, 250):
+            f.write(f"{t},rabbitmq,fd_used,{1000 + (t - T0_MS) // 100}\n")
+            f.write(f"{t},rabbitmq,broker_memory_bytes,1530000000\n")
+            f.write(f"{t},rabbitmq,run_queue,3\n")
+            f.write(f"{t},actuator,heap_used_bytes,23400000\n")
+    analysis = _analyse(tmp_path, test, server=[server])
+    table = analysis.steps.table
+    header = table.markdown().splitlines()[2]
+    for name in ("actuator heap", "rabbitmq file descriptors", "rabbitmq broker memory", "rabbitmq Erlang run queue"):
+        assert name in header
+    body = table.markdown().splitlines()[4]
+    assert "| 1.53 GB |" in body and "| 23.4 MB |" in body
+    # steps.csv keeps the bytes as numbers
+    assert table.rows[0]["server_rabbitmq_broker_memory_bytes"] == pytest.approx(1.53e9)
+    written = write_outputs(analysis, tmp_path / "out")
+    assert "server.png" in [p.name for p in written]
+
+
+@pytest.mark.parametrize(
+    "n, words",
+    [(0, "0 B"), (512, "512 B"), (1500, "1.50 KB"), (23_400_000, "23.4 MB"), (1.2e9, "1.20 GB"), (5e11, "500 GB")],
+)
+def test_bytes_are_written_in_kb_mb_gb(n, words):
+    from stomp_analysis.tables import bytes_words
+
+    assert bytes_words(n) == words

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .results import UNKNOWN, RunResult, RunSpec
 from .stats import Distribution
-from .steps_log import GENERATOR, USERS
+from .steps_log import GENERATOR, MACHINE, USERS
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
 
 if TYPE_CHECKING:
@@ -336,6 +336,8 @@ def _broke_figures(step: Step) -> str:
             parts.append(f"connect p99 {_thousands(step.connect_p99_ms)} ms")
         if step.achieved is not None and step.achieved < step.offered:
             parts.append(f"{_thousands(step.achieved)} users held a session")
+        if step.heartbeat_misses:
+            parts.append(f"{_thousands(step.heartbeat_misses)} sessions lost to missed heart-beats")
     else:
         if step.p99_us is not None:
             parts.append(f"p99 {ms_words(step.p99_us)}")
@@ -353,6 +355,10 @@ def whose_limit(step: Step) -> str:
     if step.limit == GENERATOR:
         why = step.reason.removeprefix("generator: ") if step.engines == 1 else step.reason
         return f"the generator's limit, not the server's: {why}" if why else "the generator's limit, not the server's"
+    if step.limit == MACHINE:
+        marker = "machine: "
+        why = step.reason[step.reason.index(marker) + len(marker) :] if marker in step.reason else step.reason
+        return f"the machine's limit: {why}" if why else "the machine's limit: server and generator share it"
     return "the server's limit: the generator kept its pace"
 
 

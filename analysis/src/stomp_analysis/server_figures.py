@@ -24,18 +24,25 @@ SERVER_FIGURES_LOG = "stomp-server.csv"
 HEADER = "epoch_ms,source,metric,value"
 SCHEMA = {"epoch_ms": pl.Int64, "source": pl.String, "metric": pl.String, "value": pl.Float64}
 
-#: metric -> (the words of its column, the factor to the unit shown, its name in steps.csv in that unit)
+#: metric -> (the words of its column, the factor to the unit shown, its name in steps.csv in that unit). Byte figures
+#: stay bytes in steps.csv; the report's tables write them in KB, MB, GB and the chart in MB.
 METRICS: dict[str, tuple[str, float, str]] = {
     "process_cpu": ("CPU %", 100.0, "process_cpu_pct"),
-    "heap_used_bytes": ("heap MiB", 1 / 2**20, "heap_used_mib"),
+    "heap_used_bytes": ("heap", 1.0, "heap_used_bytes"),
     "gc_pause_ms": ("GC pause ms/poll", 1.0, "gc_pause_ms"),
     "sessions": ("sessions", 1.0, "sessions"),
     "connections": ("connections", 1.0, "connections"),
     "publish_per_s": ("publish/s", 1.0, "publish_per_s"),
     "deliver_per_s": ("deliver/s", 1.0, "deliver_per_s"),
     "queue_depth": ("queue depth", 1.0, "queue_depth"),
-    "rss_bytes": ("RSS MiB", 1 / 2**20, "rss_mib"),
+    "rss_bytes": ("RSS", 1.0, "rss_bytes"),
     "threads": ("threads", 1.0, "threads"),
+    # RabbitMQ's /api/nodes, summed over its nodes
+    "fd_used": ("file descriptors", 1.0, "fd_used"),
+    "sockets_used": ("sockets", 1.0, "sockets_used"),
+    "broker_memory_bytes": ("broker memory", 1.0, "broker_memory_bytes"),
+    "erlang_processes": ("Erlang processes", 1.0, "erlang_processes"),
+    "run_queue": ("Erlang run queue", 1.0, "run_queue"),
 }
 
 
@@ -52,7 +59,7 @@ class Figure:
 
     @property
     def key(self) -> str:
-        """Its column in steps.csv, named in the unit shown: server_actuator_heap_used_mib."""
+        """Its column in steps.csv, named in the unit shown: server_actuator_heap_used_bytes."""
         return f"server_{self.source}_{self._shown[2]}"
 
     @property
@@ -62,6 +69,11 @@ class Figure:
     @property
     def factor(self) -> float:
         return self._shown[1]
+
+    @property
+    def is_bytes(self) -> bool:
+        """A figure in bytes: written KB, MB, GB in the tables, MB on the chart."""
+        return self.metric.endswith("_bytes")
 
 
 def check_header(path: Path) -> None:

@@ -14,7 +14,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .server_figures import Figure
 from .steps import StepTest
-from .steps_log import GENERATOR, USERS
+from .steps_log import GENERATOR, MACHINE, USERS
 
 DPI = 90
 #: plain numbers on log axes (1,000 and 0.5, not 10^3 and 5×10^-1)
@@ -24,7 +24,8 @@ KNEE_COLOR = "#d62728"
 
 def _knee_label(test: StepTest) -> str:
     knee = test.knee
-    return "knee: the generator's limit" if knee.limit == GENERATOR else "knee: the server's limit"
+    whose = {GENERATOR: "the generator's", MACHINE: "the machine's"}.get(knee.limit, "the server's")
+    return f"knee: {whose} limit"
 
 
 def knee_chart(test: StepTest, path: Path) -> Path:
@@ -133,7 +134,8 @@ def server_chart(test: StepTest, frame: pl.DataFrame, series: list[Figure], path
         for f in (f for f in series if f.metric == metric):
             rows = mine.filter((pl.col("source") == f.source) & (pl.col("metric") == metric))
             t = (rows.get_column("epoch_ms").to_numpy() - t0) / 1000
-            ax.plot(t, rows.get_column("value").to_numpy() * f.factor, lw=1.2, label=f.header)
+            scale, unit = (1e-6, " MB") if f.is_bytes else (f.factor, "")
+            ax.plot(t, rows.get_column("value").to_numpy() * scale, lw=1.2, label=f.header + unit)
         for i, s in enumerate(test.steps):
             broke = knee is not None and s.number == knee.number
             color = KNEE_COLOR if broke else ("#1f77b4" if i % 2 == 0 else "#17becf")

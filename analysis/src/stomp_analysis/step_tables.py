@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from . import explain
 from .server_figures import Figure
 from .steps import StepTest
-from .tables import INT, MS, PCT, RATE, TEXT, Column, Table
+from .tables import BYTES, INT, MS, PCT, RATE, TEXT, Column, Table
 
 
 def _column(key: str, header: str, kind: str, rows: list[dict], always: bool = False) -> Column:
@@ -39,10 +39,12 @@ def steps_table(tests: Sequence[StepTest], server: Sequence[Figure] = ()) -> Tab
                 "latency_from": s.latency_from,
                 "send_lag_p99_ms": s.send_lag_p99_ms,
                 "generator_cpu_pct": None if s.generator_cpu is None else 100.0 * s.generator_cpu,
+                "machine_cpu_pct": None if s.machine_cpu is None else 100.0 * s.machine_cpu,
                 "connects": s.connects,
                 "connect_failed": s.connect_failed,
                 "connect_failed_pct": s.connect_failed_pct,
                 "connect_p99_ms": s.connect_p99_ms,
+                "heartbeat_misses": s.heartbeat_misses or None,
                 "verdict": s.verdict,
                 "limit": s.limit,
                 "reason": s.reason or None,
@@ -73,17 +75,19 @@ def steps_table(tests: Sequence[StepTest], server: Sequence[Figure] = ()) -> Tab
         Column("latency_from", "latency from", TEXT, False),
         _column("send_lag_p99_ms", "send lag p99 ms", MS, rows),
         _column("generator_cpu_pct", "generator CPU %", RATE, rows),
+        _column("machine_cpu_pct", "machine CPU %", RATE, rows),
         _column("connects", "connects", INT, rows),
         Column("connect_failed", "connects failed", INT, False),
         _column("connect_failed_pct", "connects failed %", PCT, rows),
         _column("connect_p99_ms", "connect p99 ms", MS, rows),
+        _column("heartbeat_misses", "lost to missed heart-beats", INT, rows),
         Column("verdict", "verdict", TEXT),
         _column("limit", "whose limit", TEXT, rows),
         _column("reason", "reason", TEXT, rows),
         Column("ramp_start_epoch_ms", "ramp start", INT, False),
         Column("hold_start_epoch_ms", "hold start", INT, False),
         Column("end_epoch_ms", "end", INT, False),
-        *(_column(f.key, f.header, RATE, rows) for f in server),
+        *(_column(f.key, f.header, BYTES if f.is_bytes else RATE, rows) for f in server),
     ]
     return Table("steps", "Steps", cols, rows, note=explain.STEPS_NOTE)
 

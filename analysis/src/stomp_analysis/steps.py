@@ -24,7 +24,7 @@ import polars as pl
 from .hold_windows import HoldWindows
 from .runs import group_segments
 from .stats import Distribution
-from .steps_log import BROKE, GENERATOR, HELD, SERVER, UNCHECKED
+from .steps_log import BROKE, GENERATOR, HELD, MACHINE, SERVER, UNCHECKED
 
 #: latency_from: where a step's percentiles come from
 FROM_TIMING_LOGS, FROM_STEPS_LOG, MAX_OF_ENGINES = "timing logs", "steps log", "max of engines"
@@ -54,9 +54,11 @@ class Step:
     latency_from: str | None
     send_lag_p99_ms: float | None
     generator_cpu: float | None
+    machine_cpu: float | None  # the whole machine's CPU share over the hold (the busiest engine's machine)
     connects: int | None
     connect_failed: int | None
     connect_p99_ms: float | None
+    heartbeat_misses: int | None  # sessions lost to missed heart-beats in the hold
     verdict: str
     limit: str | None
     reason: str
@@ -176,7 +178,7 @@ def _merge_step(group: pl.DataFrame, latency: Distribution | None) -> Step:
     verdicts = {r["verdict"] for r in rows}
     verdict = BROKE if BROKE in verdicts else HELD if HELD in verdicts else UNCHECKED
     limits = {r["limit"] for r in rows if r["verdict"] == BROKE}
-    limit = (GENERATOR if GENERATOR in limits else SERVER) if verdict == BROKE else None
+    limit = next((w for w in (GENERATOR, MACHINE) if w in limits), SERVER) if verdict == BROKE else None
     reasons = [(r["engine"], r["reason"]) for r in rows if r["reason"] and r["verdict"] == verdict]
     reason = "; ".join(f"{e}: {text}" for e, text in reasons) if len(rows) > 1 else (reasons[0][1] if reasons else "")
     return Step(
@@ -200,9 +202,11 @@ def _merge_step(group: pl.DataFrame, latency: Distribution | None) -> Step:
         latency_from=latency_from,
         send_lag_p99_ms=_max(rows, "send_lag_p99_ms"),
         generator_cpu=_max(rows, "generator_cpu"),
+        machine_cpu=_max(rows, "machine_cpu"),
         connects=_sum(rows, "connects"),
         connect_failed=_sum(rows, "connect_failed"),
         connect_p99_ms=_max(rows, "connect_p99_ms"),
+        heartbeat_misses=_sum(rows, "heartbeat_misses"),
         verdict=verdict,
         limit=limit,
         reason=reason,

@@ -18,7 +18,7 @@ from .results import TOTAL, Books, RunResult
 from .stats import QUANTILE_NAMES, QUANTILES
 
 # column kinds: how a value is shown (CSV keeps full precision except ms, rounded to the µs)
-INT, MS, PCT, RATE, TEXT, SEC = "int", "ms", "pct", "rate", "text", "sec"
+INT, MS, PCT, RATE, TEXT, SEC, BYTES = "int", "ms", "pct", "rate", "text", "sec", "bytes"
 
 
 @dataclass
@@ -112,7 +112,9 @@ class Table:
 
 
 def _polars_type(kind: str):
-    return {INT: pl.Int64, MS: pl.Float64, PCT: pl.Float64, RATE: pl.Float64, SEC: pl.Float64}.get(kind, pl.String)
+    return {INT: pl.Int64, MS: pl.Float64, PCT: pl.Float64, RATE: pl.Float64, SEC: pl.Float64, BYTES: pl.Float64}.get(
+        kind, pl.String
+    )
 
 
 def _csv_value(v, kind: str):
@@ -122,6 +124,8 @@ def _csv_value(v, kind: str):
         return round(float(v), 3)
     if kind in (PCT, RATE, SEC):
         return round(float(v), 6)
+    if kind == BYTES:
+        return round(float(v))
     if kind == INT:
         return int(v)
     return str(v)
@@ -141,7 +145,18 @@ def fmt(v, kind: str) -> str:
         return f"{float(v):.1f}"
     if kind == SEC:
         return f"{float(v):.1f}"
+    if kind == BYTES:
+        return bytes_words(float(v))
     return str(v)
+
+
+def bytes_words(n: float) -> str:
+    """A byte figure in decimal units, three significant digits: 512 B, 1.5 KB, 23.4 MB, 1.20 GB, 2.00 TB."""
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if abs(n) >= size:
+            v = n / size
+            return f"{v:.2f} {unit}" if abs(v) < 10 else f"{v:.1f} {unit}" if abs(v) < 100 else f"{v:.0f} {unit}"
+    return f"{n:.0f} B"
 
 
 def _md_escape(s: str) -> str:

@@ -70,6 +70,7 @@ public final class PlanVocabulary {
             "usersFile",
             "sloConnectFailedPercent",
             "sloConnectP99Millis",
+            "sloHeartbeatMisses",
             "sloFailedPercent",
             "sloLostPercent",
             "sloP50Millis",

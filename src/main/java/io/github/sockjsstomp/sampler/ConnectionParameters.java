@@ -133,7 +133,9 @@ final class ConnectionParameters {
                     server,
                     web.withBearerToken(logins.bearerToken(credentials, thread, number)),
                     connect);
-            users.add(new VirtualUser(shared, settings, probe));
+            VirtualUser user = new VirtualUser(shared, settings, probe);
+            user.tellLossesTo(run.capacity());
+            users.add(user);
         }
         return new ThreadUsers(users, subscribeTo, connectsPerSecond, connectsInFlight, run.capacity());
     }

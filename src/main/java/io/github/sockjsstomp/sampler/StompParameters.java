@@ -249,6 +249,8 @@ final class StompParameters {
     static final Parameter<Double> SLO_CONNECT_FAILED_PERCENT =
             limit("sloConnectFailedPercent", "failed connects limit, % of the connects started in the hold");
     static final Parameter<Double> SLO_CONNECT_P99_MILLIS = limit("sloConnectP99Millis", "connect time p99 limit, ms");
+    static final Parameter<Double> SLO_HEARTBEAT_MISSES = limit(
+            "sloHeartbeatMisses", "sessions lost to missed heart-beats limit, a count over the hold (0: none may be)");
     static final Parameter<String> STEPS_LOG =
             optional("stepsLog", "stomp-steps.csv", "CSV file of one row per step (docs/capacity.md); empty = none");
 

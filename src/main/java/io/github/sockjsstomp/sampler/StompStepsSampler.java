@@ -4,6 +4,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.REPLY_TIMEOUT_MILLIS
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_CONNECT_FAILED_PERCENT;
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_CONNECT_P99_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_FAILED_PERCENT;
+import static io.github.sockjsstomp.sampler.StompParameters.SLO_HEARTBEAT_MISSES;
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_LOST_PERCENT;
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_P50_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.SLO_P999_MILLIS;
@@ -71,6 +72,7 @@ public class StompStepsSampler extends StompSampler {
                 SLO_FAILED_PERCENT,
                 SLO_CONNECT_FAILED_PERCENT,
                 SLO_CONNECT_P99_MILLIS,
+                SLO_HEARTBEAT_MISSES,
                 REPLY_TIMEOUT_MILLIS,
                 STEPS_LOG));
     }
@@ -140,7 +142,7 @@ public class StompStepsSampler extends StompSampler {
         stepper.start();
         RunReports.say("stomp steps: " + plan + ", from " + startWords(start) + "; " + level
                 + (stopOnBreak ? "; stops one step after a break" : "") + "; steps log "
-                + (file.isEmpty() ? "none" : stepsLog.path()));
+                + (file.isEmpty() ? "none" : stepsLog.path()) + "; " + stepper.machineWords());
     }
 
     /**
@@ -189,7 +191,8 @@ public class StompStepsSampler extends StompSampler {
                 params.read(SLO_LOST_PERCENT),
                 params.read(SLO_FAILED_PERCENT),
                 params.read(SLO_CONNECT_FAILED_PERCENT),
-                params.read(SLO_CONNECT_P99_MILLIS));
+                params.read(SLO_CONNECT_P99_MILLIS),
+                params.read(SLO_HEARTBEAT_MISSES));
     }
 
     /** Where a steps log goes when none is wanted: the rows are still said on the console. */

@@ -14,9 +14,7 @@ public final class CapacityAnswer {
     public static String stepLine(StepFigures f, Verdict verdict, int steps) {
         String what = switch (verdict.verdict()) {
             case Verdict.HELD -> "held";
-            case Verdict.BROKE ->
-                "broke (the " + (Verdict.GENERATOR.equals(verdict.limit()) ? "generator's" : "server's") + " limit: "
-                        + verdict.reason() + ")";
+            case Verdict.BROKE -> "broke (the " + whose(verdict) + " limit: " + verdict.reason() + ")";
             default -> "unchecked";
         };
         String generator = !verdict.broke() && !verdict.reason().isEmpty() ? "; " + verdict.reason() : "";
@@ -52,13 +50,27 @@ public final class CapacityAnswer {
                 ? "held no step"
                 : "held " + StepPlan.format(steps.get(broke - 1).offered()) + unit + " ("
                         + figures(steps.get(broke - 1)) + ")";
-        String whose = Verdict.GENERATOR.equals(verdict.limit())
-                ? "the generator's limit: "
-                        + verdict.reason().substring(verdict.reason().indexOf("generator: ") + 11)
-                        + "; the server's figures say nothing here"
-                : "the server's limit: the generator kept its pace";
+        String whose = switch (verdict.limit()) {
+            case Verdict.GENERATOR ->
+                "the generator's limit: " + after(verdict.reason(), "generator: ")
+                        + "; the server's figures say nothing here";
+            case Verdict.MACHINE -> "the machine's limit: " + after(verdict.reason(), "machine: ");
+            default -> "the server's limit: the generator kept its pace";
+        };
         return "stomp capacity: " + held + "; broke at " + StepPlan.format(knee.offered()) + unit + ": "
                 + brokeFigures(knee) + " (" + whose + ")";
+    }
+
+    private static String whose(Verdict verdict) {
+        return switch (verdict.limit()) {
+            case Verdict.GENERATOR -> "generator's";
+            case Verdict.MACHINE -> "machine's";
+            default -> "server's";
+        };
+    }
+
+    private static String after(String reason, String prefix) {
+        return reason.substring(reason.indexOf(prefix) + prefix.length());
     }
 
     /** The figures a step's line shows. */
@@ -92,15 +104,24 @@ public final class CapacityAnswer {
                 }
             }
         }
+        if (f.heartbeatMisses() > 0) {
+            if (text.length() > 0) {
+                text.append(", ");
+            }
+            text.append(ServiceLevel.heartbeatMissesText(f.heartbeatMisses()));
+        }
         return text.length() == 0 ? "no figures" : text.toString();
     }
 
     private static String brokeFigures(StepFigures f) {
         if (f.kind() == StepKind.USERS && f.connects() > 0) {
             String connects = percent(f.connectFailedPercent()) + "% of connects failed";
-            return f.connectP99Millis() == null
+            if (f.connectP99Millis() != null) {
+                connects += ", connect p99 " + StepPlan.format(f.connectP99Millis()) + " ms";
+            }
+            return f.heartbeatMisses() == 0
                     ? connects
-                    : connects + ", connect p99 " + StepPlan.format(f.connectP99Millis()) + " ms";
+                    : connects + ", " + ServiceLevel.heartbeatMissesText(f.heartbeatMisses());
         }
         if (f.sent() == null) {
             return figures(f);

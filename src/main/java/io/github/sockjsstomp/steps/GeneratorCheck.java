@@ -10,17 +10,20 @@ import java.util.List;
  *
  * @param lagMillis send lag p99 above this says the sender could not keep its schedule (see docs/capacity.md)
  * @param cpuShare process CPU above this share of the JVM's cores says the generator was out of CPU
+ * @param machineShare the whole machine's CPU at or above this share of all its cores says the machine was full
  */
-public record GeneratorCheck(double lagMillis, double cpuShare) {
+public record GeneratorCheck(double lagMillis, double cpuShare, double machineShare) {
 
     /**
      * A generator out of breath falls further behind every second (an open loop does not absorb its lag): over a
      * hold of seconds its lag p99 is seconds. One that keeps its pace is within a tick or two (10 ms each), and a
      * pause of its JVM (a GC, a busy machine: 108 ms seen on a shared 2-core machine at 25 msg/s) is caught up at
      * the next wake-up; 500 ms is above such pauses and far below a generator that lost the pace. 90% of the cores
-     * leaves the I/O threads that read and time the replies nothing to run on.
+     * leaves the I/O threads that read and time the replies nothing to run on. A machine 95% busy over a hold of
+     * seconds has no core free for long: whatever runs on it (the server, when it is there; the generator; other
+     * work) waits its turn, so a step that broke then may be the machine's, not the server's alone.
      */
-    public static final GeneratorCheck DEFAULT = new GeneratorCheck(500, 0.9);
+    public static final GeneratorCheck DEFAULT = new GeneratorCheck(500, 0.9, 0.95);
 
     /**
      * A rate step's hold sending less than half of what it offered: the generator did not hold its pace (the lag
@@ -34,7 +37,7 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
      * (when that is above the threshold) is falling behind.
      */
     public GeneratorCheck forTick(long tickMillis) {
-        return new GeneratorCheck(Math.max(lagMillis, 2.0 * tickMillis), cpuShare);
+        return new GeneratorCheck(Math.max(lagMillis, 2.0 * tickMillis), cpuShare, machineShare);
     }
 
     /**
@@ -69,6 +72,25 @@ public record GeneratorCheck(double lagMillis, double cpuShare) {
             said.add("reply feed " + end.replyFeedQueued() + " of " + end.replyFeedCapacity() + " full");
         }
         return said;
+    }
+
+    /**
+     * The machine saturated over the hold, in words ({@code 98% of 2 cores busy, the generator 41%: server and
+     * generator share it}); null when it was not, or its CPU was not read.
+     */
+    public String machineSaturated(StepFigures figures, int generatorCores, int machineCores) {
+        Double machine = figures.machineCpu();
+        if (machine == null || machine < machineShare) {
+            return null;
+        }
+        String generator = Math.round(figures.generatorCpu() * 100) + "%"
+                + (generatorCores == machineCores ? "" : " of " + cores(generatorCores));
+        return Math.round(machine * 100) + "% of " + cores(machineCores) + " busy, the generator " + generator
+                + ": server and generator share it";
+    }
+
+    private static String cores(int cores) {
+        return cores + (cores == 1 ? " core" : " cores");
     }
 
     /** The send lag, the share of the offer sent, and the CPU. */

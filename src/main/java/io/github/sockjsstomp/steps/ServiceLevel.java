@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The service level a step must hold over its hold: each limit is optional (null: not checked). Latencies in
- * milliseconds, shares in percent; a step breaks when any figure is strictly above its limit.
+ * milliseconds, shares in percent, heart-beat misses a count of sessions; a step breaks when any figure is strictly above its limit.
  */
 public record ServiceLevel(
         Double p50Millis,
@@ -14,9 +14,10 @@ public record ServiceLevel(
         Double lostPercent,
         Double failedPercent,
         Double connectFailedPercent,
-        Double connectP99Millis) {
+        Double connectP99Millis,
+        Double heartbeatMisses) {
 
-    public static final ServiceLevel NONE = new ServiceLevel(null, null, null, null, null, null, null);
+    public static final ServiceLevel NONE = new ServiceLevel(null, null, null, null, null, null, null, null);
 
     /** No limit given: every step is {@code unchecked}. */
     public boolean isEmpty() {
@@ -41,6 +42,9 @@ public record ServiceLevel(
                 && figures.connectP99Millis() > connectP99Millis) {
             said.add("connect p99 " + figures.connectP99Millis() + " ms > " + number(connectP99Millis) + " ms");
         }
+        if (heartbeatMisses != null && figures.heartbeatMisses() > heartbeatMisses) {
+            said.add(heartbeatMissesText(figures.heartbeatMisses()) + " > " + number(heartbeatMisses));
+        }
         return said;
     }
 
@@ -54,6 +58,11 @@ public record ServiceLevel(
         if (limit != null && percent > limit) {
             said.add(name + " " + percentText(percent) + "% > " + number(limit) + "%");
         }
+    }
+
+    /** {@code 12 sessions lost to missed heart-beats}. */
+    static String heartbeatMissesText(long sessions) {
+        return sessions + (sessions == 1 ? " session" : " sessions") + " lost to missed heart-beats";
     }
 
     /** A percentage as the reasons say it: one decimal, none when whole. */
@@ -79,6 +88,7 @@ public record ServiceLevel(
         add(limits, "failed", failedPercent, "%");
         add(limits, "connects failed", connectFailedPercent, "%");
         add(limits, "connect p99", connectP99Millis, " ms");
+        add(limits, "sessions lost to missed heart-beats", heartbeatMisses, "");
         return "service level: " + String.join(", ", limits);
     }
 

@@ -9,7 +9,9 @@ package io.github.sockjsstomp.steps;
  * @param achieved answered messages per second over the hold (rate steps); users holding a session (users steps)
  * @param sendLagP99Millis the scheduled sender's lag behind its schedule, p99 over the hold
  * @param generatorCpu this JVM's process CPU over the hold as a fraction of its cores (0..1)
+ * @param machineCpu the whole machine's CPU over the hold as a fraction of all its cores (0..1); null: not read
  * @param connects session connects started in the hold
+ * @param heartbeatMisses sessions lost in the hold because the server's heart-beats stopped arriving
  */
 public record StepFigures(
         int step,
@@ -29,9 +31,11 @@ public record StepFigures(
         Long p999Micros,
         Double sendLagP99Millis,
         double generatorCpu,
+        Double machineCpu,
         long connects,
         long connectFailed,
-        Long connectP99Millis) {
+        Long connectP99Millis,
+        long heartbeatMisses) {
 
     /** Lost messages as a share of those sent, in percent; 0 when none was sent. */
     public double lostPercent() {

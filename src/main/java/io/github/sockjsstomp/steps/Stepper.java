@@ -49,6 +49,7 @@ public final class Stepper {
     private final StepListener listener;
     private final Runnable stopTest;
     private final CpuMeter cpu = new CpuMeter();
+    private final MachineCpu machine = new MachineCpu();
     /** The scheduled senders' lag behind schedule, microseconds, per wake-up. */
     private final Recorder lag = new Recorder(3);
 
@@ -149,6 +150,14 @@ public final class Stepper {
         return settings;
     }
 
+    /** What the steps read of the whole machine's CPU, said once at the start. */
+    public String machineWords() {
+        return machine.readable()
+                ? "the machine's CPU read from " + MachineCpu.PROC_STAT + " (" + machine.cores() + " cores)"
+                : "the machine's CPU not read (no " + MachineCpu.PROC_STAT + "): a machine that other work filled is "
+                        + "not told from a server at its limit";
+    }
+
     /** What this engine offers at {@code epochMs}: 0 before the first step, after the last, and once stopped. */
     public double offeredAt(long epochMs) {
         if (epochMs >= stopOfferingEpochMs) {
@@ -194,6 +203,7 @@ public final class Stepper {
         long end = startEpochMs + plan.endOffset(step);
         lag.reset();
         steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
+        steps[step].machineMark = machine.mark();
         steps[step].queuesAtStart = queues.get();
     }
 
@@ -204,6 +214,7 @@ public final class Stepper {
         }
         state.endEpochMs = endEpochMs;
         state.cpu = cpu.since(state.cpuMark);
+        state.machineCpu = machine.since(state.machineMark);
         Histogram lags = lag.getIntervalHistogram();
         state.lagP99Millis = lags.getTotalCount() == 0 ? null : lags.getValueAtPercentile(99) / 1000.0;
         state.users = (int) capacity.held();
@@ -272,6 +283,7 @@ public final class Stepper {
                 settings.level(),
                 settings.check().forTick(longestTickMillis),
                 cpu.cores(),
+                machine.cores(),
                 state.queuesAtStart,
                 state.queuesAtEnd);
         ended.add(figures);
@@ -318,11 +330,11 @@ public final class Stepper {
                 hasLatency ? latency.getValueAtPercentile(99.9) : null,
                 state.lagP99Millis,
                 state.cpu,
+                state.machineCpu,
                 window.connects(),
                 window.connectFailed(),
-                connectMicros.getTotalCount() == 0
-                        ? null
-                        : Math.round(connectMicros.getValueAtPercentile(99) / 1000.0));
+                connectMicros.getTotalCount() == 0 ? null : Math.round(connectMicros.getValueAtPercentile(99) / 1000.0),
+                window.heartbeatMisses());
     }
 
     private void answer() {
@@ -380,6 +392,8 @@ public final class Stepper {
         final long[] cpuMark;
         long endEpochMs;
         double cpu;
+        long[] machineMark;
+        Double machineCpu;
         Double lagP99Millis;
         int users;
         GeneratorQueues queuesAtStart = GeneratorQueues.NONE;

@@ -17,7 +17,7 @@ public final class StepsLog implements AutoCloseable {
 
     public static final String HEADER = "run,engine,step,kind,offered,ramp_start_epoch_ms,hold_start_epoch_ms,"
             + "end_epoch_ms,users,sent,answered,lost,failed,achieved,p50_us,p99_us,p999_us,send_lag_p99_ms,"
-            + "generator_cpu,connects,connect_failed,connect_p99_ms,verdict,limit,reason";
+            + "generator_cpu,machine_cpu,connects,connect_failed,connect_p99_ms,heartbeat_misses,verdict,limit,reason";
 
     private final Path path;
     private final String run;
@@ -71,9 +71,11 @@ public final class StepsLog implements AutoCloseable {
                 cell(f.p999Micros()),
                 f.sendLagP99Millis() == null ? "" : plain(f.sendLagP99Millis()),
                 String.format(Locale.ROOT, "%.3f", f.generatorCpu()),
+                f.machineCpu() == null ? "" : String.format(Locale.ROOT, "%.3f", f.machineCpu()),
                 Long.toString(f.connects()),
                 Long.toString(f.connectFailed()),
                 cell(f.connectP99Millis()),
+                Long.toString(f.heartbeatMisses()),
                 verdict.verdict(),
                 verdict.limit(),
                 quote(verdict.reason()));

@@ -1,8 +1,11 @@
 package io.github.sockjsstomp.timing;
 
+import io.github.sockjsstomp.client.user.SessionLoss;
 import io.github.sockjsstomp.client.user.Silence;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -13,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * and the time it took to notice each: p50, p99, max). Fed by every thread's users (connects and losses, on
  * JMeter threads) and by silent sessions (on scheduler and I/O threads), so every method is thread-safe.
  */
-public final class CapacityBook implements Silence.Listener {
+public final class CapacityBook implements Silence.Listener, SessionLoss.Listener {
 
     static final int MAX_CONNECT_FAILURE_CAUSES = 20;
 
@@ -31,6 +34,9 @@ public final class CapacityBook implements Silence.Listener {
     private long lastConnectNanos;
     private long held;
     private long peak;
+    /** Sessions lost (not closed by us), by why. */
+    private final Map<SessionLoss, Long> losses = new EnumMap<>(SessionLoss.class);
+
     private long firstExpiryNanos;
     private long lastExpiryNanos;
 
@@ -80,6 +86,24 @@ public final class CapacityBook implements Silence.Listener {
         held = Math.max(0, held - 1);
     }
 
+    /**
+     * A session was lost (its user told it as it learnt it; the sessions held drop when its thread sees it): counted
+     * by cause for the run, and into the step whose hold it was lost in.
+     */
+    @Override
+    public synchronized void sessionLost(SessionLoss cause, long epochMs, SessionLoss replaces) {
+        losses.merge(cause, 1L, Long::sum);
+        if (replaces != null) {
+            losses.merge(replaces, -1L, Long::sum);
+        }
+        steps.sessionLost(cause, epochMs);
+    }
+
+    /** Sessions lost so far for {@code cause}. */
+    public synchronized long lostTo(SessionLoss cause) {
+        return losses.getOrDefault(cause, 0L);
+    }
+
     @Override
     public void silent(Silence silence) {
         silent.add(silence);
@@ -112,6 +136,7 @@ public final class CapacityBook implements Silence.Listener {
                 peak,
                 connects,
                 rate(connects, lastConnectNanos - firstConnectNanos, "connects/s"));
+        line += lossesSaid();
         if (silent.isEmpty()) {
             return line;
         }
@@ -133,6 +158,19 @@ public final class CapacityBook implements Silence.Listener {
                         expired,
                         removal,
                         silent.size() - expired);
+    }
+
+    /** {@code ; 6 lost: 6 to missed heart-beats}, or nothing when no session was lost. */
+    private String lossesSaid() {
+        long total = losses.values().stream().mapToLong(Long::longValue).sum();
+        if (total == 0) {
+            return "";
+        }
+        List<String> causes = losses.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .map(e -> e.getValue() + " to " + e.getKey().words)
+                .toList();
+        return "; " + total + " lost: " + String.join(", ", causes);
     }
 
     /** Events per second over the span from the first to the last; none for a single event or no span. */

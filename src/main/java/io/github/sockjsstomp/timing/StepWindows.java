@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.timing;
 
+import io.github.sockjsstomp.client.user.SessionLoss;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -9,7 +10,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The run's books per step: a window is a step's hold, and counts the messages SENT in it by their outcome
  * (answered, with its reply latency; lost; failed) whenever that outcome comes, and the session connects
- * STARTED in it. A window stays open after its hold until its last message has settled (its reply timeout), so
+ * STARTED in it, and the sessions lost to missed heart-beats in it (by when the user learnt it). A window stays open after its hold until its last message has settled (its reply timeout), so
  * its books are as exact as the run's. Fed on every thread that ends a message; cheap when no step runs (an
  * empty array to look at).
  */
@@ -77,6 +78,18 @@ public final class StepWindows {
         }
     }
 
+    /** A session was lost at {@code epochMs} for {@code cause}: a missed heart-beat counts in its hold. */
+    void sessionLost(SessionLoss cause, long epochMs) {
+        if (cause != SessionLoss.MISSED_HEARTBEATS) {
+            return;
+        }
+        for (Window window : open) {
+            if (window.holds(epochMs)) {
+                window.heartbeatMisses.increment();
+            }
+        }
+    }
+
     /** One step's hold and its books. */
     public static final class Window {
         private final long fromEpochMs;
@@ -86,6 +99,7 @@ public final class StepWindows {
         private final LongAdder failed = new LongAdder();
         private final LongAdder connects = new LongAdder();
         private final LongAdder connectFailed = new LongAdder();
+        private final LongAdder heartbeatMisses = new LongAdder();
         /** Microseconds; auto-resizing, so no value is rejected. */
         private final ConcurrentHistogram latency = new ConcurrentHistogram(3);
 
@@ -123,6 +137,11 @@ public final class StepWindows {
 
         public long connectFailed() {
             return connectFailed.sum();
+        }
+
+        /** Sessions lost to missed heart-beats in the hold. */
+        public long heartbeatMisses() {
+            return heartbeatMisses.sum();
         }
 
         /** The reply latency of the answered messages, in microseconds: a copy. */

@@ -86,6 +86,11 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
     }
 
     @Bean
+    DemoMutedSessions demoMutedSessions() {
+        return new DemoMutedSessions();
+    }
+
+    @Bean
     ObjectMapper demoObjectMapper() {
         return new ObjectMapper();
     }
@@ -154,13 +159,17 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
     public void configureClientInboundChannel(ChannelRegistration registration) {
         DemoConnectInterceptor connectInterceptor = new DemoConnectInterceptor(
                 () -> this.applicationContext.getBean("clientOutboundChannel", MessageChannel.class), demoStats());
-        registration.interceptors(connectInterceptor, demoStats().inboundCounter());
+        registration.interceptors(
+                connectInterceptor,
+                demoStats().inboundCounter(),
+                demoMutedSessions().inbound());
         registration.taskExecutor().corePoolSize(CHANNEL_THREADS).maxPoolSize(CHANNEL_THREADS);
     }
 
     @Override
     public void configureClientOutboundChannel(ChannelRegistration registration) {
-        registration.interceptors(demoStats().outboundCounter());
+        registration.interceptors(
+                demoStats().outboundCounter(), demoMutedSessions().outbound());
         registration.taskExecutor().corePoolSize(CHANNEL_THREADS).maxPoolSize(CHANNEL_THREADS);
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * JMeter's distributed mode as users run it: two engines ({@code jmeter -s}) on loopback ports, RMI over
  * plain sockets (server.rmi.ssl.disable, for the test only), and a controller that runs jmx/send.jmx on both
  * with -G properties. Each engine must write its own timing log, with its own message ids, and the books of
- * both must balance.
+ * both must balance. The run steps its rate ({@code -Gsteps}, send.jmx's default start {@code online}: each engine
+ * begins when its own users are): each engine writes its own steps log, whose books per step are that engine's
+ * timing log's messages sent in the hold, and the engines' steps are the same plan (the same steps, ramps and holds).
  */
 class RemoteEnginesIT {
 
@@ -85,8 +88,12 @@ class RemoteEnginesIT {
                 "-GtimingLog=" + timingLog,
                 "-Gthreads=2",
                 "-GrampUp=0",
-                "-Gduration=6",
-                "-Gthroughput=600",
+                // 5 then 10 msg/s per engine, 1 s ramp + 2 s hold each; the steps end the test
+                "-Gsteps=5,10",
+                "-GstepRampSeconds=1",
+                "-GstepHoldSeconds=2",
+                "-GsloP99Millis=2000",
+                "-GstepsLog=" + dir.resolve("steps.csv"),
                 "-GreplyTimeoutMillis=3000",
                 "-Gdestinaton=/app/elsewhere",
                 // the engines' warm-up would come out of the 6 s (see PlanRun)
@@ -112,6 +119,7 @@ class RemoteEnginesIT {
 
         assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
         Set<String> prefixes = new HashSet<>();
+        List<List<String>> stepsPerEngine = new ArrayList<>();
         for (String name : names) {
             Path own = dir.resolve("timing-" + name.replace(':', '_') + ".csv");
             assertThat(own).as(own.toString()).exists();
@@ -132,8 +140,42 @@ class RemoteEnginesIT {
             Path engineLog = dir.resolve("engine-" + (names.indexOf(name) + 1)).resolve("jmeter-server.log");
             BooksLine books = BooksLine.in(Files.readString(engineLog), engineLog.toString());
             assertThat(books.allAnswered(records.size())).as(books.line()).isTrue();
+            stepsPerEngine.add(engineSteps(dir.resolve("steps-" + name.replace(':', '_') + ".csv"), records));
         }
         assertThat(prefixes).as("the two engines' message ids").hasSize(2);
+        // the steps aligned: both engines ran the same steps, each ramp and hold as long as the other engine's
+        assertThat(stepsPerEngine.get(0))
+                .isEqualTo(stepsPerEngine.get(1))
+                .containsExactly("1 5 1000 2000", "2 10 1000 2000");
+    }
+
+    /**
+     * An engine's steps log: two steps held, each step's books that engine's timing log's records sent in its hold
+     * (all answered, the run's books said so); returns each step as {@code step offered ramp_ms hold_ms}.
+     */
+    private static List<String> engineSteps(Path stepsLog, List<String[]> records) throws IOException {
+        assertThat(stepsLog).as("each engine writes its own steps log").exists();
+        List<List<String>> rows = PlanRun.parseCsv(Files.readString(stepsLog));
+        List<String> header = rows.get(0);
+        List<String> steps = new ArrayList<>();
+        long inHolds = 0;
+        for (List<String> row : rows.subList(1, rows.size())) {
+            Function<String, String> cell = c -> row.get(header.indexOf(c));
+            assertThat(cell.apply("verdict")).as(String.join(",", row)).isEqualTo("held");
+            long from = Long.parseLong(cell.apply("hold_start_epoch_ms"));
+            long until = Long.parseLong(cell.apply("end_epoch_ms"));
+            long sent = records.stream()
+                    .filter(r -> Long.parseLong(r[0]) >= from && Long.parseLong(r[0]) < until)
+                    .count();
+            assertThat(cell.apply("sent")).as(String.join(",", row)).isEqualTo(Long.toString(sent));
+            assertThat(cell.apply("answered")).isEqualTo(Long.toString(sent));
+            assertThat(sent).isPositive();
+            inHolds += sent;
+            long ramp = from - Long.parseLong(cell.apply("ramp_start_epoch_ms"));
+            steps.add(cell.apply("step") + " " + cell.apply("offered") + " " + ramp + " " + (until - from));
+        }
+        assertThat(inHolds).isLessThanOrEqualTo(records.size());
+        return steps;
     }
 
     /** A running engine: its RMI registry's port and the console of the attempt that started. */

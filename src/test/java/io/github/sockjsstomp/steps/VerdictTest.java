@@ -11,6 +11,18 @@ class VerdictTest {
 
     static StepFigures rate(
             int step, double offered, long sent, long lost, Long p99Micros, Double lagMillis, double cpu) {
+        return rate(step, offered, sent, lost, p99Micros, lagMillis, cpu, null);
+    }
+
+    static StepFigures rate(
+            int step,
+            double offered,
+            long sent,
+            long lost,
+            Long p99Micros,
+            Double lagMillis,
+            double cpu,
+            Double machineCpu) {
         return new StepFigures(
                 step,
                 StepKind.RATE,
@@ -29,12 +41,19 @@ class VerdictTest {
                 p99Micros,
                 lagMillis,
                 cpu,
+                machineCpu,
                 0,
                 0,
-                null);
+                null,
+                0);
     }
 
     static StepFigures users(int step, double offered, long connects, long failed, Long p99Millis) {
+        return users(step, offered, connects, failed, p99Millis, 0);
+    }
+
+    static StepFigures users(
+            int step, double offered, long connects, long failed, Long p99Millis, long heartbeatMisses) {
         return new StepFigures(
                 step,
                 StepKind.USERS,
@@ -53,12 +72,15 @@ class VerdictTest {
                 null,
                 null,
                 0.2,
+                null,
                 connects,
                 failed,
-                p99Millis);
+                p99Millis,
+                heartbeatMisses);
     }
 
-    private static final ServiceLevel P99_500_NO_LOSS = new ServiceLevel(null, 500.0, null, 0.0, null, null, null);
+    private static final ServiceLevel P99_500_NO_LOSS =
+            new ServiceLevel(null, 500.0, null, 0.0, null, null, null, null);
 
     @ParameterizedTest(name = "p99 {0} us, {1} lost, lag {2} ms, cpu {3}: {4} {5}")
     @CsvSource({
@@ -111,7 +133,7 @@ class VerdictTest {
 
     @Test
     void connectsAreCheckedOnUsersSteps() {
-        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, 200.0);
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, 200.0, null);
         assertThat(Verdict.of(users(1, 100, 100, 0, 20L), level, GeneratorCheck.DEFAULT, 2)
                         .verdict())
                 .isEqualTo(Verdict.HELD);
@@ -149,7 +171,7 @@ class VerdictTest {
 
     @Test
     void usersAnswerSaysTheFailedConnects() {
-        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, null);
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 1.0, null, null);
         List<StepFigures> steps = List.of(users(1, 10_000, 10_000, 0, 40L), users(2, 20_000, 10_000, 310, 900L));
         List<Verdict> verdicts = steps.stream()
                 .map(s -> Verdict.of(s, level, GeneratorCheck.DEFAULT, 2))
@@ -160,7 +182,105 @@ class VerdictTest {
                         + "the generator kept its pace)");
     }
 
-    private static final ServiceLevel P99_100 = new ServiceLevel(null, 100.0, null, null, null, null, null);
+    @Test
+    void sessionsLostToMissedHeartBeatsBreakAUsersStepWithTheirCount() {
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 0.0, null, 0.0);
+        assertThat(Verdict.of(users(1, 100, 100, 0, 20L, 0), level, GeneratorCheck.DEFAULT, 2))
+                .isEqualTo(new Verdict("held", "", ""));
+        Verdict broke = Verdict.of(users(2, 200, 100, 0, 20L, 12), level, GeneratorCheck.DEFAULT, 2);
+        assertThat(broke).isEqualTo(new Verdict("broke", "server", "12 sessions lost to missed heart-beats > 0"));
+        assertThat(Verdict.of(users(2, 200, 100, 0, 20L, 1), level, GeneratorCheck.DEFAULT, 2)
+                        .reason())
+                .isEqualTo("1 session lost to missed heart-beats > 0");
+        // without the limit the misses are figures, not a verdict
+        ServiceLevel connectsOnly = new ServiceLevel(null, null, null, null, null, 0.0, null, null);
+        assertThat(Verdict.of(users(2, 200, 100, 0, 20L, 12), connectsOnly, GeneratorCheck.DEFAULT, 2)
+                        .verdict())
+                .isEqualTo(Verdict.HELD);
+        assertThat(level.toString()).endsWith("sessions lost to missed heart-beats <= 0");
+    }
+
+    @Test
+    void theAnswerAndTheStepLineSayTheHeartBeatMisses() {
+        ServiceLevel level = new ServiceLevel(null, null, null, null, null, 0.0, null, 0.0);
+        List<StepFigures> steps = List.of(users(1, 10, 10, 0, 40L, 0), users(2, 20, 10, 0, 45L, 3));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(s, level, GeneratorCheck.DEFAULT, 2))
+                .toList();
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo("stomp capacity: held 10 users (10 online, 0% of connects failed, connect p99 40 ms); "
+                        + "broke at 20 users: 0% of connects failed, connect p99 45 ms, 3 sessions lost to missed "
+                        + "heart-beats (the server's limit: the generator kept its pace)");
+        assertThat(CapacityAnswer.stepLine(steps.get(1), verdicts.get(1), 2))
+                .isEqualTo("stomp step 2 of 2: 20 users broke (the server's limit: 3 sessions lost to missed "
+                        + "heart-beats > 0) (10 online, 0% of connects failed, connect p99 45 ms, 3 sessions lost to "
+                        + "missed heart-beats)");
+    }
+
+    /**
+     * A step that broke while the whole machine was busy at or above 95% of its cores is the machine's limit, with the
+     * figures; below it (or not read) the server's; the generator out of breath is said first whatever the machine.
+     */
+    @ParameterizedTest(name = "machine {0}, generator cpu {1}, p99 {2} us, lag {3} ms: {4}")
+    @CsvSource({
+        "0.98, 0.41, 900000, 1.0, broke, machine, 'p99 900 ms > 500 ms; machine: 98% of 2 cores busy, the generator 41%:"
+                + " server and generator share it'",
+        "0.95, 0.30, 900000, 1.0, broke, machine, 'p99 900 ms > 500 ms; machine: 95% of 2 cores busy, the generator 30%:"
+                + " server and generator share it'",
+        "0.94, 0.30, 900000, 1.0, broke, server, 'p99 900 ms > 500 ms'",
+        ", 0.30, 900000, 1.0, broke, server, 'p99 900 ms > 500 ms'",
+        "0.99, 0.30, 20000, 1.0, held, '', ''",
+        "0.99, 0.30, 900000, 850.0, broke, generator, 'p99 900 ms > 500 ms; generator: send lag p99 850 ms'",
+    })
+    void aStepThatBrokeOnASaturatedMachineIsTheMachinesLimit(
+            Double machine, double cpu, long p99Micros, double lag, String verdict, String limit, String reason) {
+        StepFigures figures = rate(1, 1000, 1000, 0, p99Micros, lag, cpu, machine);
+        assertThat(Verdict.of(
+                        figures,
+                        P99_500_NO_LOSS,
+                        GeneratorCheck.DEFAULT,
+                        2,
+                        2,
+                        GeneratorQueues.NONE,
+                        GeneratorQueues.NONE))
+                .isEqualTo(new Verdict(verdict, limit, reason));
+    }
+
+    @Test
+    void theAnswerSaysTheMachinesLimitWithItsFigures() {
+        List<StepFigures> steps = List.of(
+                rate(1, 2000, 6000, 0, 30_000L, 1.0, 0.3, 0.6), rate(2, 4000, 12_000, 0, 900_000L, 1.0, 0.41, 0.98));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(
+                        s, P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 1, 2, GeneratorQueues.NONE, GeneratorQueues.NONE))
+                .toList();
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo("stomp capacity: held 2,000 msg/s (p99 30 ms, 0 lost, achieved 2,000 msg/s); broke at "
+                        + "4,000 msg/s: p99 900 ms, 0% lost (the machine's limit: 98% of 2 cores busy, the generator "
+                        + "41% of 1 core: server and generator share it)");
+        assertThat(CapacityAnswer.stepLine(steps.get(1), verdicts.get(1), 2))
+                .startsWith("stomp step 2 of 2: 4,000 msg/s broke (the machine's limit: p99 900 ms > 500 ms; machine: "
+                        + "98% of 2 cores busy");
+    }
+
+    @Test
+    void anUncheckedStepStillSaysASaturatedMachine() {
+        Verdict v = Verdict.of(
+                rate(1, 1000, 1000, 0, 20_000L, 1.0, 0.5, 0.97),
+                ServiceLevel.NONE,
+                GeneratorCheck.DEFAULT,
+                2,
+                2,
+                GeneratorQueues.NONE,
+                GeneratorQueues.NONE);
+        assertThat(v)
+                .isEqualTo(new Verdict(
+                        "unchecked",
+                        "",
+                        "machine: 97% of 2 cores busy, the generator 50%: server and " + "generator share it"));
+    }
+
+    private static final ServiceLevel P99_100 = new ServiceLevel(null, 100.0, null, null, null, null, null, null);
 
     @ParameterizedTest
     @CsvSource({

@@ -76,13 +76,17 @@ final class UserSessionHandler extends StompSessionHandlerAdapter implements Rec
     @Override
     public void handleTransportError(StompSession stompSession, Throwable exception) {
         log.debug("{} transport error: {}", user, exception.toString());
-        if (user.closing()) {
+        SessionLoss cause = SessionLoss.of(exception, user.closedWith(), user.closing());
+        if (cause == SessionLoss.CLOSED_BY_US) {
             return;
         }
-        listeners.connectionLost(user.transportLost(stompSession, describeLoss(exception)));
+        listeners.connectionLost(user.transportLost(stompSession, describeLoss(exception, cause), cause));
     }
 
-    private String describeLoss(Throwable exception) {
+    private String describeLoss(Throwable exception, SessionLoss cause) {
+        if (cause == SessionLoss.MISSED_HEARTBEATS) {
+            return "Missed heart-beats: " + exception.getMessage();
+        }
         CloseStatus status = user.closedWith();
         if (exception instanceof ConnectionLostException && status != null) {
             String reason = status.getReason();

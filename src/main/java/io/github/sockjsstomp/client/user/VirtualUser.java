@@ -57,6 +57,11 @@ public final class VirtualUser implements AutoCloseable {
 
     private volatile Silence.Listener silenceListener;
 
+    /** Why the current session was lost and when (epoch ms), set on the thread that learnt it; null: not lost. */
+    private volatile Loss lastLoss;
+
+    private volatile SessionLoss.Listener lossListener;
+
     /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
     public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
         this.shared = shared;
@@ -182,6 +187,7 @@ public final class VirtualUser implements AutoCloseable {
             session = future.getNow(null);
             attempt = null;
             everConnected = true;
+            lastLoss = null;
             if (current.silence != null) {
                 current.silence.arm(shared.scheduler(), silentAfterMillis);
             }
@@ -286,6 +292,19 @@ public final class VirtualUser implements AutoCloseable {
         return everConnected;
     }
 
+    /** Why the user's last session was lost and when, as it learnt it; null while it was not (or not yet). */
+    public Loss lastLoss() {
+        return lastLoss;
+    }
+
+    /** Each lost session of this user is told to {@code listener} at the time the user learns it. */
+    public void tellLossesTo(SessionLoss.Listener listener) {
+        lossListener = listener;
+    }
+
+    /** A lost session: why ({@link SessionLoss}) and when, epoch milliseconds. */
+    public record Loss(SessionLoss cause, long epochMs) {}
+
     /** Why the session is not usable: the last ERROR frame or transport error, if any. */
     public String notConnectedReason() {
         String error = lastError;
@@ -376,17 +395,39 @@ public final class VirtualUser implements AutoCloseable {
      * The transport of {@code lost} failed or closed, for {@code reason}; returns why the session is unusable (an
      * ERROR frame before it says more than the close).
      */
-    String transportLost(StompSession lost, String reason) {
-        if (lastError == null) {
+    String transportLost(StompSession lost, String reason, SessionLoss cause) {
+        boolean missed = cause == SessionLoss.MISSED_HEARTBEATS;
+        if (lastError == null || missed && !lastError.startsWith("ERROR frame")) {
             lastError = reason;
         }
         StompSession current = session;
+        if (current == lost) {
+            lossLearnt(cause);
+        }
         if (current == lost && current.isConnected()) {
             // A frame that could not be decoded: what follows it cannot be trusted either.
             log.warn("{} closes its session after: {}", this, reason);
             closeSession();
         }
         return lastError;
+    }
+
+    /**
+     * The current session's loss is told once, with its first cause; then again only if missed heart-beats come to
+     * explain it (the read inactivity's own close, reported first as a transport error), at the first one's time.
+     */
+    private synchronized void lossLearnt(SessionLoss cause) {
+        Loss before = lastLoss;
+        if (before != null
+                && (before.cause() == SessionLoss.MISSED_HEARTBEATS || cause != SessionLoss.MISSED_HEARTBEATS)) {
+            return;
+        }
+        Loss now = new Loss(cause, before == null ? System.currentTimeMillis() : before.epochMs());
+        lastLoss = now;
+        SessionLoss.Listener listener = lossListener;
+        if (listener != null) {
+            listener.sessionLost(cause, now.epochMs(), before == null ? null : before.cause());
+        }
     }
 
     /** How the current session's WebSocket closed; null while open or unknown. */
