@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.timing.Run;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.engine.StandardJMeterEngine;
+import org.apache.jmeter.gui.GuiPackage;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
@@ -42,9 +43,14 @@ final class RunReports {
         }
     }
 
-    /** Whether a line printed now is seen: a headless run's console, as JMeter's own summariser decides. */
+    /**
+     * Whether a line printed now is seen: the console of a headless run or of a remote engine (jmeter -s, where
+     * the samplers run: not JMeter's non-GUI mode, but no GUI either), as JMeter's own summariser decides.
+     */
     static boolean consoleSeen() {
-        return JMeter.isNonGUI()
+        boolean headless =
+                JMeter.isNonGUI() || JMeterUtils.getJMeterProperties() != null && GuiPackage.getInstance() == null;
+        return headless
                 && (JMeterUtils.getJMeterProperties() == null || JMeterUtils.getPropDefault("summariser.out", true));
     }
 

@@ -114,7 +114,10 @@ class RemoteEnginesIT {
         for (Path engineConsole : consoles) {
             // A misspelt -G property is said on each engine's console, where the samplers run.
             assertThat(Files.readString(engineConsole))
-                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?");
+                    .contains("stomp: -Gdestinaton=/app/elsewhere is not read by send.jmx: did you mean destination?")
+                    // and its steps, one line each as they end, where its operator watches it
+                    .contains("stomp step 1 of 2: 5 msg/s held")
+                    .contains("stomp step 2 of 2: 10 msg/s held");
         }
 
         assertThat(timingLog).as("no engine writes the configured name itself").doesNotExist();
