@@ -17,6 +17,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.STEP_KIND;
 import static io.github.sockjsstomp.sampler.StompParameters.STEP_RAMP_SECONDS;
 import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
+import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.steps.GeneratorCheck;
 import io.github.sockjsstomp.steps.GeneratorQueues;
@@ -117,8 +118,14 @@ public class StompStepsSampler extends StompSampler {
             return;
         }
         StandardJMeterEngine jmeter = JMeterContextService.getContext().getEngine();
-        Stepper.Settings settings =
-                new Stepper.Settings(plan, start, level, GeneratorCheck.DEFAULT, stopOnBreak, settleMillis);
+        Stepper.Settings settings = new Stepper.Settings(
+                plan,
+                start,
+                level,
+                GeneratorCheck.DEFAULT,
+                stopOnBreak,
+                settleMillis,
+                SharedStompClients.IO_THREAD_PREFIX);
         Stepper made = new Stepper(
                 settings,
                 run.tracker().steps(),

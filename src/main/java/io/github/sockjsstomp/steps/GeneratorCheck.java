@@ -49,6 +49,12 @@ public record GeneratorCheck(double lagMillis, double cpuShare, double machineSh
     /** A reply feed this full is a replies sampler that cannot keep up: what overflows it is never a sample. */
     static final double FEED_FULL = 0.9;
 
+    /**
+     * An I/O thread on CPU this share of a hold had no moment free: the replies of its sessions waited in their
+     * sockets' buffers for it, and were timed late by the generator, not the server.
+     */
+    static final double IO_LANE_FULL = 0.95;
+
     /** What showed the generator could not hold its pace, in words; empty: it kept it. */
     public List<String> limits(StepFigures figures, int cores) {
         return limits(figures, cores, GeneratorQueues.NONE, GeneratorQueues.NONE);
@@ -57,7 +63,7 @@ public record GeneratorCheck(double lagMillis, double cpuShare, double machineSh
     /**
      * As {@link #limits(StepFigures, int)}, and the generator's own queues at the hold's start and end: a timing log
      * writer that fell behind (its backlog above {@value #BACKLOG_RECORDS} records and a second of the hold's
-     * messages, and grown over the hold), a reply feed nearly full.
+     * messages, and grown over the hold), a reply feed nearly full, an I/O thread busy the whole hold.
      */
     public List<String> limits(StepFigures figures, int cores, GeneratorQueues start, GeneratorQueues end) {
         List<String> said = paceAndCpu(figures, cores);
@@ -70,6 +76,10 @@ public record GeneratorCheck(double lagMillis, double cpuShare, double machineSh
         }
         if (end.replyFeedCapacity() > 0 && end.replyFeedQueued() >= FEED_FULL * end.replyFeedCapacity()) {
             said.add("reply feed " + end.replyFeedQueued() + " of " + end.replyFeedCapacity() + " full");
+        }
+        IoLanes.Busiest lane = end.busiestIoLane();
+        if (lane != null && lane.share() >= IO_LANE_FULL) {
+            said.add("I/O thread " + lane.thread() + " busy " + Math.round(lane.share() * 100) + "% of the hold");
         }
         return said;
     }

@@ -38,7 +38,8 @@ public final class Stepper {
             ServiceLevel level,
             GeneratorCheck check,
             boolean stopOnBreak,
-            long settleMillis) {}
+            long settleMillis,
+            String ioThreadPrefix) {}
 
     private final Settings settings;
     private final StepWindows windows;
@@ -50,6 +51,7 @@ public final class Stepper {
     private final Runnable stopTest;
     private final CpuMeter cpu = new CpuMeter();
     private final MachineCpu machine = new MachineCpu();
+    private final IoLanes ioLanes;
     /** The scheduled senders' lag behind schedule, microseconds, per wake-up. */
     private final Recorder lag = new Recorder(3);
 
@@ -93,6 +95,7 @@ public final class Stepper {
         this.listener = listener;
         this.stopTest = stopTest;
         this.steps = new StepState[settings.plan().count() + 1];
+        this.ioLanes = new IoLanes(settings.ioThreadPrefix());
     }
 
     /**
@@ -205,6 +208,7 @@ public final class Stepper {
         steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
         steps[step].machineMark = machine.mark();
         steps[step].queuesAtStart = queues.get();
+        steps[step].ioLaneMark = ioLanes.mark();
     }
 
     private synchronized void endHold(int step, long endEpochMs) {
@@ -218,7 +222,7 @@ public final class Stepper {
         Histogram lags = lag.getIntervalHistogram();
         state.lagP99Millis = lags.getTotalCount() == 0 ? null : lags.getValueAtPercentile(99) / 1000.0;
         state.users = (int) capacity.held();
-        state.queuesAtEnd = queues.get();
+        state.queuesAtEnd = queues.get().withBusiestIoLane(ioLanes.busiestSince(state.ioLaneMark));
         if (step == settings.plan().count() || step == stopAfterStep) {
             stopOffering(endEpochMs);
         }
@@ -398,6 +402,7 @@ public final class Stepper {
         int users;
         GeneratorQueues queuesAtStart = GeneratorQueues.NONE;
         GeneratorQueues queuesAtEnd = GeneratorQueues.NONE;
+        IoLanes.Mark ioLaneMark;
         boolean written;
 
         StepState(StepWindows.Window window, long holdStartEpochMs, long[] cpuMark) {

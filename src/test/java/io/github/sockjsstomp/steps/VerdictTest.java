@@ -305,6 +305,26 @@ class VerdictTest {
         assertThat(verdict.verdict()).isEqualTo(limit.isEmpty() ? Verdict.HELD : Verdict.BROKE);
     }
 
+    @ParameterizedTest
+    @CsvSource({
+        // the busiest I/O thread's CPU over the hold (share of a core): on CPU the whole hold is the generator's
+        "0.97, generator, 'generator: I/O thread stomp-io-2 busy 97% of the hold'",
+        "0.95, generator, 'generator: I/O thread stomp-io-2 busy 95% of the hold'",
+        "0.94, '', ''",
+    })
+    void anIoThreadBusyTheWholeHoldIsTheGenerators(double share, String limit, String reason) {
+        StepFigures held = rate(1, 1000, 1000, 0, 20_000L, 5.0, 0.3);
+        Verdict verdict = Verdict.of(
+                held,
+                P99_100,
+                GeneratorCheck.DEFAULT,
+                2,
+                GeneratorQueues.NONE,
+                new GeneratorQueues(0, 0, 100_000, new IoLanes.Busiest("stomp-io-2", share)));
+        assertThat(verdict.limit()).isEqualTo(limit);
+        assertThat(verdict.reason()).isEqualTo(reason);
+    }
+
     @Test
     void aNearlyFullReplyFeedIsTheGenerators() {
         StepFigures held = rate(1, 1000, 1000, 0, 20_000L, 5.0, 0.3);

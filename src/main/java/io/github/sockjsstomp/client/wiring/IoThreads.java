@@ -35,7 +35,7 @@ final class IoThreads {
     static List<AsynchronousChannelGroup> lanes(int lanes) {
         List<AsynchronousChannelGroup> groups = new ArrayList<>(lanes);
         for (int i = 1; i <= lanes; i++) {
-            String name = "stomp-io-" + i;
+            String name = SharedStompClients.IO_THREAD_PREFIX + i;
             try {
                 groups.add(AsynchronousChannelGroup.withFixedThreadPool(1, task -> {
                     Thread thread = new Thread(task, name);

@@ -54,6 +54,10 @@ import org.springframework.web.socket.sockjs.frame.SockJsMessageCodec;
 public final class SharedStompClients {
 
     private static final Logger log = LoggerFactory.getLogger(SharedStompClients.class);
+
+    /** The names of the I/O threads ({@code stomp-io-1}, ...): the steps' generator check reads their CPU. */
+    public static final String IO_THREAD_PREFIX = "stomp-io-";
+
     private static final int XHR_CONNECT_TIMEOUT_MILLIS = 10_000;
     private static final int XHR_READ_TIMEOUT_MILLIS = 60_000;
     private static volatile SharedStompClients instance;
