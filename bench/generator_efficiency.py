@@ -866,28 +866,42 @@ def closed_run(side, server, out, round_no):
     time.sleep(ENV["WARMUP_S"])
     if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_start(pid, out)
-    cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-    server0, sys0 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
-    time.sleep(ENV["WINDOW_S"])
-    cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-    server1, sys1 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
-    jvm_threads = proc_status(pid, "Threads")
+    window = measure_window(pid, server.pid)
     if side != "incumbent" and os.environ.get("JFR") == "closed" and round_no == 1 and not key:
         jfr_dump(pid, out / (name + ".jfr"))
     stop_jmeter(out / f"{name}.console.txt")
     process.wait(300)
-    start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
+    start_ms, end_ms = window["start_ms"], window["end_ms"]
     if side == "incumbent":
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)
     else:
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
+    return {"run": name, "window_ms": (start_ms, end_ms), "errors": errors, "connected": connected,
+            "connect_s": connect_s, **per_round_trip(window, done)}
+
+
+def measure_window(pid, server_pid):
+    """`pid`'s CPU, its context switches and CPU by thread kind, its kernel CPU and the server's CPU over WINDOW_S
+    seconds from now; the window's bounds in epoch ms and the JVM's threads at its end."""
+    cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server0, sys0 = proc_cpu_seconds(server_pid), proc_system_seconds(pid)
+    time.sleep(ENV["WINDOW_S"])
+    cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
+    server1, sys1 = proc_cpu_seconds(server_pid), proc_system_seconds(pid)
     per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
                 for k, (n, total, cpu) in kinds1.items()}
-    return {"run": name, "window_ms": (start_ms, end_ms), "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
-            "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
-            "connected": connected, "connect_s": connect_s,
-            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1), "system_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9),
-            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+    return {"start_ms": int(t0 * 1000), "end_ms": int(t1 * 1000), "cpu": cpu1 - cpu0, "server_cpu": server1 - server0,
+            "system": sys1 - sys0, "per_kind": per_kind, "threads": proc_status(pid, "Threads")}
+
+
+def per_round_trip(window, done):
+    """A window's figures per round trip answered in it (`done`)."""
+    n = max(done, 1)
+    return {"per_s": done / ((window["end_ms"] - window["start_ms"]) / 1000), "cpu_us": 1e6 * window["cpu"] / n,
+            "cs": sum(d for _, d, _ in window["per_kind"].values()) / n, "threads": window["threads"],
+            "server_cpu_us": 1e6 * window["server_cpu"] / n,
+            "system_share": window["system"] / max(window["cpu"], 1e-9),
+            "kinds": {k: (kn, d / n, 1e6 * c / n) for k, (kn, d, c) in window["per_kind"].items()}}
 
 
 nan = float("nan")
@@ -993,14 +1007,9 @@ def closed_floor_run(side, server, out, round_no):
         await_line(console, "connected ", process)
         pid = process.pid
         time.sleep(ramp + ENV["WARMUP_S"])
-        cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-        server0, sys0 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
-        time.sleep(ENV["WINDOW_S"])
-        cpu1, kinds1, t1 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
-        server1, sys1 = proc_cpu_seconds(server.pid), proc_system_seconds(pid)
-        jvm_threads = proc_status(pid, "Threads")
+        window = measure_window(pid, server.pid)
         process.wait(300)
-    start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
+    start_ms, end_ms = window["start_ms"], window["end_ms"]
     done, _ = floor_answered_between(console, start_ms, end_ms)
     text = console.read_text()
     final = re.search(r"^sent (\d+) answered (\d+)$", text, re.M)
@@ -1010,13 +1019,7 @@ def closed_floor_run(side, server, out, round_no):
         errors += 1
     elif int(final.group(1)) - int(final.group(2)) > CLOSED_USERS:
         errors += int(final.group(1)) - int(final.group(2)) - CLOSED_USERS
-    per_kind = {k: (n, total - kinds0.get(k, (0, 0, 0.0))[1], cpu - kinds0.get(k, (0, 0, 0.0))[2])
-                for k, (n, total, cpu) in kinds1.items()}
-    return {"run": name, "per_s": done / ((end_ms - start_ms) / 1000), "cpu_us": 1e6 * (cpu1 - cpu0) / max(done, 1),
-            "cs": sum(d for _, d, _ in per_kind.values()) / max(done, 1), "threads": jvm_threads, "errors": errors,
-            "server_cpu_us": 1e6 * (server1 - server0) / max(done, 1),
-            "system_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9),
-            "kinds": {k: (n, d / max(done, 1), 1e6 * c / max(done, 1)) for k, (n, d, c) in per_kind.items()}}
+    return {"run": name, "errors": errors, **per_round_trip(window, done)}
 
 
 def lean_echo_run(side, server, out, round_no):
