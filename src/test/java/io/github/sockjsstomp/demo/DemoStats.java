@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.demo;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,23 @@ final class DemoStats {
 
     static final List<String> APP_DESTINATIONS = List.of("/app/hello", "/app/echo", "/app/chat", "/app/push");
 
+    private static final int ENDED_REMEMBERED = 10_000;
+
     private final Set<String> connectedSessions = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Sessions that ended before their CONNECTED was counted, the most recent {@value #ENDED_REMEMBERED}: Spring
+     * publishes SessionConnectedEvent from the outbound channel's threads, so a session closed while its CONNECTED
+     * was on the way (a client stopped mid-connect) can be told connected after it was told disconnected; counted
+     * then, it would stay "connected" for ever.
+     */
+    private final Set<String> endedUncounted =
+            Collections.synchronizedSet(Collections.newSetFromMap(new LinkedHashMap<String, Boolean>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > ENDED_REMEMBERED;
+                }
+            }));
 
     private final AtomicLong totalConnects = new AtomicLong();
 
@@ -55,7 +72,7 @@ final class DemoStats {
     public void onConnected(SessionConnectedEvent event) {
         String sessionId =
                 SimpMessageHeaderAccessor.getSessionId(event.getMessage().getHeaders());
-        if (sessionId != null && this.connectedSessions.add(sessionId)) {
+        if (sessionId != null && !this.endedUncounted.remove(sessionId) && this.connectedSessions.add(sessionId)) {
             this.totalConnects.incrementAndGet();
         }
     }
@@ -68,6 +85,8 @@ final class DemoStats {
             if (CloseStatus.NO_CLOSE_FRAME.equalsCode(event.getCloseStatus())) {
                 this.droppedWithoutClose.incrementAndGet();
             }
+        } else {
+            this.endedUncounted.add(event.getSessionId());
         }
     }
 
