@@ -1,8 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,6 +8,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.jmeter.samplers.SampleResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +25,12 @@ import org.slf4j.LoggerFactory;
  * <p>The hand-over is a queue: a lane puts its connect's sample there once done, the JMeter thread takes it, so
  * what the lane wrote happens-before what the JMeter thread reads. Not thread-safe except {@link #cancel} (JMeter's
  * Stop, from another thread) and {@link #close}.
+ *
+ * <p>A lane is never interrupted: it writes (its session's CONNECT and SUBSCRIBEs, the close of a connect it gives
+ * up), and Tomcat fails a write whose thread is interrupted, then closes the socket without a close frame, so the
+ * server would see the session dropped. Stop gives the connects up instead: their users' disconnect wakes their
+ * waits ({@link ThreadUsers#disconnect}), a lane not yet started does not start, and a connect that completes
+ * after Stop is disconnected by its own lane.
  */
 final class ConnectsInFlight {
 
@@ -46,6 +51,9 @@ final class ConnectsInFlight {
 
         /** Its outcome, applied on the JMeter thread. */
         void apply(UserConnects.Attempt attempt);
+
+        /** User {@code index}'s session, opened after Stop, is closed: on its connect lane. */
+        void disconnect(int index);
     }
 
     private final Connects connects;
@@ -58,8 +66,11 @@ final class ConnectsInFlight {
     private int inFlight;
     /** Made on the first connect that needs one (with a limit of 1 none does); its lanes end when idle. */
     private ExecutorService lanes;
-    /** The lanes running a connect now: what Stop interrupts. */
-    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+    /**
+     * How many times the connects under way were given up (JMeter's Stop or a Sample Timeout, then teardown): a
+     * connect started before the last of them does not start, and is closed again by its lane if it connected.
+     */
+    private final AtomicLong cancels = new AtomicLong();
 
     /**
      * @param limit connects under way at once, 1 or more
@@ -97,6 +108,7 @@ final class ConnectsInFlight {
      * checked {@link #hasRoom}, and that the user is down and due.
      */
     void start(int index, String label) throws InterruptedException {
+        long cancelled = cancels.get();
         connects.awaitTurn();
         connects.started(index);
         inFlight++;
@@ -105,25 +117,36 @@ final class ConnectsInFlight {
             return;
         }
         try {
-            lanes().execute(() -> runOnLane(index, label));
+            lanes().execute(() -> runOnLane(index, label, cancelled));
         } catch (RejectedExecutionException e) {
             // closed under us (teardown): the connect is not made, and says so
-            finished.add(new UserConnects.Attempt(
-                    index,
-                    Sample.failedAtOnce(label, Sample.INTERRUPTED, "Not started: the thread's users are closed"),
-                    System.nanoTime(),
-                    System.nanoTime()));
+            finished.add(notStarted(index, label));
         }
     }
 
-    private void runOnLane(int index, String label) {
-        Thread lane = Thread.currentThread();
-        running.add(lane);
+    private static UserConnects.Attempt notStarted(int index, String label) {
+        long now = System.nanoTime();
+        return new UserConnects.Attempt(
+                index,
+                Sample.failedAtOnce(label, Sample.INTERRUPTED, "Not started: the thread's users are closed"),
+                now,
+                now);
+    }
+
+    private void runOnLane(int index, String label, long cancelledBefore) {
+        if (cancels.get() != cancelledBefore) {
+            finished.add(notStarted(index, label));
+            return;
+        }
         try {
-            finished.add(connects.attempt(index, label));
+            UserConnects.Attempt done = connects.attempt(index, label);
+            if (cancels.get() != cancelledBefore && done.result().isSuccessful()) {
+                // connected after Stop passed over its user: no one else closes it before the test ends
+                connects.disconnect(index);
+            }
+            finished.add(done);
         } finally {
-            running.remove(lane);
-            // an interrupt meant for this connect must not reach the lane's next one
+            // a given-up connect ends as if interrupted (its sample says Interrupted); the lane's next one must not
             Thread.interrupted();
         }
     }
@@ -152,18 +175,21 @@ final class ConnectsInFlight {
         return done.result();
     }
 
-    /** JMeter's Stop: the connects under way end now (each its user's abandons its transport when interrupted). */
+    /**
+     * JMeter's Stop (or a Sample Timeout) and the test's end, before the users are disconnected, which ends the
+     * connects under way: none of those started so far starts now, and one that connects anyway is closed by its
+     * lane. Connects started after this go ahead (after a Sample Timeout the thread goes on).
+     */
     void cancel() {
-        for (Thread lane : running) {
-            lane.interrupt();
-        }
+        cancels.incrementAndGet();
     }
 
     /**
-     * Teardown: interrupts the connects under way and waits (bounded) for their lanes to end, so that none opens
-     * a session after the users are closed.
+     * Teardown, once the users are disconnected: waits (bounded) for the lanes to end, so that every session a
+     * connect under way opened is closed before the test ends.
      */
     void close() {
+        cancel();
         ExecutorService made;
         synchronized (this) {
             made = lanes;
@@ -171,7 +197,7 @@ final class ConnectsInFlight {
         if (made == null) {
             return;
         }
-        made.shutdownNow();
+        made.shutdown();
         try {
             if (!made.awaitTermination(longestConnectNanos, TimeUnit.NANOSECONDS)) {
                 log.warn(

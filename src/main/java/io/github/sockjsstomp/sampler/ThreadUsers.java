@@ -5,6 +5,7 @@ import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.CapacityBook;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 import org.slf4j.Logger;
@@ -103,15 +104,25 @@ final class ThreadUsers {
         users.forEach(VirtualUser::disconnect);
     }
 
-    /** Closes every user. Must not throw: JMeter tears every sampler down in one loop. */
+    /**
+     * Closes every user: the connects under way given up first (their users disconnected) and their lanes awaited
+     * (bounded), so that no session is left open when JMeter's JVM exits. Must not throw: JMeter tears every
+     * sampler down in one loop.
+     */
     void close() {
+        inFlight.cancel();
+        eachUser(VirtualUser::disconnect, "Disconnecting");
         inFlight.close();
         reconnects.close();
+        eachUser(VirtualUser::close, "Closing");
+    }
+
+    private void eachUser(Consumer<VirtualUser> action, String what) {
         for (VirtualUser user : users) {
             try {
-                user.close();
+                action.accept(user);
             } catch (RuntimeException e) {
-                log.warn("Closing {} failed", user, e);
+                log.warn("{} {} failed", what, user, e);
             }
         }
     }

@@ -95,6 +95,11 @@ final class UserConnects implements ConnectsInFlight.Connects {
         }
     }
 
+    @Override
+    public void disconnect(int index) {
+        users.get(index).disconnect();
+    }
+
     /** One user's connect, done: its sample and its times (for the capacity book and the backoff). */
     record Attempt(int index, SampleResult result, long startNanos, long endNanos) {}
 

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The connects a thread has under way, driven by {@link TestConnects}: each connect waits until the test lets it
- * finish (or it is interrupted), so the order in which they finish is the test's, not the clock's.
+ * finish or gives it up (or it is interrupted), so the order in which they finish is the test's, not the clock's.
  */
 class ConnectsInFlightTest {
 
@@ -98,23 +100,38 @@ class ConnectsInFlightTest {
         assertThat(connects.mostAtOnce.get()).isEqualTo(2);
     }
 
+    /**
+     * Stop gives the connects up through their users (here {@link TestConnects#giveUp}, as a user's disconnect wakes
+     * its wait for CONNECTED); it never interrupts a lane, whose write Tomcat would fail: a connect that completes
+     * after Stop completes, and its lane closes its user again.
+     */
     @Test
-    void stopInterruptsTheConnectsUnderWayAndTheLanesGoOnAfterwards() throws InterruptedException {
+    void stopGivesTheConnectsUpWithoutInterruptingTheirLanesAndOneThatConnectsAnywayIsClosed()
+            throws InterruptedException {
         inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
         inFlight.start(0, "session");
         inFlight.start(1, "session");
         connects.awaitRunning(2);
 
         inFlight.cancel();
+        connects.giveUp(0);
+        connects.finish(1);
 
-        assertThat(List.of(
-                        inFlight.awaitFirst("session").getResponseCode(),
-                        inFlight.awaitFirst("session").getResponseCode()))
-                .containsOnly(Sample.INTERRUPTED);
+        Map<String, String> codes = new ConcurrentHashMap<>();
+        for (int k = 0; k < 2; k++) {
+            SampleResult row = inFlight.awaitFirst("session");
+            codes.put(row.getResponseMessage().contains("user 1") ? "user 1" : "user 0", row.getResponseCode());
+        }
+        assertThat(codes).containsEntry("user 0", Sample.INTERRUPTED).containsEntry("user 1", Sample.CODE_OK);
+        assertThat(connects.disconnected).containsExactly(1);
+
         inFlight.start(2, "session");
         connects.finish(2);
         SampleResult after = inFlight.awaitFirst("session");
         assertThat(after.isSuccessful()).as(after.getResponseMessage()).isTrue();
+        assertThat(connects.disconnected)
+                .as("a connect started after Stop goes ahead")
+                .containsExactly(1);
     }
 
     @Test
@@ -143,6 +160,8 @@ class ConnectsInFlightTest {
     /** Connects that finish when the test says, or when interrupted; what ran where, and how many at once. */
     private static final class TestConnects implements ConnectsInFlight.Connects {
         final Map<Integer, CountDownLatch> finishes = new ConcurrentHashMap<>();
+        final Set<Integer> givenUp = ConcurrentHashMap.newKeySet();
+        final List<Integer> disconnected = new CopyOnWriteArrayList<>();
         final Map<Integer, String> attemptThreads = new ConcurrentHashMap<>();
         final List<Integer> started = new ArrayList<>();
         final List<Integer> applied = new ArrayList<>();
@@ -156,6 +175,11 @@ class ConnectsInFlightTest {
         volatile boolean finishAtOnce;
 
         void finish(int index) {
+            latch(index).countDown();
+        }
+
+        void giveUp(int index) {
+            givenUp.add(index);
             latch(index).countDown();
         }
 
@@ -191,12 +215,20 @@ class ConnectsInFlightTest {
                     if (!finishAtOnce) {
                         latch(index).await();
                     }
+                    if (givenUp.contains(index)) {
+                        throw new InterruptedException("given up");
+                    }
                     Sample.ok(r, "user " + index);
                 } finally {
                     running.decrementAndGet();
                 }
             });
             return new UserConnects.Attempt(index, result, start, System.nanoTime());
+        }
+
+        @Override
+        public void disconnect(int index) {
+            disconnected.add(index);
         }
 
         @Override

@@ -18,6 +18,12 @@ final class ConnectAttempt implements TransportListener {
     private static final Logger log = LoggerFactory.getLogger(ConnectAttempt.class);
 
     final CompletableFuture<String> error = new CompletableFuture<>();
+    /**
+     * Done once the connect is given up from outside (JMeter's Stop, the test's end): it ends the wait for
+     * CONNECTED without interrupting the connecting thread, which may be writing (Tomcat fails a write whose thread
+     * is interrupted and then closes the socket without a close frame).
+     */
+    final CompletableFuture<Void> givenUp = new CompletableFuture<>();
     /** Null unless this connect's session is to go silent. */
     final Silence silence;
 
@@ -81,6 +87,7 @@ final class ConnectAttempt implements TransportListener {
             abandoned = true;
             opened = transport;
         }
+        givenUp.complete(null);
         if (opened != null) {
             closeQuietly(opened);
         }

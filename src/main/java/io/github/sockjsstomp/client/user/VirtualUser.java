@@ -172,13 +172,19 @@ public final class VirtualUser implements AutoCloseable {
                 startNanos);
     }
 
-    /** Waits for CONNECTED, an ERROR frame or the connect timeout, whichever comes first. */
+    /**
+     * Waits for CONNECTED, an ERROR frame, the connect timeout or the connect being given up ({@link #disconnect}
+     * from another thread: an InterruptedException, as if this thread had been interrupted), whichever comes first.
+     */
     private StepResult awaitConnected(
             ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
             throws InterruptedException {
         try {
-            CompletableFuture.anyOf(future, current.error)
+            CompletableFuture.anyOf(future, current.error, current.givenUp)
                     .get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
+            if (current.givenUp.isDone()) {
+                throw givenUp();
+            }
             String error = current.error.getNow(null);
             if (error != null) {
                 current.abandon(future);
@@ -212,6 +218,11 @@ public final class VirtualUser implements AutoCloseable {
             current.abandon(future);
             throw e;
         } catch (ExecutionException e) {
+            if (current.givenUp.isDone()) {
+                // the transport it closed ended the connect
+                current.abandon(future);
+                throw givenUp();
+            }
             current.abandon(future);
             log.debug("{} connect failed", this, e.getCause());
             String error = stompError;
@@ -220,6 +231,10 @@ public final class VirtualUser implements AutoCloseable {
             }
             return failed(used, uri, Failure.of(e), startMillis, startNanos);
         }
+    }
+
+    private InterruptedException givenUp() {
+        return new InterruptedException(this + ": connect given up (the user was disconnected)");
     }
 
     /**
