@@ -54,7 +54,8 @@ JMeter home in $HOME_K (another build of ours, e.g. a copy of target/jmeter made
 compare one setting side by side. JFR=many-rate records the first ours-2x1000 run (JFR_SIDE: another of ours;
 JFR_SETTINGS=fine: the JDK's profile settings sampling Java every 1 ms, for threads that run a few percent
 of the time); RATE_TICK_MILLIS (10) is our
-tickMillis, RATE_RAMP_S (5) both sides' ramp-up.
+tickMillis, RATE_RAMP_S (5) both sides' ramp-up. Against the demo server, an unmeasured run of ours
+(RATE_SERVER_WARMUP_S, 60; 0: none) warms the server's JIT before the first measured side.
 BROKER=rabbitmq runs many and many-rate against a RabbitMQ already running on loopback (Web-STOMP on BROKER_PORT,
 15674; guest/guest; a queue per user: /queue/echo.<user>) instead of the demo server; the table gives the
 server's CPU per message beside ours (both on this machine's cores). bench/README.md says how to set it up.
@@ -1214,6 +1215,17 @@ def many_rate(server, out):
     """The many-rate section: alternating sides, ROUNDS rounds, medians; load average before and after."""
     sides = os.environ.get("RATE_SIDES", "ours-2x1000 incumbent ours-20x100").split()
     runs = {s: [] for s in sides}
+    warm_s = int(os.environ.get("RATE_SERVER_WARMUP_S", "60"))
+    if isinstance(server, DemoServer) and warm_s > 0:
+        # A fresh demo server's JIT is cold: the first side measured against it fell 4-10 s behind its sends (each
+        # of ours and an older build alike, whichever ran first), so one unmeasured run warms it for every side.
+        saved = dict(ENV)
+        ENV.update(WARMUP_S=warm_s, WINDOW_S=5)
+        try:
+            warm = rate_run("ours-2x1000", server, out, 0)
+        finally:
+            ENV.update(saved)
+        print(f"server warm-up run (not measured): {warm['per_s']:,.0f} answered/s", flush=True)
     before = load_average()
     for round_no in range(1, ENV["ROUNDS"] + 1):
         for side in sides:
