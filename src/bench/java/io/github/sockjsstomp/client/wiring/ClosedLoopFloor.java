@@ -106,22 +106,13 @@ public final class ClosedLoopFloor {
         }
         System.out.println("connected " + perThread * threads);
         long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<Thread> loops = new ArrayList<>();
+        List<Runnable> bodies = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             Driver driver = drivers.get(t);
             int first = t * perThread + 1;
-            Thread loop = new Thread(
-                    () -> drive(driver, first, destination, pauseNanos, tickNanos, endNanos), "drivers-" + (t + 1));
-            loop.start();
-            loops.add(loop);
+            bodies.add(() -> drive(driver, first, destination, pauseNanos, tickNanos, endNanos));
         }
-        while (System.nanoTime() - endNanos < 0) {
-            TimeUnit.SECONDS.sleep(1);
-            System.out.println("answered " + System.currentTimeMillis() + " " + ANSWERED.sum());
-        }
-        for (Thread loop : loops) {
-            loop.join();
-        }
+        FloorLoops.run("drivers", bodies, endNanos, ANSWERED::sum);
         TimeUnit.SECONDS.sleep(2);
         System.out.println("sent " + SENT.sum() + " answered " + ANSWERED.sum());
         System.exit(0);

@@ -60,22 +60,13 @@ public final class RateFloor {
         System.out.println("connected " + users);
         int perThread = users / threads;
         double intervalNanos = TimeUnit.MINUTES.toNanos(1) / (perUserPerMin * perThread);
-        List<Thread> senders = new ArrayList<>();
+        List<Runnable> bodies = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             List<StompSession> own = sessions.subList(t * perThread, (t + 1) * perThread);
             int first = t * perThread + 1;
-            Thread sender = new Thread(
-                    () -> send(own, first, destination, intervalNanos, tickNanos, endNanos), "senders-" + (t + 1));
-            sender.start();
-            senders.add(sender);
+            bodies.add(() -> send(own, first, destination, intervalNanos, tickNanos, endNanos));
         }
-        while (System.nanoTime() - endNanos < 0) {
-            TimeUnit.SECONDS.sleep(1);
-            System.out.println("answered " + System.currentTimeMillis() + " " + ANSWERED.sum());
-        }
-        for (Thread sender : senders) {
-            sender.join();
-        }
+        FloorLoops.run("senders", bodies, endNanos, ANSWERED::sum);
         System.exit(0);
     }
 
