@@ -190,6 +190,11 @@ class ConnectsInFlightIT {
                         .count(),
                 users);
         assertThat(sessionRows).as("stopped mid-connect").isLessThan(users);
+        // a connect under way at Stop is given up as interrupted, not failed by the transport Stop closed under it
+        assertThat(rows(run, "session").stream().filter(r -> r.get("success").equals("false")))
+                .allSatisfy(r -> assertThat(r.get("responseCode"))
+                        .as(r.get("responseMessage"))
+                        .isEqualTo("Interrupted"));
         long waitUntil = System.nanoTime() + 20_000_000_000L;
         while (server.connectedSessions() > 0 && System.nanoTime() < waitUntil) {
             Thread.sleep(50);

@@ -86,6 +86,8 @@ class ConnectsInFlightTest {
         inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
         inFlight.start(0, "session");
         inFlight.start(1, "session");
+        // both under way before one finishes (on a loaded machine a lane may start late)
+        connects.awaitRunning(2);
         connects.finish(1);
         assertThat(inFlight.awaitFirst("session").getResponseMessage()).isEqualTo("user 1");
 
