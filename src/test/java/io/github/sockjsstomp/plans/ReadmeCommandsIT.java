@@ -181,6 +181,20 @@ class ReadmeCommandsIT {
                             "replySamples=true")
                     .withDashboard(),
             new PlanItRun(
+                    JMeterPlansIT.class,
+                    "tenUsersOnTwoThreads",
+                    "connect",
+                    "indexPath=/index",
+                    "pullPath=/clientPull",
+                    "endpoint=/ws",
+                    "users=10",
+                    "threads=2",
+                    "rampUp=0",
+                    "duration=8",
+                    "aliveMillis=1000",
+                    "sockjsstomp.reconnectMinMillis=2000",
+                    "sockjsstomp.reconnectMaxMillis=60000"),
+            new PlanItRun(
                     ReceiptsIT.class,
                     "everySendToArtemisHasItsReceiptBesideItsReply",
                     "send",
