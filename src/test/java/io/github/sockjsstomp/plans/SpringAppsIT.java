@@ -37,8 +37,9 @@ class SpringAppsIT {
     /**
      * The apps, each started once for the tests that ask for the same one (a Boot app's start is seconds of CPU):
      * none of these tests leaves work behind in an app (a failed connect, or a few messages answered within the
-     * run), so none sees another's. The late-replies test floods the guide's app with a backlog that outlives its
-     * run: it runs last.
+     * run), so none sees another's, but the last two: the wrong-payload test and the late-replies test send the
+     * guide's app more than it answers in their run (its backlog outlives the run), so they run last, in that order
+     * (the late-replies test wants its messages answered late: a backlog before it only makes them later).
      */
     private static final Map<String, AutoCloseable> APPS = new HashMap<>();
 
@@ -53,11 +54,6 @@ class SpringAppsIT {
     private static GreetingApp guideApp(boolean sockJs) {
         return (GreetingApp)
                 APPS.computeIfAbsent("guide " + sockJs, k -> GreetingApp.start(sockJs, GreetingApp.GUIDE_DELAY_MILLIS));
-    }
-
-    /** The guide's app answering at once. */
-    private static GreetingApp promptApp() {
-        return (GreetingApp) APPS.computeIfAbsent("prompt", k -> GreetingApp.start(false, 0));
     }
 
     private static SecuredChatApp securedApp(boolean sockJs, StompAuth stompAuth) {
@@ -172,8 +168,9 @@ class SpringAppsIT {
      * nothing is answered, and the run says so once on the console instead of only counting LOST messages.
      */
     @Test
+    @Order(Integer.MAX_VALUE - 1)
     void aPayloadTheServerCannotAnswerGetsOneHintNamingDestinationSubscriptionAndPayload() throws Exception {
-        GreetingApp app = promptApp();
+        GreetingApp app = guideApp(false);
         PlanRun run = PlanRun.run(
                 dir.resolve("wrong-payload"),
                 "send",
@@ -242,7 +239,7 @@ class SpringAppsIT {
     /** A plan with another app's endpoint (the demo's /ws): the failure says nothing answers there. */
     @Test
     void anEndpointThatIsNotThereSaysSo() throws Exception {
-        GreetingApp app = promptApp();
+        GreetingApp app = guideApp(false);
         PlanRun run = PlanRun.run(
                 dir.resolve("no-endpoint"),
                 "connect",
