@@ -10,20 +10,42 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Dead clients through a real JMeter: connect.jmx with {@code silentShare} and {@code silentAfter} against a
  * broker that expires clients whose heart-beats stop (ActiveMQ Artemis over a plain WebSocket; Spring's
- * simple broker with heart-beats over SockJS) and against one that never expires anything (the guide's app,
- * no heart-beats). Exact counts of {@code expired} samples and their response codes, the users they name and
- * the run's closing figures; never durations.
+ * simple broker with heart-beats over SockJS) and against one that never expires anything (the same app, with
+ * no heart-beats asked for by the client). Exact counts of {@code expired} samples and their response codes, the
+ * users they name and the run's closing figures; never durations.
  */
 class DeadClientsIT {
 
     @TempDir
     static Path dir;
+
+    /**
+     * The guide's app over SockJS, its simple broker heart-beating every 200 ms: started once for both tests that
+     * need it (a Boot app's start is seconds of CPU). A session's heart-beats are what its CONNECT and the broker
+     * agree on: with the client's 0,0 there are none, and the broker never expires that session.
+     */
+    private static GreetingApp heartBeatingApp;
+
+    private static synchronized GreetingApp heartBeatingApp() {
+        if (heartBeatingApp == null) {
+            heartBeatingApp = GreetingApp.start(true, 0, 200);
+        }
+        return heartBeatingApp;
+    }
+
+    @AfterAll
+    static void stopApp() {
+        if (heartBeatingApp != null) {
+            heartBeatingApp.close();
+        }
+    }
 
     @Test
     void artemisClosesEverySilentSessionOnceItsHeartBeatsStop() throws Exception {
@@ -61,62 +83,59 @@ class DeadClientsIT {
     /** Spring's simple broker closes a session after three heart-beat intervals with nothing from its client. */
     @Test
     void springsSimpleBrokerWithHeartBeatsClosesSilentSessionsOverSockJs() throws Exception {
-        try (GreetingApp app = GreetingApp.start(true, 0, 200)) {
-            PlanRun run = PlanRun.runClean(
-                    dir.resolve("simple-broker"),
-                    "connect",
-                    false,
-                    greeting(
-                            app,
-                            "transport=websocket",
-                            "threads=4",
-                            "rampUp=0",
-                            "duration=5",
-                            "aliveMillis=200",
-                            "heartbeatMillis=200",
-                            "silentShare=0.25",
-                            "silentAfter=0.3"));
-            assertExpired(run, "200", "users #4");
-            assertThat(Files.readString(run.dir().resolve("jmeter.log")))
-                    .contains("1 went silent: 1 expired, no removed/s (one event)");
-        }
+        GreetingApp app = heartBeatingApp();
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("simple-broker"),
+                "connect",
+                false,
+                greeting(
+                        app,
+                        "transport=websocket",
+                        "threads=4",
+                        "rampUp=0",
+                        "duration=5",
+                        "aliveMillis=200",
+                        "heartbeatMillis=200",
+                        "silentShare=0.25",
+                        "silentAfter=0.3"));
+        assertExpired(run, "200", "users #4");
+        assertThat(Files.readString(run.dir().resolve("jmeter.log")))
+                .contains("1 went silent: 1 expired, no removed/s (one event)");
     }
 
     /**
-     * Without heart-beats (none from the app's broker, none offered by the client) nothing tells the server a
-     * client is gone: every silent session outlives the test, and the console says why to expect that.
+     * Without heart-beats (the broker offers them, the client none: none agreed) nothing tells the server a client
+     * is gone: every silent session outlives the test, and the console says why to expect that.
      */
     @Test
     void aServerThatNeverExpiresLeavesEverySilentSessionNotExpired() throws Exception {
-        try (GreetingApp app = GreetingApp.start(false, 0)) {
-            PlanRun run = PlanRun.run(
-                    dir.resolve("never"),
-                    "connect",
-                    false,
-                    greeting(
-                            app,
-                            "users=3",
-                            "threads=1",
-                            "rampUp=0",
-                            // Long enough for the three connects and their silence on a loaded machine (without
-                            // the warm-up, C1 only): at 3 s a full suite run once ended before they went silent.
-                            "duration=6",
-                            "aliveMillis=200",
-                            "heartbeatMillis=0",
-                            "silentShare=1",
-                            "silentAfter=0.2"));
-            assertExpired(run, "NotExpired", "users #1", "users #2", "users #3");
-            assertThat(run.rows())
-                    .filteredOn(r -> !r.get("label").equals("expired"))
-                    .allSatisfy(
-                            r -> assertThat(r.get("success")).as(r.toString()).isEqualTo("true"));
-            assertThat(run.rows())
-                    .filteredOn(r -> r.get("label").equals("expired"))
-                    .allSatisfy(r -> assertThat(r.get("threadName")).startsWith("expiry"));
-            assertThat(Files.readString(run.dir().resolve("console.txt")))
-                    .contains("3 went silent: 0 expired; 3 not expired")
-                    .contains("stomp: silentShare=1.0 with heartbeatMillis=0: the client offers no heart-beats");
-        }
+        GreetingApp app = heartBeatingApp();
+        PlanRun run = PlanRun.run(
+                dir.resolve("never"),
+                "connect",
+                false,
+                greeting(
+                        app,
+                        "users=3",
+                        "threads=1",
+                        "rampUp=0",
+                        // Long enough for the three connects and their silence on a loaded machine (without
+                        // the warm-up, C1 only): at 3 s a full suite run once ended before they went silent.
+                        "duration=6",
+                        "aliveMillis=200",
+                        "heartbeatMillis=0",
+                        "silentShare=1",
+                        "silentAfter=0.2"));
+        assertExpired(run, "NotExpired", "users #1", "users #2", "users #3");
+        assertThat(run.rows())
+                .filteredOn(r -> !r.get("label").equals("expired"))
+                .allSatisfy(r -> assertThat(r.get("success")).as(r.toString()).isEqualTo("true"));
+        assertThat(run.rows())
+                .filteredOn(r -> r.get("label").equals("expired"))
+                .allSatisfy(r -> assertThat(r.get("threadName")).startsWith("expiry"));
+        assertThat(Files.readString(run.dir().resolve("console.txt")))
+                .contains("3 went silent: 0 expired; 3 not expired")
+                .contains("stomp: silentShare=1.0 with heartbeatMillis=0: the client offers no heart-beats");
     }
 
     @Test

@@ -228,10 +228,16 @@ class JMeterPlansIT {
     void sendIsPacedAndEverySendIsAnswered(String pacing) throws Exception {
         int threads = SEND_THREADS;
         int duration = SEND_DURATION;
-        PlanRun run = pacing.equals("ctt") ? threeUsersAtAConstantThroughput() : paced(pacing);
+        PlanRun run = switch (pacing) {
+            case "ctt" -> threeUsersAtAConstantThroughput();
+            case "unthrottled" -> unthrottledWithoutLoginSteps();
+            default -> paced(pacing);
+        };
         long sends = run.count("send");
+        // the unthrottled run skips the login steps (the none test): the other two have them
+        boolean loginSteps = !pacing.equals("unthrottled");
         assertThat(run.labels())
-                .containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, true, true), "send", sends));
+                .containsExactlyInAnyOrderEntriesOf(with(sessionRows(threads, loginSteps, true), "send", sends));
         Map<String, Long> perThread = run.threads("send");
         // Every thread sends: a Constant Throughput Timer at 0 would stall threads until the end.
         assertThat(perThread).hasSize(threads);
@@ -256,7 +262,7 @@ class JMeterPlansIT {
     private static final int SEND_THREADS = 3;
     private static final int SEND_DURATION = 8;
 
-    private static PlanRun paced(String pacing) throws Exception {
+    private static PlanRun paced(String pacing, String... more) throws Exception {
         List<String> props = new ArrayList<>(
                 List.of("threads=" + SEND_THREADS, "rampUp=0", "duration=" + SEND_DURATION, "replyTimeoutMillis=3000"));
         switch (pacing) {
@@ -264,7 +270,23 @@ class JMeterPlansIT {
             case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
             default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
         }
+        props.addAll(Arrays.asList(more));
         return jmeter("send-" + pacing, false, props.toArray(String[]::new));
+    }
+
+    /**
+     * send.jmx unthrottled over a plain WebSocket with the login steps skipped on the command line: the unthrottled
+     * pacing test and the none test assert on this one run, each on what it is about (pacing does not depend on
+     * the transport or the login steps; the other two pacings run with them).
+     */
+    private static PlanRun unthrottledWithoutLoginSteps;
+
+    private static synchronized PlanRun unthrottledWithoutLoginSteps() throws Exception {
+        if (unthrottledWithoutLoginSteps == null) {
+            unthrottledWithoutLoginSteps =
+                    paced("unthrottled", "transport=raw", "endpoint=/stomp-ws", "indexPath=none", "pullPath=none");
+        }
+        return unthrottledWithoutLoginSteps;
     }
 
     /**
@@ -373,6 +395,32 @@ class JMeterPlansIT {
         assertThat(distinct(run.timing(), 4)).containsExactlyInAnyOrder("user-1", "user-2", "user-3");
     }
 
+    private static final int GREETING_USERS = 3;
+
+    /**
+     * greetings.jmx with three users, each its line of a users file, after the warm-up: the greetings test and the
+     * users file test assert on this one run, each on what it is about.
+     */
+    private static PlanRun greetingsWithAUsersFileAfterTheWarmUp;
+
+    private static synchronized PlanRun greetingsWithAUsersFileAfterTheWarmUp() throws Exception {
+        if (greetingsWithAUsersFileAfterTheWarmUp == null) {
+            Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a\nbob,b\ncarol,c\n");
+            greetingsWithAUsersFileAfterTheWarmUp = jmeter(
+                    "greetings-warm-up",
+                    false,
+                    "threads=" + GREETING_USERS,
+                    "rampUp=0",
+                    "messages=3",
+                    "pauseMillis=200",
+                    "holdMillis=500",
+                    "replyTimeoutMillis=2000",
+                    "sockjsstomp.warmUp=true",
+                    "usersFile=" + users);
+        }
+        return greetingsWithAUsersFileAfterTheWarmUp;
+    }
+
     /**
      * Exact counts with the generator's warm-up on: its warm-up messages go to a peer inside the JVM, never to the
      * server, and reach neither the books, the timing log nor the results. (Without it, as every other run here
@@ -380,18 +428,9 @@ class JMeterPlansIT {
      */
     @Test
     void greetingsAreBroadcastToEverySubscriberAfterTheWarmUp() throws Exception {
-        int threads = 3;
+        int threads = GREETING_USERS;
         int messages = 3;
-        PlanRun run = jmeter(
-                "greetings-warm-up",
-                false,
-                "threads=" + threads,
-                "rampUp=0",
-                "messages=" + messages,
-                "pauseMillis=200",
-                "holdMillis=500",
-                "replyTimeoutMillis=2000",
-                "sockjsstomp.warmUp=true");
+        PlanRun run = greetingsWithAUsersFileAfterTheWarmUp();
         // transport auto: both kinds it may choose are warmed
         assertThat(Files.readString(run.dir().resolve("jmeter.log")))
                 .containsPattern("Warm-up over websocket: \\d+ messages sent, \\d+ answered, in \\d+ ms "
@@ -475,37 +514,40 @@ class JMeterPlansIT {
     }
 
     /**
-     * connect.jmx with three users, each its line of a users file: the connect test and the users file test assert
-     * on this one run (a JMeter launch is seconds of CPU), each on what it is about.
+     * connect.jmx with ten users on two threads, the reconnect delays of docs/failures.md's line (nothing drops
+     * here: they only must be accepted): the connect test and the several sessions test assert on this one run
+     * (a JMeter launch is seconds of CPU), each on what it is about; ReadmeCommandsIT.PLAN_IT_RUNS counts it as
+     * that docs line's run.
      */
-    private static PlanRun connectWithAUsersFile;
+    private static PlanRun tenUsersOnTwoThreads;
 
-    private static synchronized PlanRun connectWithAUsersFile() throws Exception {
-        if (connectWithAUsersFile == null) {
-            Path users = Files.writeString(dir.resolve("users.csv"), "login,passcode\nalice,a\nbob,b\ncarol,c\n");
-            connectWithAUsersFile = jmeter(
-                    "connect-users",
+    private static synchronized PlanRun tenUsersOnTwoThreads() throws Exception {
+        if (tenUsersOnTwoThreads == null) {
+            tenUsersOnTwoThreads = jmeter(
+                    "connect-many",
                     false,
-                    "threads=3",
+                    "users=10",
+                    "threads=2",
                     "rampUp=0",
-                    "duration=10",
+                    "duration=8",
                     "aliveMillis=1000",
-                    "usersFile=" + users);
+                    "sockjsstomp.reconnectMinMillis=2000",
+                    "sockjsstomp.reconnectMaxMillis=60000");
         }
-        return connectWithAUsersFile;
+        return tenUsersOnTwoThreads;
     }
 
     @Test
     void connectOpensOneSessionPerUserAndKeepsItAlive() throws Exception {
-        int threads = 3;
-        PlanRun run = connectWithAUsersFile();
+        int users = 10;
+        PlanRun run = tenUsersOnTwoThreads();
         // the connect sample and its steps (sub-results are rows of their own)
-        assertThat(run.count("session")).isEqualTo(threads);
-        assertThat(run.count("index")).isEqualTo(threads);
-        assertThat(run.count("clientPull")).isEqualTo(threads);
-        assertThat(run.count("connect")).isEqualTo(threads);
+        assertThat(run.count("session")).isEqualTo(users);
+        assertThat(run.count("index")).isEqualTo(users);
+        assertThat(run.count("clientPull")).isEqualTo(users);
+        assertThat(run.count("connect")).isEqualTo(users);
         assertThat(run.labels()).containsOnlyKeys("session", "index", "clientPull", "connect", "session alive");
-        assertThat(run.threads("session alive")).hasSize(threads);
+        assertThat(run.rows()).allSatisfy(r -> assertThat(r.get("success")).isEqualTo("true"));
         assertThat(run.timingLog()).doesNotExist();
     }
 
@@ -514,20 +556,10 @@ class JMeterPlansIT {
     /** JMeter drops -JindexPath= (an empty value), so the plan's /index would come back: none gets through. */
     @Test
     void noneSkipsTheLoginStepsOnTheCommandLine() throws Exception {
-        PlanRun run = jmeter(
-                "send-none",
-                false,
-                "threads=2",
-                "rampUp=0",
-                "duration=6",
-                "throughput=600",
-                "transport=raw",
-                "endpoint=/stomp-ws",
-                "indexPath=none",
-                "pullPath=none",
-                "replyTimeoutMillis=3000");
+        PlanRun run = unthrottledWithoutLoginSteps();
         assertThat(run.labels())
-                .containsExactlyInAnyOrderEntriesOf(with(sessionRows(2, false, true), "send", run.count("send")));
+                .containsExactlyInAnyOrderEntriesOf(
+                        with(sessionRows(SEND_THREADS, false, true), "send", run.count("send")));
         assertOnlyAnswered(run.timing());
         assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("/index");
     }
@@ -608,17 +640,8 @@ class JMeterPlansIT {
 
     @Test
     void threadsHoldSeveralSessionsEach() throws Exception {
-        PlanRun run = jmeter(
-                "connect-many",
-                false,
-                "users=10",
-                "threads=2",
-                "rampUp=0",
-                "duration=8",
-                "aliveMillis=1000",
-                "subscribeTo=/topic/idle-{{userNumber}}");
+        PlanRun run = tenUsersOnTwoThreads();
         assertThat(run.count("session")).isEqualTo(10);
-        assertThat(run.count("subscribe")).isEqualTo(10);
         assertThat(run.threads("session")).containsOnly(Map.entry("users 1-1", 5L), Map.entry("users 1-2", 5L));
         assertThat(run.threads("session alive")).hasSize(2);
         assertThat(run.rows().stream().filter(r -> r.get("label").equals("session alive")))
@@ -627,12 +650,13 @@ class JMeterPlansIT {
 
     @Test
     void usersFileGivesEveryUserItsLine() throws Exception {
-        PlanRun run = connectWithAUsersFile();
+        PlanRun run = greetingsWithAUsersFileAfterTheWarmUp();
         assertThat(run.rows().stream()
                         .filter(r -> r.get("label").equals("session"))
                         .map(r -> r.get("responseMessage")
                                 .replaceAll("Connected VirtualUser\\[[^(]*\\(([a-z]+)\\),.*", "$1")))
                 .containsExactlyInAnyOrder("alice", "bob", "carol");
+        assertThat(distinct(run.timing(), 4)).containsExactlyInAnyOrder("alice", "bob", "carol");
     }
 
     @Test

@@ -7,10 +7,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -143,12 +146,22 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     /** Waits at most {@link #TIMEOUT_SECONDS} for a process, killing it and its children after that. */
     static int waitFor(Process process, List<String> command, Path output) throws Exception {
+        Optional<Instant> started = process.info().startInstant();
         if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
             fail("%s still running after %d s; output: %s", command, TIMEOUT_SECONDS, Files.readString(output));
         }
+        // One line per launch in the build's output, so the suite's JMeter launches can be counted and timed per
+        // class (the suite's time is mostly theirs): never asserted on.
+        System.out.printf(
+                "[launch] %s exit %d after %s s%n",
+                output.getParent().getFileName(),
+                process.exitValue(),
+                started.map(s -> String.format(
+                                "%.1f", Duration.between(s, Instant.now()).toMillis() / 1000.0))
+                        .orElse("?"));
         return process.exitValue();
     }
 

@@ -51,6 +51,12 @@ class ReadmeCommandTest {
         assertThat(ReadmeCommandsIT.watchedRunOf(line("-Jport=61614 -Jendpoint=/ws -JserverFigures=pid:1"), plain))
                 .as("another value")
                 .isFalse();
+        assertThat(ReadmeCommandsIT.watchedRunOf(watched, line("-Jhost=127.0.0.1 -Jport=61614 -Jendpoint=/")))
+                .as("a line that writes the plan's default host")
+                .isTrue();
+        assertThat(ReadmeCommandsIT.watchedRunOf(watched, line("-Jhost=10.0.0.5 -Jport=61614 -Jendpoint=/")))
+                .as("another host")
+                .isFalse();
     }
 
     @Test

@@ -181,6 +181,20 @@ class ReadmeCommandsIT {
                             "replySamples=true")
                     .withDashboard(),
             new PlanItRun(
+                    JMeterPlansIT.class,
+                    "tenUsersOnTwoThreads",
+                    "connect",
+                    "indexPath=/index",
+                    "pullPath=/clientPull",
+                    "endpoint=/ws",
+                    "users=10",
+                    "threads=2",
+                    "rampUp=0",
+                    "duration=8",
+                    "aliveMillis=1000",
+                    "sockjsstomp.reconnectMinMillis=2000",
+                    "sockjsstomp.reconnectMaxMillis=60000"),
+            new PlanItRun(
                     ReceiptsIT.class,
                     "everySendToArtemisHasItsReceiptBesideItsReply",
                     "send",
@@ -324,7 +338,8 @@ class ReadmeCommandsIT {
 
     /**
      * Whether {@code other} is {@code line} with only {@link #WATCHING} properties added, and runs here itself (no
-     * plan IT covers it): then its run is {@code line}'s run too.
+     * plan IT covers it): then its run is {@code line}'s run too. A property given its plan's default is the same
+     * run as that property left out ({@code -Jhost=127.0.0.1} on one line, nothing on the other).
      */
     static boolean watchedRunOf(ReadmeCommand other, ReadmeCommand line) {
         if (other == line
@@ -334,13 +349,21 @@ class ReadmeCommandsIT {
                 || PLAN_IT_RUNS.stream().anyMatch(it -> it.covers(other))) {
             return false;
         }
-        Map<String, String> added = new TreeMap<>(other.properties());
-        for (Map.Entry<String, String> asked : line.properties().entrySet()) {
+        Map<String, Set<String>> defaults = PlanItRun.planDefaults(line.plan());
+        Map<String, String> added = notDefaults(other.properties(), defaults);
+        for (Map.Entry<String, String> asked :
+                notDefaults(line.properties(), defaults).entrySet()) {
             if (!asked.getValue().equals(added.remove(asked.getKey()))) {
                 return false;
             }
         }
         return !added.isEmpty() && WATCHING.containsAll(added.keySet());
+    }
+
+    private static Map<String, String> notDefaults(Map<String, String> properties, Map<String, Set<String>> defaults) {
+        Map<String, String> asked = new TreeMap<>(properties);
+        asked.entrySet().removeIf(p -> Set.of(p.getValue()).equals(defaults.get(p.getKey())));
+        return asked;
     }
 
     /**

@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * credentials only: Spring's STOMP getting-started app (plain WebSocket as published, and with SockJS on), and
  * a Spring Security app (form login, CSRF on, WebSocket message security on; a bearer-token variant).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SpringAppsIT {
 
     @TempDir
@@ -33,8 +37,9 @@ class SpringAppsIT {
     /**
      * The apps, each started once for the tests that ask for the same one (a Boot app's start is seconds of CPU):
      * none of these tests leaves work behind in an app (a failed connect, or a few messages answered within the
-     * run), so none sees another's. The late-replies test floods its app with a backlog that outlives its run: it
-     * has its own.
+     * run), so none sees another's, but the last two: the wrong-payload test and the late-replies test send the
+     * guide's app more than it answers in their run (its backlog outlives the run), so they run last, in that order
+     * (the late-replies test wants its messages answered late: a backlog before it only makes them later).
      */
     private static final Map<String, AutoCloseable> APPS = new HashMap<>();
 
@@ -49,11 +54,6 @@ class SpringAppsIT {
     private static GreetingApp guideApp(boolean sockJs) {
         return (GreetingApp)
                 APPS.computeIfAbsent("guide " + sockJs, k -> GreetingApp.start(sockJs, GreetingApp.GUIDE_DELAY_MILLIS));
-    }
-
-    /** The guide's app answering at once. */
-    private static GreetingApp promptApp() {
-        return (GreetingApp) APPS.computeIfAbsent("prompt", k -> GreetingApp.start(false, 0));
     }
 
     private static SecuredChatApp securedApp(boolean sockJs, StompAuth stompAuth) {
@@ -168,8 +168,9 @@ class SpringAppsIT {
      * nothing is answered, and the run says so once on the console instead of only counting LOST messages.
      */
     @Test
+    @Order(Integer.MAX_VALUE - 1)
     void aPayloadTheServerCannotAnswerGetsOneHintNamingDestinationSubscriptionAndPayload() throws Exception {
-        GreetingApp app = promptApp();
+        GreetingApp app = guideApp(false);
         PlanRun run = PlanRun.run(
                 dir.resolve("wrong-payload"),
                 "send",
@@ -202,43 +203,43 @@ class SpringAppsIT {
      * after their send (before issue 29 the books said "up to 0 ms after their send").
      */
     @Test
+    @Order(Integer.MAX_VALUE)
     void repliesThatCameAfterTheirMessageWasLostAreSaidToBeLateNotMissing() throws Exception {
-        try (GreetingApp app = GreetingApp.start(false, GreetingApp.GUIDE_DELAY_MILLIS)) {
-            PlanRun run = PlanRun.run(
-                    dir.resolve("late"),
-                    "send",
-                    false,
-                    List.of(
-                            "host=127.0.0.1",
-                            "port=" + app.port(),
-                            "endpoint=" + GreetingApp.ENDPOINT,
-                            "destination=/app/hello",
-                            "subscribeTo=/topic/greetings",
-                            "payload={\"name\":\"{{msgId}}\"}",
-                            "threads=2",
-                            "rampUp=0",
-                            "duration=8",
-                            "throughput=1200",
-                            "replyTimeoutMillis=1500"));
-            List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
-                    .filter(line -> line.startsWith("stomp replies ="))
-                    .toList();
-            assertThat(totals).isNotEmpty();
-            assertThat(totals.get(totals.size() - 1))
-                    .containsPattern("lost [1-9]\\d* \\(\\d+ replies came after "
-                            + "their message was LOST, up to [\\d.]+ s after the send: the server fell behind\\)");
-            PlanRun.BooksLine books = run.books();
-            assertThat(books.lateReplies()).as("late replies: %s", books.line()).isPositive();
-            assertThat(books.lateMaxMillis())
-                    .as("later than replyTimeoutMillis after their send: %s", books.line())
-                    .isGreaterThan(1500);
-        }
+        GreetingApp app = guideApp(false);
+        PlanRun run = PlanRun.run(
+                dir.resolve("late"),
+                "send",
+                false,
+                List.of(
+                        "host=127.0.0.1",
+                        "port=" + app.port(),
+                        "endpoint=" + GreetingApp.ENDPOINT,
+                        "destination=/app/hello",
+                        "subscribeTo=/topic/greetings",
+                        "payload={\"name\":\"{{msgId}}\"}",
+                        "threads=2",
+                        "rampUp=0",
+                        "duration=8",
+                        "throughput=1200",
+                        "replyTimeoutMillis=1500"));
+        List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
+                .filter(line -> line.startsWith("stomp replies ="))
+                .toList();
+        assertThat(totals).isNotEmpty();
+        assertThat(totals.get(totals.size() - 1))
+                .containsPattern("lost [1-9]\\d* \\(\\d+ replies came after "
+                        + "their message was LOST, up to [\\d.]+ s after the send: the server fell behind\\)");
+        PlanRun.BooksLine books = run.books();
+        assertThat(books.lateReplies()).as("late replies: %s", books.line()).isPositive();
+        assertThat(books.lateMaxMillis())
+                .as("later than replyTimeoutMillis after their send: %s", books.line())
+                .isGreaterThan(1500);
     }
 
     /** A plan with another app's endpoint (the demo's /ws): the failure says nothing answers there. */
     @Test
     void anEndpointThatIsNotThereSaysSo() throws Exception {
-        GreetingApp app = promptApp();
+        GreetingApp app = guideApp(false);
         PlanRun run = PlanRun.run(
                 dir.resolve("no-endpoint"),
                 "connect",

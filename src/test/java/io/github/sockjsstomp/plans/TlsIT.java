@@ -3,8 +3,10 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,40 +69,9 @@ class TlsIT {
                 "CN=load-generator",
                 "-keystore",
                 clientKeys.toString());
-        keytool(
-                "-exportcert",
-                "-alias",
-                "server",
-                "-keystore",
-                serverKeys.toString(),
-                "-file",
-                dir.resolve("server.crt").toString());
-        keytool(
-                "-exportcert",
-                "-alias",
-                "client",
-                "-keystore",
-                clientKeys.toString(),
-                "-file",
-                dir.resolve("client.crt").toString());
-        keytool(
-                "-importcert",
-                "-noprompt",
-                "-alias",
-                "server",
-                "-file",
-                dir.resolve("server.crt").toString(),
-                "-keystore",
-                clientTrust.toString());
-        keytool(
-                "-importcert",
-                "-noprompt",
-                "-alias",
-                "client",
-                "-file",
-                dir.resolve("client.crt").toString(),
-                "-keystore",
-                serverTrust.toString());
+        // Each side trusts the other's certificate: what keytool -exportcert and -importcert do, without a JVM each.
+        trustOnly(serverKeys, "server", clientTrust);
+        trustOnly(clientKeys, "client", serverTrust);
         server = DemoServer.start(0, new DemoServer.Tls(serverKeys, serverTrust, PASSWORD));
     }
 
@@ -108,6 +79,17 @@ class TlsIT {
     static void stopServer() {
         if (server != null) {
             server.close();
+        }
+    }
+
+    /** A PKCS12 trust store holding {@code alias}'s certificate from {@code keys}, and nothing else. */
+    private static void trustOnly(Path keys, String alias, Path trust) throws Exception {
+        KeyStore from = KeyStore.getInstance(keys.toFile(), PASSWORD.toCharArray());
+        KeyStore to = KeyStore.getInstance("PKCS12");
+        to.load(null, null);
+        to.setCertificateEntry(alias, from.getCertificate(alias));
+        try (OutputStream out = Files.newOutputStream(trust)) {
+            to.store(out, PASSWORD.toCharArray());
         }
     }
 
