@@ -212,9 +212,13 @@ class SteppedCapacityIT {
             missed += misses;
             assertThat(misses).as("step %s", step).isEqualTo(2);
             if (misses > 0) {
-                assertThat(step.get("verdict") + " " + step.get("limit")).isEqualTo("broke server");
+                // a loaded machine (the suite's own forks) makes it the machine's limit, as the verdict's rule says
+                String whose = machineSaturated(step) ? "machine" : "server";
+                assertThat(step.get("verdict") + " " + step.get("limit"))
+                        .as("step %s", step)
+                        .isEqualTo("broke " + whose);
                 assertThat(step.get("reason"))
-                        .isEqualTo(
+                        .startsWith(
                                 misses + (misses == 1 ? " session" : " sessions") + " lost to missed heart-beats > 0");
             } else {
                 assertThat(step.get("verdict")).as("step %s", step).isEqualTo("held");
