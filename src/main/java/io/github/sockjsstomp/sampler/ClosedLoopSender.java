@@ -162,7 +162,7 @@ final class ClosedLoopSender {
         while (true) {
             long now = System.nanoTime();
             boolean ending = endPassed();
-            takeOutcomes(now, trips);
+            takeOutcomes(trips);
             takeConnects();
             if (ending) {
                 if (loops.inFlight() == 0) {
@@ -243,13 +243,17 @@ final class ClosedLoopSender {
         }
     }
 
-    private void takeOutcomes(long now, RoundTrips trips) {
+    private void takeOutcomes(RoundTrips trips) {
         for (int user = loops.takeSettled(); user >= 0; user = loops.takeSettled()) {
+            // the clock read after the outcome was taken, not the loop's pass: an outcome queued after the pass read
+            // its clock (this thread descheduled between the two on a busy machine) came later than that reading,
+            // and a pause counted from the reading would end early
+            long taken = System.nanoTime();
             UserTiming timing = sampler.timings().get(user);
             MessageTiming last = timing.lastSent();
             IncomingMessage answer = last.answer();
             last.forgetAnswer();
-            long came = now;
+            long came = taken;
             if (answer != null) {
                 came = answer.receivedNanos();
                 trips.answered(Math.max(0, (came - last.sentNanos()) / 1000));
@@ -259,7 +263,7 @@ final class ClosedLoopSender {
             } else {
                 trips.failed(failedCode(timing), "FAILED " + last.msgId() + failedWhy(timing));
             }
-            loops.thinksSince(user, came - now < 0 ? came : now);
+            loops.thinksSince(user, came - taken < 0 ? came : taken);
         }
     }
 
