@@ -51,7 +51,9 @@ final class ProcFiles {
     }
 
     /**
-     * The share of the machine's cores a process used between two readings: 1 is every core busy all the time.
+     * The share of the machine's cores a process used between two readings: 1 is every core busy all the time. At
+     * most 1: the kernel counts whole ticks (10 ms), so over a short interval a process can be counted a tick it only
+     * partly used, and a share above the machine is the count's rounding, not the process.
      *
      * @param ticksPerSecond the kernel's USER_HZ (100 on Linux)
      */
@@ -60,6 +62,6 @@ final class ProcFiles {
             return 0;
         }
         double cpuSeconds = (double) (ticksAfter - ticksBefore) / ticksPerSecond;
-        return Math.max(0, cpuSeconds / (elapsedNanos / 1e9) / cores);
+        return Math.min(1, Math.max(0, cpuSeconds / (elapsedNanos / 1e9) / cores));
     }
 }

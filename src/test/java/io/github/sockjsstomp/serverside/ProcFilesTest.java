@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,6 +60,8 @@ class ProcFilesTest {
         "1000, 1050, 1000, 4, 0.125",
         "500, 500, 1000, 2, 0",
         "0, 100, 0, 2, 0",
+        // two readings 1 ms apart, a tick between them: the count's rounding, not a process above the machine
+        "7, 8, 1, 2, 1.0",
     })
     void cpuShareIsCpuSecondsPerSecondPerCore(long before, long after, long elapsedMillis, int cores, double share) {
         assertThat(ProcFiles.cpuShare(before, after, elapsedMillis * 1_000_000, 100, cores))
@@ -87,11 +92,27 @@ class ProcFilesTest {
                 SourceSpec.PROC,
                 Runtime.getRuntime().availableProcessors());
         source.poll();
+        burnCpu(TimeUnit.MILLISECONDS.toNanos(50));
         Map<String, Double> figures = metrics(source.poll());
         assertThat(figures.get(Figure.THREADS))
                 .isEqualTo((double) Thread.getAllStackTraces().size(), within(200.0));
         assertThat(figures.get(Figure.RSS_BYTES)).isGreaterThan(1_000_000.0);
-        assertThat(figures.get(Figure.PROCESS_CPU)).isBetween(0.0, 1.0);
+        // this thread's 50 ms of CPU between the polls are 5 ticks or more: a share above 0, and never above 1
+        assertThat(figures.get(Figure.PROCESS_CPU)).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+    }
+
+    /** Computes until this thread has used {@code cpuNanos} of CPU (bounded: 30 s of wall clock at most). */
+    private static void burnCpu(long cpuNanos) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long from = threads.getCurrentThreadCpuTime();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long sink = 0;
+        while (threads.getCurrentThreadCpuTime() - from < cpuNanos && System.nanoTime() - deadline < 0) {
+            for (int i = 0; i < 10_000; i++) {
+                sink += i * 31L ^ sink;
+            }
+        }
+        assertThat(sink).isNotZero();
     }
 
     private static Map<String, Double> metrics(List<Figure> figures) {
