@@ -304,7 +304,7 @@ final class ClosedLoopSender {
             } catch (SendFailedException e) {
                 // FAILED in the books already; a round trip that ended at once
                 trips.failed(Sample.SEND_FAILED, e.getMessage());
-                loops.failedAtOnce(user, now);
+                loops.failedAtOnce(user, System.nanoTime()); // its write failed now, after the pass read its clock
                 continue;
             }
             loops.sent(user);
