@@ -150,6 +150,23 @@ def merge_tests(
     return out
 
 
+# A step's columns that several engines' rows merge into one: their counts add up, their lags and loads are
+# the worst engine's.
+_ADDED_ACROSS_ENGINES = (
+    "offered",
+    "achieved",
+    "users",
+    "sent",
+    "answered",
+    "lost",
+    "failed",
+    "connects",
+    "connect_failed",
+    "heartbeat_misses",
+)
+_WORST_ACROSS_ENGINES = ("send_lag_p99_ms", "generator_cpu", "machine_cpu", "connect_p99_ms")
+
+
 def _sum(rows: list[dict], col: str):
     values = [r[col] for r in rows if r[col] is not None]
     return sum(values) if values else None
@@ -186,27 +203,15 @@ def _merge_step(group: pl.DataFrame, latency: Distribution | None) -> Step:
         number=first["step"],
         kind=first["kind"],
         engines=len(rows),
-        offered=_sum(rows, "offered"),
-        achieved=_sum(rows, "achieved"),
         ramp_start_ms=min(r["ramp_start_epoch_ms"] for r in rows),
         hold_start_ms=hold_start,
         end_ms=end,
-        users=_sum(rows, "users"),
-        sent=_sum(rows, "sent"),
-        answered=_sum(rows, "answered"),
-        lost=_sum(rows, "lost"),
-        failed=_sum(rows, "failed"),
         p50_us=p50,
         p99_us=p99,
         p999_us=p999,
         latency_from=latency_from,
-        send_lag_p99_ms=_max(rows, "send_lag_p99_ms"),
-        generator_cpu=_max(rows, "generator_cpu"),
-        machine_cpu=_max(rows, "machine_cpu"),
-        connects=_sum(rows, "connects"),
-        connect_failed=_sum(rows, "connect_failed"),
-        connect_p99_ms=_max(rows, "connect_p99_ms"),
-        heartbeat_misses=_sum(rows, "heartbeat_misses"),
+        **{col: _sum(rows, col) for col in _ADDED_ACROSS_ENGINES},
+        **{col: _max(rows, col) for col in _WORST_ACROSS_ENGINES},
         verdict=verdict,
         limit=limit,
         reason=reason,
