@@ -101,7 +101,7 @@ final class ThreadUsers {
     /** Ends every session and connect under way now (JMeter's Stop); the next sample connects again. */
     void disconnect() {
         inFlight.cancel();
-        users.forEach(VirtualUser::disconnect);
+        eachUser(VirtualUser::disconnect, "Disconnecting");
     }
 
     /**
@@ -110,8 +110,7 @@ final class ThreadUsers {
      * sampler down in one loop.
      */
     void close() {
-        inFlight.cancel();
-        eachUser(VirtualUser::disconnect, "Disconnecting");
+        disconnect();
         inFlight.close();
         reconnects.close();
         eachUser(VirtualUser::close, "Closing");
