@@ -128,10 +128,7 @@ final class ConnectsInFlight {
         long now = System.nanoTime();
         return new UserConnects.Attempt(
                 index,
-                Sample.failedAtOnce(
-                        label,
-                        Sample.INTERRUPTED,
-                        "Not started: the thread's connects were given up (JMeter's Stop or the test's end)"),
+                Sample.failedAtOnce(label, Sample.INTERRUPTED, "Not started: the thread's users are closed"),
                 now,
                 now);
     }
