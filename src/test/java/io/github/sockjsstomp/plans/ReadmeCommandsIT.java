@@ -161,7 +161,7 @@ class ReadmeCommandsIT {
                     "users=6",
                     "threads=2",
                     "rampUp=0",
-                    "duration=7",
+                    "duration=10",
                     "aliveMillis=200",
                     "heartbeatMillis=300",
                     "silentShare=0.5",
