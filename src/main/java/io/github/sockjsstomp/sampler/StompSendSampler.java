@@ -197,6 +197,7 @@ public class StompSendSampler extends StompSampler {
                 new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern, fromSenderOnly, receipts);
         try {
             timings = users.timing().attach(label, options, sink, run.tracker());
+            run.atFinish(() -> noticeNoReplyAtTheEnd(label));
         } catch (IllegalStateException e) {
             params.problem(e.getMessage());
         }
@@ -295,6 +296,23 @@ public class StompSendSampler extends StompSampler {
     /** What a sample says of the server's ERROR frames on the thread's open sessions. */
     static String refusedText(String words) {
         return "The server refused frames of this thread's users with an ERROR (the session stays open): " + words;
+    }
+
+    /**
+     * At the run's end, with every message's outcome in the books: a run too short for the notice during the run
+     * (its first sends less than replyTimeoutMillis before its end, or a connect that took most of it) still says
+     * so, once. On the engine thread, after this sampler's thread stopped.
+     */
+    private void noticeNoReplyAtTheEnd(String label) {
+        if (!users.connects().subscribes()) {
+            return;
+        }
+        for (UserTiming timing : timings) {
+            if (timing.noneAnswered()) {
+                noticeNoReply(label, timing, timing.lastDestination());
+                return;
+            }
+        }
     }
 
     /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */

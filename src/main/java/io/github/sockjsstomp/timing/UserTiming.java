@@ -112,6 +112,12 @@ public final class UserTiming implements UserListener {
                 && System.nanoTime() - firstSendNanos > TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
     }
 
+    /** Where this user sent its last message; null before its first. */
+    public String lastDestination() {
+        MessageTiming last = lastSent;
+        return last == null ? null : last.destination;
+    }
+
     /** The message this user sent last, for await-reply and await-receipt. */
     public MessageTiming lastSent() {
         return lastSent;

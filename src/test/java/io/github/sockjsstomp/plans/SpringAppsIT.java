@@ -37,8 +37,8 @@ class SpringAppsIT {
     /**
      * The apps, each started once for the tests that ask for the same one (a Boot app's start is seconds of CPU):
      * none of these tests leaves work behind in an app (a failed connect, or a few messages answered within the
-     * run), so none sees another's, but the last two: the wrong-payload test and the late-replies test send the
-     * guide's app more than it answers in their run (its backlog outlives the run), so they run last, in that order
+     * run), so none sees another's, but the last three: the two wrong-payload tests and the late-replies test send
+     * the guide's app more than it answers in their run (its backlog outlives the run), so they run last, in that order
      * (the late-replies test wants its messages answered late: a backlog before it only makes them later).
      */
     private static final Map<String, AutoCloseable> APPS = new HashMap<>();
@@ -164,8 +164,42 @@ class SpringAppsIT {
     }
 
     /**
+     * A run too short for the notice during the run (three greetings each, the last long before replyTimeoutMillis
+     * has passed since the first): the notice comes once, at the end, after the final books. A count of messages,
+     * not a duration, so a slow start on a loaded machine cannot leave the run without sends.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE - 2)
+    void aRunShorterThanTheReplyTimeoutGetsTheHintAtItsEnd() throws Exception {
+        GreetingApp app = guideApp(false);
+        PlanRun run = PlanRun.run(
+                dir.resolve("wrong-payload-short"),
+                "greetings",
+                false,
+                List.of(
+                        "host=127.0.0.1",
+                        "port=" + app.port(),
+                        "payload={\"text\":\"{{msgId}}\"}",
+                        "messages=3",
+                        "pauseMillis=100",
+                        "holdMillis=0",
+                        "rampUp=0",
+                        "replyTimeoutMillis=4000"));
+        List<String> console = Files.readAllLines(run.dir().resolve("console.txt"));
+        int books = console.indexOf(console.stream()
+                .filter(line -> line.startsWith("stomp replies ="))
+                .reduce((first, second) -> second)
+                .orElseThrow());
+        assertThat(console.indexOf(theOneNoReplyHint(console)))
+                .as("said with the final books")
+                .isGreaterThan(books);
+        assertThat(run.timing()).noneSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
+    }
+
+    /**
      * send.jmx's default payload has no "name" for the guide's controller: the replies (if any) carry no id,
-     * nothing is answered, and the run says so once on the console instead of only counting LOST messages.
+     * nothing is answered, and the run says so once on the console instead of only counting LOST messages (during
+     * the run; at its end if a slow start on a loaded machine left less than replyTimeoutMillis of sending).
      */
     @Test
     @Order(Integer.MAX_VALUE - 1)
@@ -186,7 +220,12 @@ class SpringAppsIT {
                         "duration=6",
                         "throughput=300",
                         "replyTimeoutMillis=1000"));
-        List<String> hints = Files.readAllLines(run.dir().resolve("console.txt")).stream()
+        theOneNoReplyHint(Files.readAllLines(run.dir().resolve("console.txt")));
+    }
+
+    /** The console's one notice of a sender none of whose messages was answered, naming what to check. */
+    private static String theOneNoReplyHint(List<String> console) {
+        List<String> hints = console.stream()
                 .filter(line -> line.contains("none was answered"))
                 .toList();
         assertThat(hints)
@@ -195,6 +234,7 @@ class SpringAppsIT {
                 .contains("'/app/hello'")
                 .contains("/topic/greetings")
                 .contains("payload");
+        return hints.get(0);
     }
 
     /**
