@@ -123,8 +123,8 @@ class ArtemisBrokerIT {
                         "users=6",
                         "threads=2",
                         "rampUp=0",
-                        "duration=5",
-                        "aliveMillis=1000",
+                        "duration=6",
+                        "aliveMillis=300",
                         "login=guest",
                         "passcode=guest",
                         "heartbeatMillis=1000",
@@ -186,7 +186,10 @@ class ArtemisBrokerIT {
                 "subscribeTo=/queue/restart.{{userNumber}}",
                 "replyTimeoutMillis=1500",
                 "connectTimeoutMillis=2000",
-                "heartbeatMillis=1000"));
+                "heartbeatMillis=1000",
+                // reconnects every 0.5-2 s: the default backoff (1 s doubling to 30 s) may wait past the run's end
+                "sockjsstomp.reconnectMinMillis=500",
+                "sockjsstomp.reconnectMaxMillis=2000"));
         properties.set(1, "port=" + port);
         PlanRun.Launch launch = PlanRun.launch(dir.resolve("restart"), "send", false, properties);
         PlanRun run;

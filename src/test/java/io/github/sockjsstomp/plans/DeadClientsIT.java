@@ -95,7 +95,7 @@ class DeadClientsIT {
                         "transport=websocket",
                         "threads=4",
                         "rampUp=0",
-                        "duration=5",
+                        "duration=8",
                         "aliveMillis=200",
                         "heartbeatMillis=200",
                         "silentShare=0.25",

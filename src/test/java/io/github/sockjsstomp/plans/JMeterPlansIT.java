@@ -462,7 +462,7 @@ class JMeterPlansIT {
         int receivers = 3;
         int messages = 4;
         // Receivers subscribe inside their first sample, with nothing to wait on: senderDelay is a time margin,
-        // and a cold JVM on a busy machine needs more than the default 2 s to be safe.
+        // and a cold JVM on a busy machine (the suite's forks) needs several times the default 2 s to be safe.
         PlanRun run = jmeter(
                 "chat",
                 false,
@@ -470,7 +470,7 @@ class JMeterPlansIT {
                 "receivers=" + receivers,
                 "messages=" + messages,
                 "pauseMillis=200",
-                "senderDelay=4",
+                "senderDelay=6",
                 "replyTimeoutMillis=3000");
         // round robin over all senders*messages = 8 messages: receivers 1,2,3,1,2,3,1,2
         // The receivers connect inside their first sample (no rows of their own); the senders have a session

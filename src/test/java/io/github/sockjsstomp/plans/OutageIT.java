@@ -137,7 +137,7 @@ class OutageIT {
         int threads = 2;
         int perThread = 5;
         int users = threads * perThread;
-        long durationMillis = 5000;
+        long durationMillis = 7000;
         PlanRun run;
         try (OutageProxy proxy = new OutageProxy(server.port())) {
             proxy.down();

@@ -64,7 +64,7 @@ class ReceiptsIT {
                 "passcode=guest",
                 "threads=2",
                 "rampUp=0",
-                "duration=4",
+                "duration=6",
                 "replyTimeoutMillis=3000"));
         properties.addAll(Arrays.asList(more));
         return properties;
@@ -197,7 +197,7 @@ class ReceiptsIT {
                         "rampUp=0",
                         // the duration counts from the threads' start: on a loaded machine the logins and connects
                         // took all of 3 s once, and no message was sent
-                        "duration=5",
+                        "duration=6",
                         "throughput=1200",
                         "replyTimeoutMillis=1000"));
         List<String[]> timing = run.timing();

@@ -37,7 +37,7 @@ class ServerFiguresIT {
                             "host=127.0.0.1",
                             "port=" + app.port(),
                             "messages=3",
-                            "holdMillis=1000",
+                            "holdMillis=2500",
                             "rampUp=0",
                             "serverFigures=actuator:http://127.0.0.1:" + app.port() + "/actuator,pid:" + pid,
                             "serverFiguresMillis=200",

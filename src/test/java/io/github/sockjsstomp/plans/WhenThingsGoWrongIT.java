@@ -86,7 +86,7 @@ class WhenThingsGoWrongIT {
                 "full-disk-continue",
                 "threads=2",
                 "rampUp=0",
-                "duration=4",
+                "duration=7",
                 "throughput=6000",
                 "timingLog=/dev/full",
                 "sockjsstomp.onTimingLogFailure=continue");
