@@ -68,7 +68,7 @@ class ArtemisBrokerIT {
                 artemis(
                         "threads=3",
                         "rampUp=0",
-                        "duration=6",
+                        "duration=8",
                         "pauseMillis=100",
                         "login=guest",
                         "passcode=guest",
@@ -96,7 +96,7 @@ class ArtemisBrokerIT {
                 artemis(
                         "threads=2",
                         "rampUp=0",
-                        "duration=6",
+                        "duration=8",
                         "throughput=1200",
                         "usersFile=" + users,
                         "destination=/queue/orders.{{login}}",

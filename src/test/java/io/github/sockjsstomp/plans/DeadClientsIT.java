@@ -122,8 +122,9 @@ class DeadClientsIT {
                         "threads=1",
                         "rampUp=0",
                         // Long enough for the three connects and their silence on a loaded machine (without
-                        // the warm-up, C1 only): at 3 s a full suite run once ended before they went silent.
-                        "duration=6",
+                        // the warm-up, C1 only): at 3 s a full suite run once ended before they went silent; 8 s
+                        // leaves 5 s and more for a slow start (the suite's four forks on two cores).
+                        "duration=8",
                         "aliveMillis=200",
                         "heartbeatMillis=0",
                         "silentShare=1",

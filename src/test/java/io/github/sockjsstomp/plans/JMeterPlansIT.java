@@ -577,7 +577,7 @@ class JMeterPlansIT {
                     false,
                     "threads=3",
                     "rampUp=0",
-                    "duration=6",
+                    "duration=8",
                     "pauseMillis=200",
                     "transport=raw",
                     "endpoint=/stomp-strict",

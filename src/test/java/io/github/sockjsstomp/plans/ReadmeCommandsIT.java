@@ -142,7 +142,7 @@ class ReadmeCommandsIT {
                     "pullPath=none",
                     "threads=3",
                     "rampUp=0",
-                    "duration=6",
+                    "duration=8",
                     "pauseMillis=100",
                     "login=guest",
                     "passcode=guest",

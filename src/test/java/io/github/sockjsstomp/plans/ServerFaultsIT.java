@@ -137,7 +137,7 @@ class ServerFaultsIT {
                 "rampUp=0",
                 // a loaded machine's warm-up could take the whole of a short test
                 "sockjsstomp.warmUp=false",
-                "duration=6",
+                "duration=8",
                 "throughput=600",
                 "replyTimeoutMillis=1000"));
         all.addAll(Arrays.asList(properties));
