@@ -195,7 +195,7 @@ final class ScheduledSender {
             if (tally.sent == 0 && sampler.describesRequests()) {
                 sampler.describeRequest(result, sentMessage);
             }
-            tally.sent(timing, destination, sentMessage.payload().length);
+            tally.sent(timing, sentMessage.payload().length);
         }
         return true;
     }
@@ -216,8 +216,8 @@ final class ScheduledSender {
         if (variables != null) {
             variables.put(LAG_VARIABLE, Double.toString(millis(tally.worstLagNanos / 1e6)));
         }
-        if (tally.lastTiming != null && sampler.users().connects().subscribes() && tally.lastTiming.noneAnswered()) {
-            sampler.noticeNoReply(label, tally.lastTiming, tally.lastDestination);
+        if (tally.lastTiming != null) {
+            sampler.noticeIfNoneAnswered(label, tally.lastTiming);
         }
     }
 
@@ -299,7 +299,6 @@ final class ScheduledSender {
         long worstLagNanos = Long.MIN_VALUE;
         long idleNanos;
         UserTiming lastTiming;
-        String lastDestination;
 
         Tally(long firstMessage, long untilNanos) {
             this.firstMessage = firstMessage;
@@ -313,11 +312,10 @@ final class ScheduledSender {
             worstLagNanos = Math.max(worstLagNanos, lagNanos);
         }
 
-        void sent(UserTiming timing, String destination, int payloadBytes) {
+        void sent(UserTiming timing, int payloadBytes) {
             sent++;
             bytes += payloadBytes;
             lastTiming = timing;
-            lastDestination = destination;
         }
     }
 

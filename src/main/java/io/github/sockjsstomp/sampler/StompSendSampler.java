@@ -276,9 +276,7 @@ public class StompSendSampler extends StompSampler {
         if (result.isSuccessful()) {
             sayRefusals(result);
         }
-        if (users.connects().subscribes() && timing.noneAnswered()) {
-            noticeNoReply(label, timing, destination);
-        }
+        noticeIfNoneAnswered(label, timing);
         return result;
     }
 
@@ -304,19 +302,24 @@ public class StompSendSampler extends StompSampler {
      * so, once. On the engine thread, after this sampler's thread stopped.
      */
     private void noticeNoReplyAtTheEnd(String label) {
-        if (!users.connects().subscribes()) {
-            return;
-        }
         for (UserTiming timing : timings) {
-            if (timing.noneAnswered()) {
-                noticeNoReply(label, timing, timing.lastDestination());
+            if (noticeIfNoneAnswered(label, timing)) {
                 return;
             }
         }
     }
 
-    /** Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. */
-    void noticeNoReply(String label, UserTiming timing, String destination) {
+    /**
+     * Once per run: a sender none of whose messages was answered is likely misconfigured, not a slow server. Only
+     * for users that subscribe: without a subscription nothing can answer.
+     *
+     * @return whether {@code timing}'s user is such a sender
+     */
+    boolean noticeIfNoneAnswered(String label, UserTiming timing) {
+        if (!users.connects().subscribes() || !timing.noneAnswered()) {
+            return false;
+        }
+        String destination = timing.lastDestination();
         long received = timing.user().messagesReceived();
         run.noticeOnce(
                 "no reply",
@@ -330,6 +333,7 @@ public class StompSendSampler extends StompSampler {
                         + ". Check destination, subscribeTo "
                         + "and payload: a server that cannot read the payload often answers nothing, or answers without the "
                         + "{{msgId}} the payload should carry");
+        return true;
     }
 
     /**
