@@ -1242,7 +1242,7 @@ def many_rate(server, out):
     for side, results in runs.items():
         cpu = statistics.median(r["cpu_us"] for r in results)
         ratio = f"{cpu / base:.2f}x" if base else ""
-        lines.append(f"| {side} | {cpu:.1f} | {100 * statistics.median(r.get('system_share', nan) for r in results):.0f}% | "
+        lines.append(f"| {side} | {cpu:.1f} | "
                      f"{statistics.median(r['per_s'] for r in results):,.0f} | "
                      f"{statistics.median(r['cs'] for r in results):.2f} | "
                      f"{statistics.median(r['messages_per_sample'] for r in results):.1f} | "
