@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # jmeter-sockjs-stomp: JVM settings for big headless runs.
 #
 # JMeter's launcher script (bin/jmeter, both JMeter's own and the one scripts/jmeter-home.sh

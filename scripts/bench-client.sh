@@ -82,7 +82,7 @@ for scenario in "${scenarios[@]}"; do
   esac
   server_cpu=$(server_cpu_seconds)
   stop_demo_server
-  read -r user sys rss_kb wall < "$out/$scenario.time"
+  read -r user sys rss_kb _wall < "$out/$scenario.time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
   # Response messages hold commas inside quotes: read the .jtl as CSV, not with awk.
   read -r samples errors connects span < <(python3 - "$out/$scenario.jtl" <<'PY'

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # DEMO_SERVER_PORT is read by the scripts that source this file
 # Sourced by scripts that run the demo server in the background for a load run (demo.sh, bench-client.sh).
 #   start_demo_server DIR LOG  -> starts it on a random loopback port; sets DEMO_SERVER_PID, DEMO_SERVER_PORT
 #   stop_demo_server           -> SIGTERM, then SIGKILL after 10 s; safe to call twice (use it in a trap)

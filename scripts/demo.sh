@@ -37,7 +37,7 @@ trap - EXIT INT TERM
 echo
 echo "demo: aggregating"
 .venv/bin/python analysis/aggregate.py "$out/timing.csv" --jtl "$out/results.jtl" \
-  --label "${threads} users @ ${throughput}/min" --target-rate "$throughput" --out "$out/analysis"
+  --label "${users} users @ ${throughput}/min" --target-rate "$throughput" --out "$out/analysis"
 echo
 grep -h "STOMP timing books" "$out/jmeter.log" | head -1 | sed 's/^.*INFO/books:/' || true
 echo "demo: results in $root/$out"

@@ -45,8 +45,9 @@ command -v xdotool >/dev/null || missing+=(xdotool)
 command -v import >/dev/null || missing+=(imagemagick)
 if [ ${#missing[@]} -gt 0 ]; then
   install="apt-get install --no-install-recommends ${missing[*]}"
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-    || die "missing ${missing[*]}: install them first (Debian/Ubuntu: sudo $install)"
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    die "missing ${missing[*]}: install them first (Debian/Ubuntu: sudo $install)"
+  fi
   log "installing ${missing[*]} ($install)"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -65,6 +66,7 @@ stop_pid() {  # pid [group]: TERM, then KILL after 10 s; a group is the one this
   for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
   kill -KILL -- "$target" 2>/dev/null || true
 }
+# shellcheck disable=SC2329  # invoked by the EXIT trap
 cleanup() {
   stop_pid "$jmeter_pid"
   stop_pid "$xvfb_pid"
