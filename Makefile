@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python test-style demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build jmeter venv test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
 
 all: build
 
@@ -26,18 +26,20 @@ $(VENV)/.installed: analysis/pyproject.toml
 
 venv: $(VENV)/.installed
 
-## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python, and the
-## formatter and style checks `mvn verify` runs. The Python side (its environment made on a clean clone, then its
-## tests: over a minute), then the formatter and style checks, run beside Maven's tests, whose integration tests leave
+## test: every test, Java (unit + integration against the demo server and a real JMeter) and Python, ShellCheck
+## over every shell script, and the formatter and style checks `mvn verify` runs. The Python side (its environment
+## made on a clean clone, then its tests: over a minute), ShellCheck, then the formatter and style checks, run beside
+## Maven's tests, whose integration tests leave
 ## part of the CPU idle (the checks would otherwise come after the last of them: 20 s on a clean clone); their
 ## output follows Maven's, and any failing fails the target.
 test:
 	@mkdir -p target
-	@{ $(MAKE) --no-print-directory test-python; py=$$?; $(MAKE) --no-print-directory test-style && exit $$py; } \
+	@{ $(MAKE) --no-print-directory test-python; py=$$?; $(MAKE) --no-print-directory test-shell; sh=$$?; \
+		$(MAKE) --no-print-directory test-style && exit $$((py | sh)); } \
 		> target/test-beside.log 2>&1 & beside=$$!; \
 	$(MAKE) --no-print-directory test-java MVN_VERIFY_FLAGS="$(NO_STYLE)"; java=$$?; \
 	wait $$beside; other=$$?; \
-	echo "== make test-python test-style (beside test-java): exit $$other"; cat target/test-beside.log; \
+	echo "== make test-python test-shell test-style (beside test-java): exit $$other"; cat target/test-beside.log; \
 	test $$java -eq 0 && test $$other -eq 0
 
 ## the checks `mvn verify` runs after the integration tests, skipped there when test-style runs them beside
@@ -48,6 +50,11 @@ test-java:
 
 test-style:
 	$(MVN) $(MVN_FLAGS) -q spotless:check checkstyle:check
+
+## test-shell: ShellCheck (from the Python environment) over every shell script the project keeps, sourced files
+## followed; the list is git's, so a new script is checked without being named here
+test-shell: venv
+	$(VENV)/bin/shellcheck -x $$(git ls-files '*.sh' .ci/run jmeter-home/bin/jmeter)
 
 test-python: venv
 	$(VENV)/bin/ruff check analysis

@@ -8,7 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-users=${DEMO_USERS:-${DEMO_THREADS:-20}}
+[ -z "${DEMO_THREADS:-}" ] || { echo "demo: DEMO_THREADS is now DEMO_USERS (virtual users)" >&2; exit 2; }
+users=${DEMO_USERS:-20}
 duration=${DEMO_DURATION:-60}
 throughput=${DEMO_THROUGHPUT:-6000}
 transport=${DEMO_TRANSPORT:-auto}
@@ -39,8 +40,29 @@ echo "demo: aggregating"
 .venv/bin/python analysis/aggregate.py "$out/timing.csv" --jtl "$out/results.jtl" \
   --label "${users} users @ ${throughput}/min" --target-rate "$throughput" --out "$out/analysis"
 echo
-grep -h "STOMP timing books" "$out/jmeter.log" | head -1 | sed 's/^.*INFO/books:/' || true
+# The main job ends 0 only when it delivered what it promises: JMeter's dashboard, our report, and books that
+# balance with every message answered (the demo server answers all of them). CI runs it, so a run that broke
+# anywhere on the way (a script error, an empty results file, lost messages) fails there, not at a user's.
+books=$(grep -h "STOMP timing books" "$out/jmeter.log" | tail -1 | sed 's/^.*STOMP timing books: //' || true)
+echo "books: ${books:-none in $out/jmeter.log}"
+problems=()
+[ -s "$out/dashboard/index.html" ] || problems+=("no JMeter dashboard ($out/dashboard/index.html)")
+[ -s "$out/analysis/report.html" ] || problems+=("no report ($out/analysis/report.html)")
+if [[ $books =~ sent=([0-9]+)\ answered=([0-9]+)\ lost=([0-9]+)\ failed=([0-9]+)\ pending=([0-9]+) ]]; then
+  sent=${BASH_REMATCH[1]} answered=${BASH_REMATCH[2]} lost=${BASH_REMATCH[3]} failed=${BASH_REMATCH[4]}
+  pending=${BASH_REMATCH[5]}
+  [ "$sent" -gt 0 ] || problems+=("no message sent")
+  [ "$sent" -eq $((answered + lost + failed)) ] && [ "$pending" -eq 0 ] \
+    || problems+=("books that do not balance: sent=$sent answered=$answered lost=$lost failed=$failed pending=$pending")
+  [ $((lost + failed)) -eq 0 ] || problems+=("$lost lost and $failed failed of $sent: the demo server answers every message")
+else
+  problems+=("no books line in $out/jmeter.log")
+fi
 echo "demo: results in $root/$out"
 echo "  JMeter dashboard: $out/dashboard/index.html"
 echo "  timing log:       $out/timing.csv"
 echo "  report:           $out/analysis/report.html"
+if [ ${#problems[@]} -gt 0 ]; then
+  printf 'demo: FAILED: %s\n' "${problems[@]}" >&2
+  exit 1
+fi
