@@ -1,30 +1,28 @@
-"""PNG charts (matplotlib, Agg backend): throughput over time, latency over time, latency distribution."""
+"""PNG charts of the runs (matplotlib, Agg backend, loaded by matplotlib_agg.py when the first is drawn): throughput
+over time, latency over time, latency by percentile, latency distribution."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
+from .matplotlib_agg import pyplot, ticker
 from .results import RunResult
 from .stats import Distribution
 
 DPI = 90
-COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
 def _color(i: int) -> str:
-    return COLORS[i % len(COLORS)]
+    colors = pyplot().rcParams["axes.prop_cycle"].by_key()["color"]
+    return colors[i % len(colors)]
 
 
 def throughput_chart(runs: Sequence[RunResult], per_second: pl.DataFrame, path: Path) -> Path:
+    plt = pyplot()
     n = len(runs)
     fig, axes = plt.subplots(n, 1, figsize=(10, 2.8 * n + 0.6), squeeze=False, sharex=False)
     for i, r in enumerate(runs):
@@ -67,6 +65,7 @@ def throughput_chart(runs: Sequence[RunResult], per_second: pl.DataFrame, path: 
 
 
 def latency_over_time_chart(runs: Sequence[RunResult], per_second: pl.DataFrame, path: Path) -> Path:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(10, 4.2))
     lo, hi = np.inf, 0.0
     for i, r in enumerate(runs):
@@ -104,6 +103,7 @@ def _percentile_curve(d: Distribution, points: int = 400) -> tuple[np.ndarray, n
 
 
 def latency_percentiles_chart(runs: Sequence[RunResult], path: Path) -> Path:
+    plt, mticker = pyplot(), ticker()
     fig, ax = plt.subplots(figsize=(10, 4.6))
     top = 1.0
     for i, r in enumerate(runs):
@@ -126,9 +126,9 @@ def latency_percentiles_chart(runs: Sequence[RunResult], path: Path) -> Path:
             ax.set_yscale("log")
     ticks = [10.0**k for k in range(0, int(np.ceil(np.log10(top))) + 1)]
     names = {1: "0%", 10: "90%", 100: "99%", 1000: "99.9%", 10**4: "99.99%", 10**5: "99.999%", 10**6: "99.9999%"}
-    ax.xaxis.set_major_locator(FixedLocator(ticks))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: names.get(round(v), "")))
-    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_major_locator(mticker.FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _pos: names.get(round(v), "")))
+    ax.xaxis.set_minor_formatter(mticker.NullFormatter())
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency ms")
     ax.set_title("Latency by percentile (all messages of each run)", fontsize=10)
@@ -142,6 +142,7 @@ def latency_percentiles_chart(runs: Sequence[RunResult], path: Path) -> Path:
 
 
 def latency_histogram_chart(runs: Sequence[RunResult], path: Path) -> Path:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(10, 4.2))
     dists = [(i, r) for i, r in enumerate(runs) if r.total.latency.n]
     if dists:

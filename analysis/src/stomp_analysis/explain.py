@@ -14,15 +14,11 @@ by side here, so that the outputs read as they did.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .results import UNKNOWN, RunResult, RunSpec
 from .stats import Distribution
+from .steps import Step, StepTest
 from .steps_log import GENERATOR, MACHINE, USERS
 from .timing_log import AWAIT_REPLY, FIRE_AND_FORGET
-
-if TYPE_CHECKING:
-    from .steps import Step, StepTest
 
 # ----------------------------------------------------------------------------------------------------------
 # numbers and pacings as the words write them

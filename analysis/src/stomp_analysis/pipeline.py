@@ -23,6 +23,7 @@ import polars as pl
 
 from . import InputError
 from .aggregate import analyze
+from .charts import write_charts
 from .jtl import JtlLog, assign_to_runs, read_jtl
 from .jtl import check_header as check_jtl_header
 from .progress import Progress
@@ -30,6 +31,7 @@ from .report import write_html
 from .results import RunResult, RunSpec
 from .server_figures import check_header as check_server_header
 from .spill import SpillStore, analyze_spilled
+from .step_charts import write_step_charts
 from .stepped import SteppedReport, plan_steps, stepped_report
 from .steps_log import check_header as check_steps_header
 from .tables import Table, build_tables, markdown_document, per_second_frame
@@ -209,13 +211,9 @@ def write_outputs(
     drawn, step_drawn = [], []
     if charts:
         if steps is not None:
-            from .step_charts import write_step_charts  # matplotlib is only imported when charts are wanted
-
             step_drawn = write_step_charts(steps.tests, steps.server, steps.series, directory)
             written += [p for _, p in step_drawn]
         if results:
-            from .charts import write_charts
-
             drawn = write_charts(results, per_second, directory)
             written += [p for _, p in drawn]
     written.append(

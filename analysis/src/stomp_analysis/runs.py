@@ -3,9 +3,10 @@
 Each file contributes one *segment* per ``run`` id (a file may hold several runs appended one after the
 other). The engines of one distributed test write one file each and name their run by their own start time, so
 their run ids differ although they are one test: segments are grouped by time, the segments whose send windows
-(first to last send) overlap forming one run. Several groups give the runs ``<label>#1``, ``<label>#2``, ... in
-time order (the order of their run ids). Files of the old format have no run id: a spec with one of them is never
-split. Malformed records of a file, which belong to no run, are counted with the first of its runs.
+(first to last send) overlap forming one run (overlaps.group_segments, the rule stepped tests share). Several groups
+give the runs ``<label>#1``, ``<label>#2``, ... in time order (the order of their run ids). Files of the old format
+have no run id: a spec with one of them is never split. Malformed records of a file, which belong to no run, are
+counted with the first of its runs.
 
 With a warm-up, each run is split once more by send time: the messages sent in its first ``warmup_s`` seconds
 (from its first send) are its warm-up, analysed as a run of its own, so it is shown apart, never dropped. All
@@ -25,6 +26,7 @@ from dataclasses import dataclass, replace
 import polars as pl
 
 from .explain import legacy_note, run_part_note, warmup_notes
+from .overlaps import group_segments
 from .results import RunResult, RunSpec
 from .timing_log import TimingLog
 
@@ -72,21 +74,8 @@ def windows(frame: pl.DataFrame, first: str = "sent_epoch_us", last: str = "sent
     )
 
 
-def group_segments(segments: list[tuple[int, int, int, int]]) -> list[tuple[int, list[tuple[int, int]]]]:
-    """Groups the segments ``(start_us, end_us, file, run)`` into runs: segments whose send windows overlap are one
-    run. Returns ``(end_us, [(file, run), ...])`` per run, in time order (the order of their run ids)."""
-    groups: list[list] = []  # [end_us, [(file, run), ...]]
-    for start, end, i, run in sorted(segments):
-        if groups and start <= groups[-1][0]:
-            groups[-1][0] = max(groups[-1][0], end)
-            groups[-1][1].append((i, run))
-        else:
-            groups.append([end, [(i, run)]])
-    return [(end, members) for end, members in groups]
-
-
 def run_parts(spec: RunSpec, groups: list[tuple[int, list[tuple[int, int]]]]) -> list[tuple[RunSpec, str]]:
-    """The spec and note of each run of ``groups`` (see group_segments): the spec itself when there is one run,
+    """The spec and note of each run of ``groups`` (see overlaps.group_segments): the spec itself when there is one run,
     else ``<label>#1``, ``<label>#2``, ... with a note each."""
     if len(groups) <= 1:
         return [(spec, "")]

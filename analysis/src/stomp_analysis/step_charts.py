@@ -1,25 +1,25 @@
-"""The charts of a stepped test (matplotlib, Agg): the classic one, latency percentiles and achieved load against
-offered load with the knee marked; and the server's figures over time with the steps' holds shaded."""
+"""The charts of a stepped test (matplotlib, Agg, loaded by matplotlib_agg.py when the first is drawn): the classic
+one, latency percentiles and achieved load against offered load with the knee marked; and the server's figures over
+time with the steps' holds shaded."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import polars as pl
-from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from .matplotlib_agg import pyplot, ticker
 from .server_figures import Figure
 from .steps import StepTest
 from .steps_log import GENERATOR, MACHINE, USERS
 
 DPI = 90
-#: plain numbers on log axes (1,000 and 0.5, not 10^3 and 5×10^-1)
-PLAIN = FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
 KNEE_COLOR = "#d62728"
+
+
+def _plain_numbers(v: float, _pos) -> str:
+    """Plain numbers on log axes (1,000 and 0.5, not 10^3 and 5×10^-1)."""
+    return f"{v:,.0f}" if v >= 1 else f"{v:g}"
 
 
 def _knee_label(test: StepTest) -> str:
@@ -33,7 +33,7 @@ def knee_chart(test: StepTest, path: Path) -> Path:
     marked and labelled with whose limit it is."""
     fig, _, _ = knee_figure(test)
     fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    pyplot().close(fig)
     return path
 
 
@@ -44,7 +44,9 @@ def knee_figure(test: StepTest):
     steps = test.steps
     users = test.kind == USERS
     x = [s.offered for s in steps]
-    fig, ax = plt.subplots(figsize=(10, 5.5))
+    mticker = ticker()
+    plain = mticker.FuncFormatter(_plain_numbers)
+    fig, ax = pyplot().subplots(figsize=(10, 5.5))
     # users steps of connects show the connect time; users steps of closed loops (echo) their round trips
     connects_only = users and all(s.p99_us is None for s in steps)
     curves = (
@@ -64,14 +66,14 @@ def knee_figure(test: StepTest):
             plotted = True
     if plotted:
         ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(PLAIN)
-        ax.yaxis.set_minor_formatter(PLAIN)
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(plain)
     if min(x) > 0 and max(x) / min(x) >= 10:  # steps grown by a factor: evenly spaced on a log axis
         ax.set_xscale("log")
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_minor_formatter(mticker.NullFormatter())
     if len(x) <= 12:  # each step's offered load on the axis
         ax.set_xticks(x)
-    ax.xaxis.set_major_formatter(PLAIN)
+    ax.xaxis.set_major_formatter(plain)
     ax.set_xlabel("offered users" if users else "offered msg/s")
     ax.set_ylabel("connect time ms (log)" if users else "reply latency ms (log)")
     ax.grid(True, which="both", alpha=0.3)
@@ -124,6 +126,7 @@ def knee_figure(test: StepTest):
 def server_chart(test: StepTest, frame: pl.DataFrame, series: list[Figure], path: Path) -> Path:
     """Each server figure over time (s from the test's first ramp), one panel per metric, the steps' holds shaded
     (the knee's in red)."""
+    plt = pyplot()
     metrics = list(dict.fromkeys(f.metric for f in series))
     t0 = min(s.ramp_start_ms for s in test.steps)
     t_end = max(s.end_ms for s in test.steps)

@@ -2,7 +2,7 @@
 
 Engines: each JMeter engine writes its own steps log, and names its run by its own start time, so the rows of one
 stepped test carry several (run, engine) pairs. Pairs whose spans (first ramp start to last end) overlap are one
-test (as runs.group_segments groups timing-log runs); within a test, rows merge by step number:
+test (overlaps.group_segments, which groups timing-log runs too); within a test, rows merge by step number:
 
 * counts and rates are summed (offered, achieved, users, sent, answered, lost, failed, connects, connect_failed);
 * the latency percentiles are recomputed from the timing logs where they were given (every engine's samples sent in
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .hold_windows import HoldWindows
-from .runs import group_segments
+from .overlaps import group_segments
 from .stats import Distribution
 from .steps_log import BROKE, GENERATOR, HELD, MACHINE, SERVER, UNCHECKED
 
