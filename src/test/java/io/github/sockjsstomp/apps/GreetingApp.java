@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.messaging.simp.config.MessageBrokerRegistry;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.config.WebSocketMessageBrokerStats;
@@ -24,8 +25,10 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
  * Spring's STOMP getting-started app ("Using WebSocket to build an interactive web application") as users
  * copy it: {@code /gs-guide-websocket}, a simple broker on {@code /topic}, {@code /app} for the controller,
  * {@code /app/hello} taking {@code {"name":"..."}} and answering {@code {"content":"Hello, <name>!"}} on
- * {@code /topic/greetings} after a pause (1000 ms in the guide). Test code only; binds 127.0.0.1 on a random
- * port.
+ * {@code /topic/greetings} after a pause (1000 ms in the guide). The controller runs on Spring's inbound channel,
+ * whose pool is left at Spring's default as in the guide (twice the cores, an unbounded queue in front): with the
+ * guide's pause the app answers {@link #greetingsPerSecond()} and queues the rest. Test code only; binds 127.0.0.1
+ * on a random port.
  */
 public final class GreetingApp extends BootApp {
 
@@ -69,6 +72,21 @@ public final class GreetingApp extends BootApp {
     /** The guide's app as published: plain WebSocket, 1000 ms pause. */
     public static GreetingApp start() {
         return start(false, GUIDE_DELAY_MILLIS);
+    }
+
+    /**
+     * The threads that run the controller: the inbound channel's pool, Spring's default (twice this JVM's cores).
+     * Its queue is unbounded, so the pool never grows past them.
+     */
+    public int inboundThreads() {
+        return context.getBean("clientInboundChannelExecutor", ThreadPoolTaskExecutor.class)
+                .getCorePoolSize();
+    }
+
+    /** The most greetings a second the app answers: each inbound thread sleeps its pause in every greeting. */
+    public double greetingsPerSecond() {
+        long delayMillis = context.getEnvironment().getRequiredProperty("greeting.delay-millis", Long.class);
+        return delayMillis == 0 ? Double.POSITIVE_INFINITY : inboundThreads() * 1000.0 / delayMillis;
     }
 
     @Override

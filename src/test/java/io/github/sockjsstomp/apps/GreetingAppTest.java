@@ -43,12 +43,20 @@ class GreetingAppTest {
         assertThat(greet(url, true, "Grace", 2000)).isEqualTo("{\"content\":\"Hello, Grace!\"}");
     }
 
+    /**
+     * As published, the app sleeps in every greeting on Spring's default inbound pool: twice the cores, so it
+     * answers twice the cores greetings a second (docs/capacity.md's steps rest on it).
+     */
     @Test
-    void guideAsPublishedStillAnswersAfterItsPause() throws Exception {
+    void guideAsPublishedAnswersAfterItsPauseOnSpringsDefaultInboundPool() throws Exception {
         try (GreetingApp guide = GreetingApp.start()) {
             String url = "ws://127.0.0.1:" + guide.port() + GreetingApp.ENDPOINT;
             assertThat(greet(url, false, "Linus", 3000)).isEqualTo("{\"content\":\"Hello, Linus!\"}");
+            int cores = Runtime.getRuntime().availableProcessors();
+            assertThat(guide.inboundThreads()).isEqualTo(2 * cores);
+            assertThat(guide.greetingsPerSecond()).isEqualTo(2.0 * cores);
         }
+        assertThat(plain.greetingsPerSecond()).as("no pause").isInfinite();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +34,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every headless JMeter command line of README.md, docs/*.md and jmx/README.md, as a user copies it. Each
  * property a line passes must be one its plan reads. A line for a server this machine does not have (RabbitMQ,
  * another host, remote engines) stops there; a line a plan IT already runs ({@link #PLAN_IT_RUNS}) is not run
- * twice; every other line runs through bash against the server it names (the demo server with its login steps,
- * Spring's greeting app, the Spring Security app, ActiveMQ Artemis), only its port and its length changed, and
- * must balance its books: every message sent answered (jmeter.log's books line: sent = answered, lost = 0,
- * failed = 0), a sample per message, a session per user.
+ * twice, nor the greeting app's stepped line, which {@link GreetingAppCapacityIT} runs for its verdict; every other
+ * line runs through bash against the server it names (the demo server with its login steps, Spring's greeting app
+ * as published, its 1 s pause per greeting, the Spring Security app, ActiveMQ Artemis), only its port and its length
+ * changed, and must balance its books: every message sent answered (jmeter.log's books line: sent = answered, lost =
+ * 0, failed = 0), a sample per message, a session per user.
  */
 class ReadmeCommandsIT {
 
@@ -292,6 +294,9 @@ class ReadmeCommandsIT {
         if (watched.isPresent()) {
             return; // that line's run, here too, is this one's with the server's figures watched beside it
         }
+        if (GreetingAppCapacityIT.runs(command)) {
+            return; // run there as written, its verdict asserted: it is meant to break the app, not to balance
+        }
         Path work = Files.createTempDirectory(dir, "run-");
         Map<String, String> asRun = asRun(command, read);
         Path console = runAsWritten(command, read, work);
@@ -408,24 +413,36 @@ class ReadmeCommandsIT {
     }
 
     private static Path runAsWritten(ReadmeCommand command, Set<String> read, Path work) throws Exception {
-        // As a user types it, from the repository's root: jmx/ is there.
-        Files.createSymbolicLink(work.resolve("jmx"), PlanRun.projectRoot().resolve("jmx"));
-        Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
-        StringBuilder runnable = new StringBuilder(command.text()
-                .replaceFirst("^\\S*jmeter ", PlanRun.jmeterHome().resolve("bin/jmeter") + " ")
-                .replaceAll("-Jport=\\d+", "-Jport=" + portFor(command)));
-        if (!command.properties().containsKey("port")) {
-            runnable.append(" -Jport=").append(portFor(command));
-        }
+        List<String> appended = new ArrayList<>();
         for (String property : SHORT) {
             if (read.contains(property.substring(0, property.indexOf('=')))) {
-                runnable.append(" -J").append(property);
+                appended.add(property);
             }
         }
         if (command.properties().containsKey("silentShare")) {
             // 200 sessions connect one after another per thread (seconds on a busy machine), Artemis checks its
             // connections' TTL every 2 s: a silent session it had not closed by the end would be NotExpired.
-            runnable.append(" -Jduration=15");
+            appended.add("duration=15");
+        }
+        return runInBash(command, portFor(command), appended, work);
+    }
+
+    /**
+     * Runs a line through bash in {@code work} as a user types it from the repository's root (jmx/ is there, and a
+     * users.csv), with the server's {@code port}, these properties appended (later -J win), no JIT warm-up and
+     * jmeter.log in {@code work}; it must exit 0. Returns the console's file.
+     */
+    static Path runInBash(ReadmeCommand command, int port, List<String> appended, Path work) throws Exception {
+        Files.createSymbolicLink(work.resolve("jmx"), PlanRun.projectRoot().resolve("jmx"));
+        Files.writeString(work.resolve("users.csv"), "login,passcode\nalice,alice-pass\nbob,bob-pass\n");
+        StringBuilder runnable = new StringBuilder(command.text()
+                .replaceFirst("^\\S*jmeter ", PlanRun.jmeterHome().resolve("bin/jmeter") + " ")
+                .replaceAll("-Jport=\\d+", "-Jport=" + port));
+        if (!command.properties().containsKey("port")) {
+            runnable.append(" -Jport=").append(port);
+        }
+        for (String property : appended) {
+            runnable.append(" -J").append(property);
         }
         runnable.append(" -Jsockjsstomp.warmUp=false -j jmeter.log");
         Path console = work.resolve("console.txt");
@@ -484,7 +501,7 @@ class ReadmeCommandsIT {
         }
         if (endpoint.equals("/gs-guide-websocket") || command.plan().equals("greetings")) {
             if (greetings == null) {
-                greetings = GreetingApp.start(false, 100);
+                greetings = GreetingApp.start();
             }
             return greetings.port();
         }

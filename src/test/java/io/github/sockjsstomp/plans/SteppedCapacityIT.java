@@ -273,7 +273,11 @@ class SteppedCapacityIT {
     }
 
     private static List<Map<String, String>> stepsLog(Path runDir) throws Exception {
-        Path file = runDir.resolve("steps.csv");
+        return stepsLog(runDir.resolve("steps.csv"), runDir.resolve("console.txt"));
+    }
+
+    /** The steps log's rows by column, its header checked; the run's console is printed for a failure's message. */
+    static List<Map<String, String>> stepsLog(Path file, Path console) throws Exception {
         assertThat(file).exists();
         assertThat(Files.readAllLines(file).get(0))
                 .isEqualTo("run,engine,step,kind,offered,ramp_start_epoch_ms,hold_start_epoch_ms,end_epoch_ms,users,"
@@ -290,12 +294,12 @@ class SteppedCapacityIT {
             rows.add(row);
         }
         // kept for a failure's message: the console says each step
-        System.out.println(Files.readString(runDir.resolve("console.txt")));
+        System.out.println(Files.readString(console));
         return rows;
     }
 
     /** Whether the whole machine was saturated over a step's hold, as the verdict's rule has it (95% of its cores). */
-    private static boolean machineSaturated(Map<String, String> step) {
+    static boolean machineSaturated(Map<String, String> step) {
         return Double.parseDouble(step.get("machine_cpu")) >= 0.95;
     }
 
@@ -311,7 +315,7 @@ class SteppedCapacityIT {
      * Each step's books are exact: its sent = answered + lost + failed, and they are the timing log's messages
      * sent in its hold, by outcome.
      */
-    private static void assertExactBooksPerStep(PlanRun run, List<Map<String, String>> steps) throws Exception {
+    static void assertExactBooksPerStep(PlanRun run, List<Map<String, String>> steps) throws Exception {
         List<String[]> timing = run.timing();
         for (Map<String, String> step : steps) {
             long from = Long.parseLong(step.get("hold_start_epoch_ms"));
