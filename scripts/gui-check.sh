@@ -4,9 +4,11 @@
 #   2. jmx/echo.jmx run from the GUI as README tells a GUI user (2 users, the demo server's login steps
 #      -JindexPath=/index -JpullPath=/clientPull, the demo server on a random port), with a View Results Tree and a
 #      Summary Report added as the plan's first nodes (in a copy), started with Ctrl+R. FAILS unless every message of
-#      that run was answered, read from the run's own files: the Summary Report's results file (every sample
-#      successful), the timing log (every record ANSWERED, one per echo sample) and the plugin's books (sent =
-#      answered, nothing lost or failed). Screenshots while running and of both listeners afterwards.
+#      that run was answered and each message's row shows what a GUI user came to see, read from the run's own
+#      files: the Summary Report's results file (XML with request and response data: every sample successful, a
+#      reply row per message, each with its SEND as request and the reply as response data, no echo rows), the
+#      timing log (every record ANSWERED, one per reply row) and the plugin's books (sent = answered, nothing lost
+#      or failed). Screenshots while running and of both listeners afterwards.
 #   3. every jmx/*.jmx opened and saved by the GUI (Ctrl+S), once right after loading and once after visiting
 #      every node: the second save must equal the file byte for byte; the first may only add enabled="true"
 #      (JMeter 5.6.3 marks the nodes it loaded but never displayed)
@@ -243,19 +245,20 @@ save_config = ("<objProp><name>saveConfig</name><value class=\"SampleSaveConfigu
                                                      "message", "threadName", "dataType", "assertions",
                                                      "subresults", "fieldNames", "bytes", "sentBytes", "url",
                                                      "threadCounts", "idleTime", "connectTime"])
-               + "<encoding>false</encoding><responseData>false</responseData><samplerData>false</samplerData>"
-               "<xml>false</xml><responseHeaders>false</responseHeaders><requestHeaders>false</requestHeaders>"
+               + "<encoding>false</encoding><responseData>true</responseData><samplerData>true</samplerData>"
+               "<xml>true</xml><responseHeaders>false</responseHeaders><requestHeaders>false</requestHeaders>"
                "<responseDataOnError>false</responseDataOnError>"
                "<saveAssertionResultsFailureMessage>true</saveAssertionResultsFailureMessage>"
                "<assertionsResultsToSave>0</assertionsResultsToSave></value></objProp>")
 # The Summary Report writes the run's results file, the evidence the check reads (the View Results Tree none, so
-# each sample is written once).
+# each sample is written once): XML, with each sample's request (sampler data) and response data, what a GUI user
+# sees of a row in the View Results Tree.
 listeners = "".join(
     f'<ResultCollector guiclass="{gui}" testclass="ResultCollector" testname="{name}">'
     f'<boolProp name="ResultCollector.error_logging">false</boolProp>{save_config}'
     f'<stringProp name="filename">{results}</stringProp></ResultCollector><hashTree/>'
     for gui, name, results in [("ViewResultsFullVisualizer", "View Results Tree", ""),
-                               ("SummaryReport", "Summary Report", out / "echo-run-results.csv")])
+                               ("SummaryReport", "Summary Report", out / "echo-run-results.xml")])
 echo = (root / "jmx" / "echo.jmx").read_text()
 # The plan's first nodes, as rows 1 and 2 of its tree whether the thread group is expanded or not.
 start = "</TestPlan>\n    <hashTree>\n"
@@ -292,6 +295,7 @@ fi
 judge_run() {  # the run's own files: books, timing log, results; prints what it found, status 1 unless all answered
   python3 - "$out" <<'PY'
 import csv, pathlib, re, sys
+import xml.etree.ElementTree as ET
 out = pathlib.Path(sys.argv[1])
 problems, facts = [], []
 log = out / "echo-run-sockjs-stomp.log"
@@ -312,18 +316,36 @@ for r in records:
 facts.append("timing log " + (", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())) or "empty"))
 if not records or set(outcomes) != {"ANSWERED"}:
     problems.append(f"timing log: {', '.join(f'{n} {o}' for o, n in sorted(outcomes.items())) or 'no records'}")
-results = out / "echo-run-results.csv"
-rows = list(csv.DictReader(results.open())) if results.exists() else []
-echo_rows = [r for r in rows if r["label"] == "echo"]
-failed = [r for r in rows if r["success"] != "true"]
-facts.append(f"{len(rows)} samples ({len(echo_rows)} echo), {len(failed)} failed")
-if not echo_rows:
-    problems.append(f"no successful echo sample in {results.name}")
-elif records and len(records) != len(echo_rows):
-    problems.append(f"{len(records)} timing records for {len(echo_rows)} echo samples")
+results = out / "echo-run-results.xml"
+# The results file's top-level samples (a session's steps are nested in it), as a GUI user sees the rows.
+rows = list(ET.parse(results).getroot()) if results.exists() else []
+replies = [r for r in rows if r.get("lb", "").startswith("reply ")]
+failed = [r for r in rows if r.get("s") != "true"]
+facts.append(f"{len(rows)} samples ({len(replies)} reply rows), {len(failed)} failed")
+if not replies:
+    problems.append(f"no reply row in {results.name}")
+elif records and len(records) != len(replies):
+    problems.append(f"{len(records)} timing records for {len(replies)} reply rows")
+if any(r.get("lb") == "echo" for r in rows):
+    problems.append("echo rows in the listeners: they gather round trips, the reply rows are the messages")
+# A message's row carries its SEND as the request and the reply as the response data (the echo of its payload,
+# which names the message's id), as the View Results Tree shows them.
+for r in replies:
+    msg_id = re.search(r"Reply to (\S+)", r.get("rm", ""))
+    request = (r.findtext("samplerData") or "")
+    response = (r.findtext("responseData") or "")
+    if msg_id is None or not request.startswith("SEND ") or msg_id.group(1) not in request:
+        problems.append(f"a reply row without its SEND as request: {r.get('rm')!r}, request {request[:80]!r}")
+        break
+    if response == msg_id.group(1) or msg_id.group(1) not in response:
+        problems.append(f"a reply row without the reply as response data: {r.get('rm')!r}, response {response[:80]!r}")
+        break
+else:
+    if replies:
+        facts.append("every reply row carries its SEND and its reply")
 if failed:
     r = failed[0]
-    problems.append(f"{len(failed)} failed samples, the first: {r['label']} {r['responseCode']} {r['responseMessage']}")
+    problems.append(f"{len(failed)} failed samples, the first: {r.get('lb')} {r.get('rc')} {r.get('rm')}")
 print("GUI run: " + "; ".join(facts))
 for p in problems:
     print("GUI run: FAILED: " + p)

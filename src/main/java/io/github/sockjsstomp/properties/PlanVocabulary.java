@@ -47,6 +47,7 @@ public final class PlanVocabulary {
             "receiverSubscribeTo",
             "receivers",
             "replyFrom",
+            "replyLabel",
             "replySamples",
             "replyTimeoutMillis",
             "sampleMillis",

@@ -296,7 +296,8 @@ final class ClosedLoopSender {
             UserTiming timing = sampler.timings().get(user);
             String destination = destination(message.destination(), user, timing);
             try {
-                var sent = timing.send(destination, message.headers(), message.payload());
+                var sent =
+                        timing.send(destination, message.destination().source(), message.headers(), message.payload());
                 if (trips.sent++ == 0 && sampler.describesRequests()) {
                     sampler.describeRequest(result, sent);
                 }

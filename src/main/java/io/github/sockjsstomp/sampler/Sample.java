@@ -81,6 +81,16 @@ final class Sample {
         return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveSamplerData();
     }
 
+    /**
+     * Whether a message row's request and response (the SEND, the reply) can be seen by anyone: in the GUI, or in a
+     * results file that saves either. Keeping them costs a reference per message in flight, and keeps each alive
+     * until its outcome.
+     */
+    static boolean contentsWanted() {
+        SampleSaveConfiguration saved = SampleSaveConfiguration.staticConfig();
+        return !JMeter.isNonGUI() || saved.saveSamplerData() || saved.saveResponseData();
+    }
+
     /** Whether the headers of a reply can be seen by anyone: in the GUI, or in a results file that saves them. */
     static boolean responseHeadersWanted() {
         return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveResponseHeaders();

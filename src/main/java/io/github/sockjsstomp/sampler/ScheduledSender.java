@@ -181,7 +181,8 @@ final class ScheduledSender {
                     message.destination().render(Template.of(timing.user().settings()));
             OutgoingMessage sentMessage;
             try {
-                sentMessage = timing.send(destination, message.headers(), message.payload());
+                sentMessage =
+                        timing.send(destination, message.destination().source(), message.headers(), message.payload());
             } catch (SendFailedException e) {
                 schedule.sent(); // FAILED in the books
                 if (tally.sent == 0) {

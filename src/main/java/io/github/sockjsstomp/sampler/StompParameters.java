@@ -208,6 +208,13 @@ final class StompParameters {
     // The replies sampler's.
     static final Parameter<Long> WAIT_MILLIS =
             whole("waitMillis", 1000, range(1, Integer.MAX_VALUE), "longest wait for the next finished message");
+    static final Parameter<ReplyLabel> REPLY_LABEL = parsed(
+            "replyLabel",
+            ReplyLabel.DESTINATION.text,
+            "the label of a message's row: destination = 'reply <destination as the plan writes it>' "
+                    + "(/queue/d.{{userNumber}}: one label for every user's queue), sent = 'reply <destination as "
+                    + "sent>' (a label per queue), one = 'reply' for every message",
+            ReplyLabel::of);
 
     // The steps sampler's: a stepped run (docs/capacity.md).
     static final Parameter<StepKind> STEP_KIND = parsed(

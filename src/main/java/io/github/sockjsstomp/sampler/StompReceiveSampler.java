@@ -5,6 +5,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.ID_HEADER;
 import static io.github.sockjsstomp.sampler.StompParameters.RECEIVE_FROM;
 import static io.github.sockjsstomp.sampler.StompParameters.RECEIVE_TIMEOUT_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.REPLY_ID_PATTERN;
+import static io.github.sockjsstomp.sampler.StompParameters.REPLY_SAMPLES;
 import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_DESTINATION;
 import static io.github.sockjsstomp.sampler.StompParameters.TRIGGER_PAYLOAD;
 import static io.github.sockjsstomp.sampler.StompParameters.WINDOW_MILLIS;
@@ -47,6 +48,8 @@ public class StompReceiveSampler extends StompSampler {
     private byte[] triggerPayload;
     /** The outcome of the connects made in setupTest, reported by the first sample if one failed. */
     private SampleResult setupFailure;
+    /** Whether a replies sampler makes a row of every timed message: the successful receive rows are then kept out. */
+    private boolean replySamples;
 
     public StompReceiveSampler() {
         super(parameters());
@@ -61,7 +64,8 @@ public class StompReceiveSampler extends StompSampler {
                 TRIGGER_DESTINATION,
                 TRIGGER_PAYLOAD,
                 ID_HEADER,
-                REPLY_ID_PATTERN));
+                REPLY_ID_PATTERN,
+                REPLY_SAMPLES));
         all.addAll(ServerFigurePolling.PARAMETERS);
         return all;
     }
@@ -72,6 +76,7 @@ public class StompReceiveSampler extends StompSampler {
             params.error(RECEIVE_FROM.name, "", "a listener needs a destination to subscribe to");
         }
         expectMessages = params.readInt(EXPECT_MESSAGES);
+        replySamples = params.read(REPLY_SAMPLES);
         receiveTimeoutMillis = params.read(RECEIVE_TIMEOUT_MILLIS);
         windowMillis = params.read(WINDOW_MILLIS);
         triggerDestination = params.read(TRIGGER_DESTINATION).trim();
@@ -142,7 +147,13 @@ public class StompReceiveSampler extends StompSampler {
             listening = turns.nextConnected(next);
         }
         VirtualUser user = users.users().get(listening < 0 ? next : listening);
-        return Sample.timed(label, result -> receive(user, result));
+        SampleResult received = Sample.timed(label, result -> receive(user, result));
+        if (replySamples && received.isSuccessful()) {
+            // Its timed messages are each a reply row, timed from their send: this row is the receiver's wait.
+            // A failed wait stays: it says which receiver waited in vain.
+            received.setIgnore();
+        }
+        return received;
     }
 
     /** Connects again each user not connected whose backoff is over; the first that fails is the sample. */

@@ -1,23 +1,30 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.timing.ReplyFeed;
+import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterThread;
 import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replies as samples of their own, for JMeter's listeners (Aggregate Report, HTML dashboard, Backend
- * Listener): each sample is one finished timed message of the run, from any thread, labelled
- * {@code reply <destination>}, its time the message's send and its elapsed time the reply latency; a message
- * LOST or FAILED is a failed sample with that response code and the reason. A fire-and-forget sender's
- * replies, otherwise seen only in the timing log, show up live. Opt-in: put it in a thread group of its own
- * (one thread) that runs as long as the senders; a sample that finds nothing within {@code waitMillis} is not
- * reported. Replies that complete in the drain after the last sender stopped are in the timing log only.
+ * Each timed message as a row of its own, for JMeter's listeners (Aggregate Report, HTML dashboard, Backend
+ * Listener, View Results Tree): each sample is one finished message of the run, from any thread, labelled
+ * {@code reply <destination as the plan writes it>} ({@code replyLabel}), its time the message's send and its
+ * elapsed time the reply latency rounded to the millisecond; a message LOST or FAILED is a failed sample with that
+ * response code and the reason. Where someone can read them (JMeter's GUI, a results file that saves them) a row
+ * carries the SEND as its request and the reply as its response data; a headless run keeps neither. The plans run
+ * it in a thread group of its own (one thread) as long as the senders, and keep their senders' rows out of the
+ * listeners; a sample that finds nothing within {@code waitMillis} is not reported. Replies that complete in the
+ * drain after the last sender stopped are in the timing log only.
  */
 public class StompReplySampler extends StompSampler {
 
@@ -35,8 +42,17 @@ public class StompReplySampler extends StompSampler {
     /** Longest wait for the next finished message; a sample that finds none is not reported. */
     private long waitMillis = StompParameters.WAIT_MILLIS.defaultValue;
 
+    private ReplyLabel labels = StompParameters.REPLY_LABEL.defaultValue;
+    private Run run;
+    /** Whether another thread of the test was seen running: until then, none has started yet. */
+    private boolean othersSeen;
+    /** When this thread was first seen alone after the others ran ({@link System#nanoTime()}); 0 while they run. */
+    private long othersGoneNanos;
+    /** Whether a row carries the SEND and the reply: only where someone can read them. */
+    private boolean describe;
+
     public StompReplySampler() {
-        super(List.of(StompParameters.WAIT_MILLIS));
+        super(List.of(StompParameters.WAIT_MILLIS, StompParameters.REPLY_LABEL));
     }
 
     @Override
@@ -50,31 +66,75 @@ public class StompReplySampler extends StompSampler {
             finished = null;
         }
         if (finished == null) {
+            stopOnceTheRestIsOver();
             SampleResult nothing = new SampleResult();
             nothing.setIgnore();
             return nothing;
         }
-        return sampleOf(finished.record(), finished.finishedMillis());
+        return sampleOf(finished, labels, describe);
+    }
+
+    /**
+     * Ends this thread once the test's other threads have ended and their messages have their outcomes (or the run's
+     * longest drain has passed since): a plan whose senders stop on their own (a count of messages, not a duration)
+     * ends when they do, and a message answered just before they stopped still gets its row. Its thread group's own
+     * duration is only a backstop.
+     */
+    private void stopOnceTheRestIsOver() {
+        int active = JMeterContextService.getThreadCounts().activeThreads;
+        if (active > 1) {
+            othersSeen = true;
+            othersGoneNanos = 0;
+            return;
+        }
+        if (!othersSeen) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (othersGoneNanos == 0) {
+            othersGoneNanos = now;
+        }
+        boolean settled = run.books().pending() == 0;
+        if (settled || now - othersGoneNanos > TimeUnit.MILLISECONDS.toNanos(run.longestDrainMillis())) {
+            JMeterThread self = JMeterContextService.getContext().getThread();
+            if (self != null) {
+                self.stop();
+            }
+        }
     }
 
     /** Opens the run's feed: finished messages are kept for this sampler from now on. */
     @Override
     protected void setUp(ParameterReader params, String label) {
-        ReplyFeed runFeed = joinRun(0).feed();
+        run = joinRun(0);
+        ReplyFeed runFeed = run.feed();
         waitMillis = params.read(StompParameters.WAIT_MILLIS);
+        labels = params.read(StompParameters.REPLY_LABEL);
+        describe = Sample.contentsWanted();
         if (!params.hasErrors()) {
-            feed = runFeed.open();
+            feed = runFeed.open(describe);
         }
     }
 
-    /** @param finishedMillis when the message finished (a LOST one: when it was declared lost) */
+    /** A row for the message, its label the destination as sent, without its contents. */
     static SampleResult sampleOf(TimingRecord record, long finishedMillis) {
-        SampleResult result = Sample.newResult(REPLY_PREFIX + record.destination());
+        return sampleOf(new ReplyFeed.Finished(record, finishedMillis), ReplyLabel.SENT, false);
+    }
+
+    /**
+     * @param describe whether the row carries the SEND as its request and the reply as its response data (when
+     *     the message kept them)
+     */
+    static SampleResult sampleOf(ReplyFeed.Finished finished, ReplyLabel labels, boolean describe) {
+        TimingRecord record = finished.record();
+        long finishedMillis = finished.finishedMillis();
+        SampleResult result = Sample.newResult(labels.of(finished.destinationAsWritten(), record.destination()));
         long sentMillis = record.sentEpochMicros() / 1000;
         result.setSentBytes(record.bytes());
         switch (record.outcome()) {
             case ANSWERED -> {
-                long elapsed = record.latencyMicros() / 1000;
+                // Rounded, not cut: cut, every row of a sub-millisecond server read about half a millisecond low.
+                long elapsed = Math.round(record.latencyMicros() / 1000.0);
                 times(result, sentMillis, elapsed);
                 result.setLatency(elapsed);
                 Sample.ok(
@@ -96,7 +156,16 @@ public class StompReplySampler extends StompSampler {
                         result, FAILED, record.msgId() + " from " + record.sender() + " failed: " + record.detail());
             }
         }
-        result.setResponseData(record.msgId(), StandardCharsets.UTF_8.name());
+        if (describe && finished.sent() != null) {
+            result.setSamplerData(StompSendSampler.requestText(finished.sent()));
+        }
+        if (describe && finished.reply() != null) {
+            result.setResponseData(finished.reply().payload());
+            result.setResponseHeaders(HeaderList.describe(finished.reply().headers()));
+            result.setBodySize((long) finished.reply().payload().length);
+        } else {
+            result.setResponseData(record.msgId(), StandardCharsets.UTF_8.name());
+        }
         return result;
     }
 

@@ -112,6 +112,11 @@ public class StompSendSampler extends StompSampler {
 
     /** A replies sampler makes a row of every message: this sampler's rows of sent messages are not shown. */
     private boolean replySamples;
+    /**
+     * Whether the last one-message sample sent its message (or failed in the write): its outcome, answered, LOST or
+     * FAILED, is then a reply row of its own, whatever the sample says (a reply timeout, a lost session).
+     */
+    private boolean lastRowWasMessage;
 
     public StompSendSampler() {
         super(List.of(
@@ -233,9 +238,15 @@ public class StompSendSampler extends StompSampler {
         } else if (scheduled != null) {
             result = scheduled.tick(context, label);
         } else {
+            lastRowWasMessage = false;
             result = sendOne(context, label, users.turns().takeTurn());
         }
-        if (replySamples && (closedLoop != null ? closedLoop.lastWasRoundTrips() : rowOfSentMessages(result))) {
+        boolean messagesOfItsOwn = closedLoop != null
+                ? closedLoop.lastWasRoundTrips()
+                : scheduled != null
+                        ? rowOfSentMessages(result)
+                        : lastRowWasMessage && !Sample.SERVER_ERROR.equals(result.getResponseCode());
+        if (replySamples && messagesOfItsOwn) {
             // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
             // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.
             result.setIgnore();
@@ -266,13 +277,14 @@ public class StompSendSampler extends StompSampler {
         if (connectFailure != null) {
             try {
                 // Not connected: the message is attempted anyway so the books count it as FAILED.
-                timing.send(destination, sendHeaders, payload);
+                timing.send(destination, message.destination().source(), sendHeaders, payload);
             } catch (SendFailedException expected) {
                 // in the books
             }
             return connectFailure;
         }
-        SampleResult result = Sample.timed(label, r -> send(timing, destination, sendHeaders, payload, r));
+        String asWritten = message.destination().source();
+        SampleResult result = Sample.timed(label, r -> send(timing, destination, asWritten, sendHeaders, payload, r));
         if (result.isSuccessful()) {
             sayRefusals(result);
         }
@@ -357,17 +369,20 @@ public class StompSendSampler extends StompSampler {
     private void send(
             UserTiming timing,
             String destination,
+            String destinationAsWritten,
             Map<String, String> sendHeaders,
             Template payload,
             SampleResult result)
             throws InterruptedException {
         OutgoingMessage sent;
         try {
-            sent = timing.send(destination, sendHeaders, payload);
+            sent = timing.send(destination, destinationAsWritten, sendHeaders, payload);
         } catch (SendFailedException e) {
+            lastRowWasMessage = true;
             Sample.fail(result, Sample.SEND_FAILED, e.getMessage());
             return;
         }
+        lastRowWasMessage = true;
         describeRequest(result, sent);
         if (!mode.awaits()) {
             Sample.ok(result, "SENT " + sent.msgId());
@@ -428,8 +443,13 @@ public class StompSendSampler extends StompSampler {
     void describeRequest(SampleResult result, OutgoingMessage sent) {
         result.setSentBytes(sent.payload().length);
         if (describeRequests) {
-            result.setSamplerData("SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
-                    + new String(sent.payload(), StandardCharsets.UTF_8));
+            result.setSamplerData(requestText(sent));
         }
+    }
+
+    /** The SEND as a sample's request text: its destination, headers and body. */
+    static String requestText(OutgoingMessage sent) {
+        return "SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
+                + new String(sent.payload(), StandardCharsets.UTF_8);
     }
 }

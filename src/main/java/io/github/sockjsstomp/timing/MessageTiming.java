@@ -29,6 +29,16 @@ public final class MessageTiming {
     final String onlyFrom;
 
     final String destination;
+    /** The destination as the plan writes it (placeholders and all), shared by every message sent to it. */
+    final String destinationAsWritten;
+    /**
+     * The SEND as written, kept only for a replies sampler someone can read the contents of (JMeter's GUI, or a
+     * results file that saves them): null otherwise, so a headless run keeps no message past its write.
+     */
+    final OutgoingMessage sent;
+    /** Its first reply, kept as {@link #sent} is; written by the thread that answers it, before its record goes out. */
+    IncomingMessage keptReply;
+
     final long bytes;
     final long sentEpochMicros;
     final long sentNanos;
@@ -58,6 +68,8 @@ public final class MessageTiming {
 
     MessageTiming(
             OutgoingMessage message,
+            String destinationAsWritten,
+            boolean keepContents,
             long sentEpochMicros,
             long sentNanos,
             TimingOptions options,
@@ -68,6 +80,8 @@ public final class MessageTiming {
         this.senderUser = message.sender().name();
         this.onlyFrom = options.fromSenderOnly() ? senderUser : null;
         this.destination = message.destination();
+        this.destinationAsWritten = destinationAsWritten;
+        this.sent = keepContents ? message : null;
         this.bytes = message.payload().length;
         this.sentEpochMicros = sentEpochMicros;
         this.sentNanos = sentNanos;
@@ -159,6 +173,9 @@ public final class MessageTiming {
             }
             if (repliesOrOutcome.compareAndSet(current, current + 1)) {
                 if (current == 0) {
+                    if (sent != null) {
+                        keptReply = message;
+                    }
                     senderBook.answered.increment();
                     if (firstReply != null) {
                         firstReply.complete(message);

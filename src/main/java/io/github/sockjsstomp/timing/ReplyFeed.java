@@ -1,5 +1,7 @@
 package io.github.sockjsstomp.timing;
 
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
 import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -34,6 +36,9 @@ public final class ReplyFeed {
     private final AtomicReference<Thread> sleeper = new AtomicReference<>();
 
     private volatile boolean open;
+    /** Whether the messages keep their SEND and first reply for the takers (someone can read them); see open. */
+    private volatile boolean keepContents;
+
     private int takers;
 
     ReplyFeed(int capacity) {
@@ -46,20 +51,50 @@ public final class ReplyFeed {
     }
 
     /** A replies sampler starts taking: finished messages are kept from now on until its taker closes. */
-    public synchronized Taker open() {
+    public Taker open() {
+        return open(false);
+    }
+
+    /**
+     * A replies sampler starts taking; with {@code contents}, messages sent from now on also keep their SEND and
+     * first reply until they finish, for a sample whose request and response someone can read (JMeter's GUI, a
+     * results file that saves them). Without, a message's frames are garbage as soon as they are written and read.
+     */
+    public synchronized Taker open(boolean contents) {
         if (takers++ == 0) {
             queue.clear();
             dropped.reset();
             open = true;
         }
+        keepContents |= contents;
         return new Taker();
+    }
+
+    /** Whether a message registered now keeps its SEND and first reply for a taker. */
+    boolean keepsContents() {
+        return keepContents;
     }
 
     /**
      * A finished message and when it finished (wall clock, ms): a LOST message's sample lasts until it was
      * declared lost, not until the replies thread got to it.
+     *
+     * @param destinationAsWritten the destination as the plan writes it, placeholders and all
+     * @param sent its SEND, or null unless a taker asked for the contents when it was sent
+     * @param reply its first reply, or null (not answered, or contents not kept)
      */
-    public record Finished(TimingRecord record, long finishedMillis) {}
+    public record Finished(
+            TimingRecord record,
+            long finishedMillis,
+            String destinationAsWritten,
+            OutgoingMessage sent,
+            IncomingMessage reply) {
+
+        /** A finished message without its contents, its destination as sent. */
+        public Finished(TimingRecord record, long finishedMillis) {
+            this(record, finishedMillis, record.destination(), null, null);
+        }
+    }
 
     /**
      * Records that never became samples, counted once: {@code dropped} found the feed full (the replies
@@ -73,6 +108,7 @@ public final class ReplyFeed {
             return new Unsampled(0, inBatch);
         }
         open = false;
+        keepContents = false;
         long left = queue.size();
         queue.clear();
         return new Unsampled(dropped.sumThenReset(), left + inBatch);
@@ -84,10 +120,21 @@ public final class ReplyFeed {
     }
 
     void offer(TimingRecord record) {
+        offer(record, record.destination(), null, null);
+    }
+
+    void offer(MessageTiming entry, TimingRecord record) {
+        if (open) {
+            offer(record, entry.destinationAsWritten, entry.sent, entry.keptReply);
+        }
+    }
+
+    private void offer(TimingRecord record, String destinationAsWritten, OutgoingMessage sent, IncomingMessage reply) {
         if (!open) {
             return;
         }
-        if (!queue.offer(new Finished(record, System.currentTimeMillis()))) {
+        var finished = new Finished(record, System.currentTimeMillis(), destinationAsWritten, sent, reply);
+        if (!queue.offer(finished)) {
             dropped.increment();
         } else if (sleeper.get() != null) {
             Thread parked = sleeper.getAndSet(null);

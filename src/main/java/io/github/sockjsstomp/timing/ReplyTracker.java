@@ -49,10 +49,28 @@ public final class ReplyTracker {
      * messages answered (for a hint when none is) and knows when the server last refused one of its frames.
      */
     MessageTiming register(OutgoingMessage message, TimingOptions options, TimingSink sink, SenderBook sender) {
+        return register(message, message.destination(), options, sink, sender);
+    }
+
+    /** @param destinationAsWritten the destination as the plan writes it, placeholders and all: its reply row's label */
+    MessageTiming register(
+            OutgoingMessage message,
+            String destinationAsWritten,
+            TimingOptions options,
+            TimingSink sink,
+            SenderBook sender) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
         Instant now = Instant.now();
         long sentEpochMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-        MessageTiming entry = new MessageTiming(message, sentEpochMicros, System.nanoTime(), options, sink, sender);
+        MessageTiming entry = new MessageTiming(
+                message,
+                destinationAsWritten,
+                feed.keepsContents(),
+                sentEpochMicros,
+                System.nanoTime(),
+                options,
+                sink,
+                sender);
         counts.sent();
         if (entry.receipt != null) {
             counts.receipts().ask();
@@ -252,7 +270,7 @@ public final class ReplyTracker {
 
     private void write(MessageTiming entry, TimingRecord record) {
         entry.sink.record(record);
-        feed.offer(record);
+        feed.offer(entry, record);
     }
 
     /** The books per step of a stepped run. */

@@ -150,6 +150,13 @@ public final class Run {
         return tracker;
     }
 
+    /** The longest wait for replies in flight that the run's samplers asked for (their reply timeouts). */
+    public long longestDrainMillis() {
+        synchronized (LOCK) {
+            return longestDrainMillis;
+        }
+    }
+
     public ReplyFeed feed() {
         return feed;
     }

@@ -73,6 +73,16 @@ public final class UserTiming implements UserListener {
      */
     public OutgoingMessage send(String destination, Map<String, String> headers, Template payload)
             throws SendFailedException {
+        return send(destination, destination, headers, payload);
+    }
+
+    /**
+     * As {@link #send(String, Map, Template)}, with the destination as the plan writes it ({@code /queue/d.{{userNumber}}}
+     * for {@code /queue/d.17}): the label its reply row is counted under, one for all the users that render it.
+     */
+    public OutgoingMessage send(
+            String destination, String destinationAsWritten, Map<String, String> headers, Template payload)
+            throws SendFailedException {
         long seq = user.nextSeq();
         String msgId = tracker.ids().next();
         long sentAtMillis = System.currentTimeMillis();
@@ -87,7 +97,7 @@ public final class UserTiming implements UserListener {
                 .getBytes(StandardCharsets.UTF_8);
         OutgoingMessage message =
                 new OutgoingMessage(user.settings(), destination, stompHeaders, seq, msgId, body, sentAtMillis);
-        MessageTiming timing = tracker.register(message, options, sink, book);
+        MessageTiming timing = tracker.register(message, destinationAsWritten, options, sink, book);
         lastSent = timing;
         if (sends++ == 0) {
             firstSendNanos = System.nanoTime();

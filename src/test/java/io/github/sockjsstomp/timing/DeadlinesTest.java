@@ -18,6 +18,8 @@ class DeadlinesTest {
     private MessageTiming sent(String name, long sentMillis, long timeoutMillis) {
         MessageTiming entry = new MessageTiming(
                 TestMessages.outgoing("alice", ids.next() + "-" + name),
+                "/app/echo",
+                false,
                 0,
                 start + TimeUnit.MILLISECONDS.toNanos(sentMillis),
                 TestMessages.options(timeoutMillis, 1, false),
