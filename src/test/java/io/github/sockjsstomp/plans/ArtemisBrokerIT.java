@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,8 @@ class ArtemisBrokerIT {
 
     private static final Map<String, String> USERS =
             Map.of("guest", "guest", "alice", "a-pass", "bob", "b-pass", "carol", "c-pass");
+    /** chat.jmx names its users itself (sender-N, receiver-N) and gives them one passcode. */
+    private static final List<String> CHAT_USERS = List.of("sender-1", "sender-2", "receiver-1", "receiver-2");
 
     @TempDir
     static Path dir;
@@ -35,7 +38,9 @@ class ArtemisBrokerIT {
     @BeforeAll
     static void startBroker() throws Exception {
         PlanRun.jmeterHome();
-        broker = ArtemisBroker.start(dir.resolve("artemis"), USERS, 0);
+        Map<String, String> users = new HashMap<>(USERS);
+        CHAT_USERS.forEach(login -> users.put(login, "chat-pass"));
+        broker = ArtemisBroker.start(dir.resolve("artemis"), users, 0);
     }
 
     @AfterAll
@@ -111,6 +116,43 @@ class ArtemisBrokerIT {
         assertThat(timing).allSatisfy(r -> assertThat(r[9]).isEqualTo("fire-and-forget"));
         assertThat(run.count("send")).isEqualTo(timing.size());
         assertBooks(run, timing.size(), timing.size(), 0, 0);
+    }
+
+    /**
+     * jmx/README.md's chat on a broker: sender N sends to receiver N's queue ({@code {{userNumber}}} counts from 1
+     * in each thread group), so with as many senders as receivers each receiver gets exactly the messages the plan
+     * has it wait for; the latency is taken at the receiver.
+     */
+    @Test
+    void chatWithEachSenderWritingToItsReceiversQueue() throws Exception {
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("chat"),
+                "chat",
+                false,
+                List.of(
+                        "host=127.0.0.1",
+                        "port=" + broker.port(),
+                        "transport=raw",
+                        "endpoint=/",
+                        "indexPath=none",
+                        "pullPath=none",
+                        "senders=2",
+                        "receivers=2",
+                        "messages=3",
+                        "pauseMillis=100",
+                        "passcode=chat-pass",
+                        "destination=/queue/chat.{{userNumber}}",
+                        "receiverSubscribeTo=/queue/chat.{{userNumber}}",
+                        "replyTimeoutMillis=3000"));
+        assertThat(run.count("chat send")).isEqualTo(6);
+        assertThat(run.count("chat receive")).isEqualTo(6);
+        List<String[]> timing = run.timing();
+        assertThat(timing)
+                .hasSize(6)
+                .allSatisfy(r -> assertThat(r[1]).as(String.join(",", r)).isEqualTo("ANSWERED"));
+        assertThat(timing.stream().map(r -> r[4] + ">" + r[5] + " " + r[6]).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder("sender-1>receiver-1 /queue/chat.1", "sender-2>receiver-2 /queue/chat.2");
+        assertBooks(run, 6, 6, 0, 0);
     }
 
     @Test
