@@ -3,6 +3,8 @@ package io.github.sockjsstomp.timing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.sockjsstomp.client.message.IncomingMessage;
+import io.github.sockjsstomp.client.message.OutgoingMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +37,39 @@ class ReplyFeedTest {
             ids.add(f.record().msgId());
         }
         return ids;
+    }
+
+    @Test
+    void aMessageKeepsItsSendAndReplyOnlyForATakerThatCanShowThem() throws Exception {
+        ReplyFeed feed = new ReplyFeed(4);
+        ReplyTracker tracker = new ReplyTracker(MessageIds.random(), feed);
+        ReplyFeed.Taker headless = feed.open(false);
+        OutgoingMessage first = TestMessages.outgoing("alice", tracker.ids().next());
+        tracker.register(
+                first, "/app/echo.{{userNumber}}", TestMessages.options(60_000, 1, false), r -> {}, new SenderBook());
+        tracker.reply(first.msgId(), TestMessages.incoming("alice", 5));
+        ReplyFeed.Finished plain = headless.take(1);
+        assertThat(plain.destinationAsWritten()).isEqualTo("/app/echo.{{userNumber}}");
+        assertThat(plain.sent())
+                .as("a headless run keeps no message past its write")
+                .isNull();
+        assertThat(plain.reply()).isNull();
+
+        ReplyFeed.Taker gui = feed.open(true);
+        OutgoingMessage second = TestMessages.outgoing("alice", tracker.ids().next());
+        IncomingMessage reply = TestMessages.incoming("alice", 7);
+        tracker.register(second, "/app/echo", TestMessages.options(60_000, 1, false), r -> {}, new SenderBook());
+        tracker.reply(second.msgId(), reply);
+        ReplyFeed.Finished shown = gui.take(1);
+        assertThat(shown.sent()).isSameAs(second);
+        assertThat(shown.reply()).isSameAs(reply);
+
+        headless.close();
+        gui.close();
+        OutgoingMessage third = TestMessages.outgoing("alice", tracker.ids().next());
+        MessageTiming after =
+                tracker.register(third, TestMessages.options(60_000, 1, false), r -> {}, new SenderBook());
+        assertThat(after.sent).as("the last taker gone, nothing is kept").isNull();
     }
 
     @Test
