@@ -44,10 +44,8 @@ public class StompReplySampler extends StompSampler {
 
     private ReplyLabel labels = StompParameters.REPLY_LABEL.defaultValue;
     private Run run;
-    /** Whether another thread of the test was seen running: until then, none has started yet. */
-    private boolean othersSeen;
-    /** When this thread was first seen alone after the others ran ({@link System#nanoTime()}); 0 while they run. */
-    private long othersGoneNanos;
+    /** When the test's other threads were first seen all over ({@link System#nanoTime()}); 0 while they run. */
+    private long othersOverNanos;
     /** Whether a row carries the SEND and the reply: only where someone can read them. */
     private boolean describe;
 
@@ -75,27 +73,25 @@ public class StompReplySampler extends StompSampler {
     }
 
     /**
-     * Ends this thread once the test's other threads have ended and their messages have their outcomes (or the run's
-     * longest drain has passed since): a plan whose senders stop on their own (a count of messages, not a duration)
-     * ends when they do, and a message answered just before they stopped still gets its row. Its thread group's own
-     * duration is only a backstop.
+     * Ends this thread once the test's other threads have all started and ended and their messages have their
+     * outcomes (or the run's longest drain has passed since): a plan whose senders stop on their own (a count of
+     * messages, not a duration) ends when they do, and a message answered just before they stopped still gets its
+     * row. Its thread group's own duration is only a backstop.
      */
     private void stopOnceTheRestIsOver() {
-        int active = JMeterContextService.getThreadCounts().activeThreads;
-        if (active > 1) {
-            othersSeen = true;
-            othersGoneNanos = 0;
-            return;
-        }
-        if (!othersSeen) {
+        JMeterContextService.ThreadCounts counts = JMeterContextService.getThreadCounts();
+        boolean othersOver =
+                counts.activeThreads <= 1 && counts.startedThreads >= JMeterContextService.getTotalThreads();
+        if (!othersOver) {
+            othersOverNanos = 0;
             return;
         }
         long now = System.nanoTime();
-        if (othersGoneNanos == 0) {
-            othersGoneNanos = now;
+        if (othersOverNanos == 0) {
+            othersOverNanos = now;
         }
         boolean settled = run.books().pending() == 0;
-        if (settled || now - othersGoneNanos > TimeUnit.MILLISECONDS.toNanos(run.longestDrainMillis())) {
+        if (settled || now - othersOverNanos > TimeUnit.MILLISECONDS.toNanos(run.longestDrainMillis())) {
             JMeterThread self = JMeterContextService.getContext().getThread();
             if (self != null) {
                 self.stop();

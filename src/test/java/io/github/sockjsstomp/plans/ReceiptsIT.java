@@ -116,6 +116,7 @@ class ReceiptsIT {
                         "mode=await-receipt",
                         // the blocking sample's own words are checked here; the closed loop's: ClosedLoopBrokerIT
                         "loop=blocking",
+                        "replySamples=false",
                         "pauseMillis=100",
                         // docs/receipts.md's line (ReadmeCommandsIT checks it asks for this run)
                         "destination=/queue/orders.{{userNumber}}",
@@ -146,6 +147,7 @@ class ReceiptsIT {
                 "echo",
                 false,
                 artemis(
+                        "replySamples=false", // the echo rows' own words are checked here
                         "mode=await-receipt",
                         "pauseMillis=100",
                         "destination=/queue/" + ArtemisBroker.READ_ONLY_PREFIX + "{{userNumber}}",

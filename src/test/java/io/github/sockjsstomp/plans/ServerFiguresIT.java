@@ -38,6 +38,7 @@ class ServerFiguresIT {
                             "port=" + app.port(),
                             "messages=3",
                             "holdMillis=2500",
+                            "replySamples=false", // a hello row per greeting sent
                             "rampUp=0",
                             "serverFigures=actuator:http://127.0.0.1:" + app.port() + "/actuator,pid:" + pid,
                             "serverFiguresMillis=200",
@@ -113,6 +114,7 @@ class ServerFiguresIT {
                             "port=" + app.port(),
                             "messages=2",
                             "holdMillis=500",
+                            "replySamples=false", // a hello row per greeting sent
                             "rampUp=0",
                             // port 9 (discard) refuses on loopback: every poll fails
                             "serverFigures=rabbitmq:http://guest:guest@127.0.0.1:9,pid:"

@@ -72,11 +72,15 @@ class SpringAppsIT {
                 false,
                 List.of("host=127.0.0.1", "port=" + app.port(), "messages=2", "holdMillis=3000", "rampUp=0"));
         List<String[]> timing = run.timing();
-        long sent = run.count("hello");
+        long sent = run.books().sent();
         assertThat(sent).isEqualTo(4); // 2 threads x 2 messages
         assertThat(timing.stream().map(r -> r[2]).collect(Collectors.toSet())).hasSize((int) sent);
         assertThat(timing).allSatisfy(r -> assertThat(r[1]).isEqualTo("ANSWERED"));
         assertThat(timing).as("a broadcast: each greeting reaches both users").hasSize(2 * (int) sent);
+        assertThat(run.count("reply /app/hello"))
+                .as("a row per copy received, as the timing log has a record for each")
+                .isEqualTo(timing.size());
+        assertThat(run.count("hello")).as("the greeters' own rows kept out").isZero();
         assertThat(connectMessages(run))
                 .allSatisfy(
                         m -> assertThat(m).contains("CONNECTED over " + (sockJs ? "websocket" : "raw") + " (auto)"));
