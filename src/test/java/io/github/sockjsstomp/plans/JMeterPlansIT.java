@@ -345,9 +345,10 @@ class JMeterPlansIT {
             assertThat(r.get("success")).isEqualTo("true");
             assertThat(r.get("threadName")).startsWith("replies ");
         });
-        // Each reply sample's elapsed time is one message's latency in the timing log (in whole ms).
-        List<Long> logged = new ArrayList<>(
-                timing.stream().map(r -> Long.parseLong(r[3]) / 1000).toList());
+        // Each reply sample's elapsed time is one message's latency in the timing log, rounded to the millisecond.
+        List<Long> logged = new ArrayList<>(timing.stream()
+                .map(r -> Math.round(Long.parseLong(r[3]) / 1000.0))
+                .toList());
         for (Map<String, String> reply : replies) {
             assertThat(logged.remove(Long.valueOf(reply.get("elapsed"))))
                     .as("elapsed " + reply.get("elapsed") + " is a logged latency")
