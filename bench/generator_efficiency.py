@@ -20,7 +20,7 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   connects  connect.jmx's connect rate with CONNECT_IN_FLIGHT (default "1 8 32") connects under way per thread,
             alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats 10 s as the plan,
             no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
-            server's CPU per session between the two (polled every 0.25 s). A value "lean:K" runs the lean client
+            server's CPU per session between the two (polled every 0.25 s). A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
             bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
             same number of sessions: what the server gives a client that does nothing else. With BROKER=rabbitmq
             against RabbitMQ's Web-STOMP (guest/guest).
@@ -747,6 +747,30 @@ def lean_connect_run(in_flight, server, out, round_no):
             "server_cpu_us": server_cpu / max(connected, 1) * 1e6}
 
 
+def connect_floor_run(in_flight, server, out, round_no):
+    """The connect floor (ConnectFloor, benchmark code in src/bench/java) in a JVM of its own with JMeter's heap and
+    collector flags: Tomcat's WebSocket client alone on our I/O lanes, upgrade plus a STOMP CONNECT written by hand,
+    in_flight at once, as many sessions as connect.jmx opens, raw, no heart-beats, no JMeter: the design's price per
+    session, which the plugin's connect path is measured against."""
+    users = int(os.environ.get("CONNECT_USERS", "6000"))
+    name = f"connects-floor{in_flight}-r{round_no}"
+    login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(),
+               "io.github.sockjsstomp.client.wiring.ConnectFloor", f"ws://127.0.0.1:{server.port}{server.endpoint}",
+               login.get("login", "guest"), login.get("passcode", "guest"), str(users), str(in_flight), "2"]
+    server_cpu = proc_cpu_seconds(server.pid)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    server_cpu = proc_cpu_seconds(server.pid) - server_cpu
+    (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
+    found = dict(pair.split("=") for pair in done.stdout.split() if "=" in pair)
+    connected = int(found["connected"])
+    return {"run": name, "in_flight": f"floor:{in_flight}", "users": users, "threads": "-",
+            "connected": connected, "failed": int(found["failed"]), "per_s": float(found["per_s"]),
+            "p50_ms": float(found["p50_ms"]), "cpu_us": float(found["cpu_us_per_session"]),
+            # the server's CPU over the whole run (its 2 s hold and the closes included): an upper bound
+            "server_cpu_us": server_cpu / max(connected, 1) * 1e6}
+
+
 def connects(server, out):
     """The connects section: connectsInFlight values (and the lean client, "lean:K") alternating, ROUNDS rounds,
     medians."""
@@ -758,6 +782,8 @@ def connects(server, out):
                 server.settle()
             if value.startswith("lean:"):
                 runs[value].append(lean_connect_run(int(value[5:]), server, out, round_no))
+            elif value.startswith("floor:"):
+                runs[value].append(connect_floor_run(int(value[6:]), server, out, round_no))
             else:
                 runs[value].append(connects_run(value, server, out, round_no))
             print(runs[value][-1], flush=True)
