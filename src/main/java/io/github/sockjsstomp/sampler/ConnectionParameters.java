@@ -17,6 +17,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.PORT;
 import static io.github.sockjsstomp.sampler.StompParameters.PULL_PATH;
 import static io.github.sockjsstomp.sampler.StompParameters.SCHEME;
 import static io.github.sockjsstomp.sampler.StompParameters.SESSIONS_PER_THREAD;
+import static io.github.sockjsstomp.sampler.StompParameters.SUBSCRIBE_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.TRANSPORT;
 import static io.github.sockjsstomp.sampler.StompParameters.USERS;
 import static io.github.sockjsstomp.sampler.StompParameters.USERS_FILE;
@@ -25,6 +26,7 @@ import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.login.UsersFile;
+import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
@@ -48,7 +50,10 @@ import org.apache.jmeter.threads.JMeterContextService;
  */
 final class ConnectionParameters {
 
-    /** The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own. */
+    /**
+     * The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own, its
+     * headers ({@code subscribeHeaders}) follow it.
+     */
     static List<Parameter<?>> list(Parameter<List<Template>> subscribe) {
         return List.of(
                 SCHEME,
@@ -71,7 +76,8 @@ final class ConnectionParameters {
                 USERS,
                 SESSIONS_PER_THREAD,
                 CONNECTS_PER_SECOND,
-                subscribe);
+                subscribe,
+                SUBSCRIBE_HEADERS);
     }
 
     private ConnectionParameters() {}
@@ -100,6 +106,7 @@ final class ConnectionParameters {
         UserShare share = share(params, run);
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
+        SubscribeHeaders subscribeHeaders = subscribeHeaders(params, subscribeTo);
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params);
         if (params.hasErrors() || share == null) {
@@ -137,7 +144,24 @@ final class ConnectionParameters {
             user.tellLossesTo(run.capacity());
             users.add(user);
         }
-        return new ThreadUsers(users, subscribeTo, connectsPerSecond, connectsInFlight, run.capacity());
+        return new ThreadUsers(
+                users, subscribeTo, subscribeHeaders, connectsPerSecond, connectsInFlight, run.capacity());
+    }
+
+    /**
+     * The headers of every SUBSCRIBE; an {@code id} names one subscription, so it goes with one destination only
+     * (two SUBSCRIBEs of a session under one id: the broker refuses the second, or merges them).
+     */
+    static SubscribeHeaders subscribeHeaders(ParameterReader params, List<Template> subscribeTo) {
+        SubscribeHeaders headers = params.read(SUBSCRIBE_HEADERS);
+        if (headers.hasId() && subscribeTo.size() > 1) {
+            params.error(
+                    SUBSCRIBE_HEADERS.name,
+                    headers.source(),
+                    "an id names one subscription, and subscribeTo has " + subscribeTo.size()
+                            + " destinations: give the id with one destination, or leave it out");
+        }
+        return headers;
     }
 
     /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */

@@ -9,6 +9,7 @@ import static io.github.sockjsstomp.sampler.Parameter.whole;
 
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.message.HeaderList;
+import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.serverside.SourceSpec;
 import io.github.sockjsstomp.steps.StepKind;
@@ -111,6 +112,12 @@ final class StompParameters {
             parsed("subscribeTo", "", "destinations, comma-separated", text -> Destinations.parse(text));
     static final Parameter<List<Template>> RECEIVE_FROM = parsed(
             "subscribeTo", "/user/queue/chat", "destinations, comma-separated", text -> Destinations.parse(text));
+    static final Parameter<SubscribeHeaders> SUBSCRIBE_HEADERS = parsed(
+            "subscribeHeaders",
+            "",
+            "extra SUBSCRIBE headers: name:value;name2:value2 (e.g. prefetch-count:50, x-queue-name:q.{{userNumber}}); "
+                    + "values may use {{userNumber}} {{thread}} {{user}} {{login}}; id replaces ours, ack only auto",
+            SubscribeHeaders::parse);
 
     // What a message needs: the send sampler's.
     static final Parameter<Template> DESTINATION = parsed(

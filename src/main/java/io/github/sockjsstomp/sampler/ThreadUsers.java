@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
@@ -41,12 +42,14 @@ final class ThreadUsers {
     ThreadUsers(
             List<VirtualUser> users,
             List<Template> subscribeTo,
+            SubscribeHeaders subscribeHeaders,
             double connectsPerSecond,
             int connectsInFlight,
             CapacityBook capacity) {
         this.users = List.copyOf(users);
         this.reconnects = new Reconnects(this.users, capacity);
-        this.connects = new UserConnects(this.users, subscribeTo, new ConnectPacing(connectsPerSecond), reconnects);
+        this.connects = new UserConnects(
+                this.users, subscribeTo, subscribeHeaders, new ConnectPacing(connectsPerSecond), reconnects);
         // never more lanes than users: a thread of one user connects it on the JMeter thread, as before lanes
         this.inFlight = new ConnectsInFlight(
                 connects,

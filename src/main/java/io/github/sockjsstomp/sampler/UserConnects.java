@@ -1,9 +1,11 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import java.util.List;
+import java.util.Map;
 import org.apache.jmeter.samplers.SampleResult;
 
 /**
@@ -14,12 +16,19 @@ final class UserConnects implements ConnectsInFlight.Connects {
 
     private final List<VirtualUser> users;
     private final List<Template> subscribeTo;
+    private final SubscribeHeaders subscribeHeaders;
     private final ConnectPacing pacing;
     private final Reconnects reconnects;
 
-    UserConnects(List<VirtualUser> users, List<Template> subscribeTo, ConnectPacing pacing, Reconnects reconnects) {
+    UserConnects(
+            List<VirtualUser> users,
+            List<Template> subscribeTo,
+            SubscribeHeaders subscribeHeaders,
+            ConnectPacing pacing,
+            Reconnects reconnects) {
         this.users = users;
         this.subscribeTo = subscribeTo;
+        this.subscribeHeaders = subscribeHeaders;
         this.pacing = pacing;
         this.reconnects = reconnects;
     }
@@ -119,11 +128,12 @@ final class UserConnects implements ConnectsInFlight.Connects {
             Sample.fail(result, connect.code(), connect.message());
             return;
         }
-        List<String> destinations = subscribeTo.stream()
-                .map(d -> d.render(Template.of(user.settings())))
-                .toList();
+        Template.Values values = Template.of(user.settings());
+        List<String> destinations =
+                subscribeTo.stream().map(d -> d.render(values)).toList();
+        Map<String, String> headers = subscribeHeaders.render(values);
         for (String destination : destinations) {
-            StepResult subscribe = user.subscribe(destination);
+            StepResult subscribe = user.subscribe(destination, headers);
             Sample.addStep(result, subscribe);
             if (!subscribe.ok()) {
                 Sample.fail(result, subscribe.code(), subscribe.message());

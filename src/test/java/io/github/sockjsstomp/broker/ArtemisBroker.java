@@ -3,11 +3,15 @@ package io.github.sockjsstomp.broker;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
 import org.apache.activemq.artemis.core.remoting.impl.netty.NettyAcceptor;
 import org.apache.activemq.artemis.core.security.Role;
+import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.core.server.Queue;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
 import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
@@ -68,6 +72,22 @@ public final class ArtemisBroker implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The queues bound to {@code address} (its name without /queue/ or /topic/) now, each with whether it is
+     * durable: a subscription's own queue is temporary and goes with its session, a durable subscription's stays.
+     */
+    public Map<String, Boolean> queuesBoundTo(String address) throws Exception {
+        ActiveMQServer server = broker.getActiveMQServer();
+        Map<String, Boolean> queues = new TreeMap<>();
+        for (SimpleString name : server.bindingQuery(SimpleString.of(address)).getQueueNames()) {
+            Queue queue = server.locateQueue(name);
+            if (queue != null) {
+                queues.put(name.toString(), queue.isDurable());
+            }
+        }
+        return queues;
     }
 
     @Override

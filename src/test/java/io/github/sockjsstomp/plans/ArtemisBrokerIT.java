@@ -182,6 +182,61 @@ class ArtemisBrokerIT {
                 .allSatisfy(r -> assertThat(r.get("responseMessage")).startsWith("3 sessions alive"));
     }
 
+    /**
+     * subscribeHeaders reach the broker: Artemis makes each user's SUBSCRIBE a durable subscription of its own
+     * (queue {@code <client-id>.<durable-subscription-name>}), which outlives the session, where a subscription
+     * without them is a temporary queue that goes with it. jmx/README.md's Artemis line.
+     */
+    @Test
+    void subscribeHeadersGiveEachUserADurableSubscriptionAtTheBroker() throws Exception {
+        PlanRun run = PlanRun.runClean(
+                dir.resolve("durable"),
+                "connect",
+                false,
+                artemis(
+                        "users=4",
+                        "threads=2",
+                        "rampUp=0",
+                        "duration=4",
+                        "aliveMillis=300",
+                        "login=guest",
+                        "passcode=guest",
+                        "connectHeaders=client-id:bench",
+                        "subscribeTo=/topic/prices",
+                        "subscribeHeaders=durable-subscription-name:sub.{{userNumber}};subscription-type:MULTICAST"));
+        assertThat(run.count("session")).isEqualTo(4);
+        assertThat(run.rows().stream().filter(r -> r.get("label").equals("subscribe")))
+                .hasSize(4)
+                .allSatisfy(r -> assertThat(r.get("responseMessage"))
+                        .startsWith("SUBSCRIBE /topic/prices (durable-subscription-name:sub.")
+                        .endsWith(";subscription-type:MULTICAST)"));
+        assertThat(broker.queuesBoundTo("prices"))
+                .as("a durable queue per user, after the sessions closed")
+                .isEqualTo(Map.of("bench.sub.1", true, "bench.sub.2", true, "bench.sub.3", true, "bench.sub.4", true));
+    }
+
+    @Test
+    void aSubscribeHeaderWithoutItsColonIsAConfigErrorNamingIt() throws Exception {
+        PlanRun run = PlanRun.run(
+                dir.resolve("bad-subscribe-header"),
+                "connect",
+                false,
+                artemis(
+                        "threads=1",
+                        "rampUp=0",
+                        "duration=60",
+                        "login=guest",
+                        "passcode=guest",
+                        "subscribeTo=/topic/prices",
+                        "subscribeHeaders=prefetch-count"));
+        assertThat(run.rows()).singleElement().satisfies(r -> {
+            assertThat(r.get("responseCode")).isEqualTo("ConfigError");
+            assertThat(r.get("responseMessage"))
+                    .contains("Parameter 'subscribeHeaders' has value 'prefetch-count'")
+                    .contains("expected name:value");
+        });
+    }
+
     @Test
     void refusedCredentialsFailEveryConnectAtOnceWithTheBrokersWords() throws Exception {
         PlanRun run = PlanRun.run(

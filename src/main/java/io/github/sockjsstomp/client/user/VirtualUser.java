@@ -4,10 +4,12 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -237,11 +239,19 @@ public final class VirtualUser implements AutoCloseable {
         return new InterruptedException(this + ": connect given up (the user was disconnected)");
     }
 
+    /** Subscribes the current session with STOMP's defaults: {@link #subscribe(String, Map)} with no headers. */
+    public StepResult subscribe(String destination) {
+        return subscribe(destination, Map.of());
+    }
+
     /**
      * Subscribes the current session; messages go to the listeners. The step is labelled
      * {@code subscribe} whatever the destination, so thousands of users make one label, not thousands.
+     *
+     * @param headers the user's own SUBSCRIBE headers (no {@code destination}); an {@code id} among them replaces
+     *     the session's, the others go as they are
      */
-    public StepResult subscribe(String destination) {
+    public StepResult subscribe(String destination, Map<String, String> headers) {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         StompSession current = session;
@@ -254,8 +264,18 @@ public final class VirtualUser implements AutoCloseable {
                     startNanos);
         }
         try {
-            current.subscribe(destination, listeners.subscription(settings, destination));
-            return StepResult.success("subscribe", "200", "SUBSCRIBE " + destination, startMillis, startNanos, 0, "");
+            StompHeaders frame = new StompHeaders();
+            headers.forEach(frame::add);
+            frame.setDestination(destination);
+            current.subscribe(frame, listeners.subscription(settings, destination));
+            return StepResult.success(
+                    "subscribe",
+                    "200",
+                    "SUBSCRIBE " + destination + described(headers),
+                    startMillis,
+                    startNanos,
+                    0,
+                    "");
         } catch (RuntimeException e) {
             return StepResult.failure(
                     "subscribe",
@@ -264,6 +284,19 @@ public final class VirtualUser implements AutoCloseable {
                     startMillis,
                     startNanos);
         }
+    }
+
+    /** The user's SUBSCRIBE headers as the step's message shows them, secret values hidden; "" for none. */
+    private static String described(Map<String, String> headers) {
+        if (headers.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(" (");
+        headers.forEach((name, value) -> out.append(out.length() > 2 ? ";" : "")
+                .append(name)
+                .append(':')
+                .append(HeaderList.isSecret(name) ? HeaderList.HIDDEN : value));
+        return out.append(')').toString();
     }
 
     /** The next number of this user's message sequence ({@code {{seq}}}), from 1. */
