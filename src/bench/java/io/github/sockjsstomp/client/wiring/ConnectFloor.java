@@ -9,6 +9,7 @@ import jakarta.websocket.Session;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -81,8 +82,7 @@ public final class ConnectFloor {
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (os.getProcessCpuTime() - cpuBefore) / 1e9;
-        long[] ok =
-                java.util.Arrays.stream(tookNanos).filter(t -> t >= 0).sorted().toArray();
+        long[] ok = Arrays.stream(tookNanos).filter(t -> t >= 0).sorted().toArray();
         int connected = open.size();
         System.out.printf(
                 "connected=%d failed=%d wall_s=%.3f per_s=%.1f cpu_s=%.3f cpu_us_per_session=%.1f p50_ms=%.1f"
