@@ -163,7 +163,7 @@ class ReadmeCommandsIT {
                     "users=4",
                     "threads=2",
                     "rampUp=0",
-                    "duration=4",
+                    "duration=10",
                     "aliveMillis=300",
                     "login=guest",
                     "passcode=guest",
