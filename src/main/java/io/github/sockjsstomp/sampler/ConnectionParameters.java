@@ -248,8 +248,7 @@ final class ConnectionParameters {
         long users = params.read(USERS);
         int perThread = params.readInt(SESSIONS_PER_THREAD);
         int thread = threadNumber();
-        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
-        int threads = group != null ? group.getNumThreads() : 1;
+        int threads = GroupThreads.ofThisThread(run);
         if (users == 0 || params.hasErrors()) {
             expect(run, (long) perThread * threads);
             return new UserShare(perThread, (thread - 1) * perThread + 1);

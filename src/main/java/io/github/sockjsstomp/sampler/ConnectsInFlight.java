@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * limit of 1 the connect runs on the JMeter thread itself: no lane, as before there were lanes.
  *
  * <p>The hand-over is a queue: a lane puts its connect's sample there once done, the JMeter thread takes it, so
- * what the lane wrote happens-before what the JMeter thread reads. Not thread-safe except {@link #cancel} (JMeter's
- * Stop, from another thread) and {@link #close}.
+ * what the lane wrote happens-before what the JMeter thread reads. With a limit of 1 (a thread of one user) there is
+ * neither lane nor queue: a thread's fixed heap counts once per session when each thread holds one. Not thread-safe
+ * except {@link #cancel} (JMeter's Stop, from another thread) and {@link #close}.
  *
  * <p>A lane is never interrupted: it writes (its session's CONNECT and SUBSCRIBEs, the close of a connect it gives
  * up), and Tomcat fails a write whose thread is interrupted, then closes the socket without a close frame, so the
@@ -61,7 +62,10 @@ final class ConnectsInFlight {
     /** The longest a started connect can take: its steps are each bounded by the connect timeout. */
     private final long longestConnectNanos;
 
-    private final BlockingQueue<UserConnects.Attempt> finished = new LinkedBlockingQueue<>();
+    /** With lanes (a limit above 1): the connects done, in the order they finished; null with a limit of 1. */
+    private final BlockingQueue<UserConnects.Attempt> finished;
+    /** With a limit of 1: the connect done on the JMeter thread, until {@link #awaitFirst} takes it. */
+    private UserConnects.Attempt doneHere;
 
     private int inFlight;
     /** Made on the first connect that needs one (with a limit of 1 none does); its lanes end when idle. */
@@ -83,6 +87,8 @@ final class ConnectsInFlight {
         this.connects = connects;
         this.limit = limit;
         this.longestConnectNanos = TimeUnit.MILLISECONDS.toNanos(longestConnectMillis);
+        // a thread of one user has a limit of 1: no lanes, no hand-over, nothing kept for it
+        this.finished = limit == 1 ? null : new LinkedBlockingQueue<>();
     }
 
     int limit() {
@@ -100,7 +106,7 @@ final class ConnectsInFlight {
 
     /** Whether a connect is done and waits for {@link #awaitFirst}: no need to start more before taking it. */
     boolean hasFinished() {
-        return !finished.isEmpty();
+        return doneHere != null || finished != null && !finished.isEmpty();
     }
 
     /**
@@ -113,7 +119,7 @@ final class ConnectsInFlight {
         connects.started(index);
         inFlight++;
         if (limit == 1) {
-            finished.add(connects.attempt(index, label));
+            doneHere = connects.attempt(index, label);
             return;
         }
         try {
@@ -158,9 +164,13 @@ final class ConnectsInFlight {
      */
     SampleResult awaitFirst(String label) throws InterruptedException {
         // one already done is taken without waiting: with a limit of 1 it is, and an interrupt that ended it is set
-        UserConnects.Attempt done = finished.poll();
-        if (done == null) {
-            done = finished.poll(longestConnectNanos, TimeUnit.NANOSECONDS);
+        UserConnects.Attempt done = doneHere;
+        doneHere = null;
+        if (done == null && finished != null) {
+            done = finished.poll();
+            if (done == null) {
+                done = finished.poll(longestConnectNanos, TimeUnit.NANOSECONDS);
+            }
         }
         if (done == null) {
             // not expected: every step of a connect has its timeout; said, not waited on for ever

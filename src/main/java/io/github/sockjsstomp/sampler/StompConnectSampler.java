@@ -41,6 +41,9 @@ import org.apache.jmeter.threads.JMeterVariables;
  */
 public class StompConnectSampler extends StompSampler {
 
+    /** One list for every instance: JMeter makes a sampler per thread. */
+    private static final List<Parameter<?>> PARAMETERS = parameters();
+
     private static final String ALIVE = " alive";
 
     private ThreadUsers users;
@@ -51,7 +54,7 @@ public class StompConnectSampler extends StompSampler {
     private StepsFollower steps;
 
     public StompConnectSampler() {
-        super(parameters());
+        super(PARAMETERS);
     }
 
     private static List<Parameter<?>> parameters() {
@@ -60,7 +63,7 @@ public class StompConnectSampler extends StompSampler {
         all.add(StompParameters.SILENT_AFTER);
         all.add(StompParameters.SILENT_SHARE);
         all.addAll(ServerFigurePolling.PARAMETERS);
-        return all;
+        return List.copyOf(all);
     }
 
     @Override
@@ -71,7 +74,7 @@ public class StompConnectSampler extends StompSampler {
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, run));
-        steps = new StepsFollower(run, StompSendSampler.threadsOfTheGroup(), 0);
+        steps = new StepsFollower(run, GroupThreads.ofThisThread(run), 0);
         if (users != null) {
             if (silentShare > 0) {
                 SilentSessions.goSilent(

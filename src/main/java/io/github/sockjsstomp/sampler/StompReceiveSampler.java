@@ -39,6 +39,9 @@ public class StompReceiveSampler extends StompSampler {
     /** Response data shown in View Results Tree, at most. */
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
+    /** One list for every instance: JMeter makes a sampler per thread. */
+    private static final List<Parameter<?>> PARAMETERS = parameters();
+
     private final MessageInbox inbox = new MessageInbox(INBOX_CAPACITY);
     private ThreadUsers users;
     private int expectMessages;
@@ -52,7 +55,7 @@ public class StompReceiveSampler extends StompSampler {
     private boolean replySamples;
 
     public StompReceiveSampler() {
-        super(parameters());
+        super(PARAMETERS);
     }
 
     private static List<Parameter<?>> parameters() {
@@ -67,7 +70,7 @@ public class StompReceiveSampler extends StompSampler {
                 REPLY_ID_PATTERN,
                 REPLY_SAMPLES));
         all.addAll(ServerFigurePolling.PARAMETERS);
-        return all;
+        return List.copyOf(all);
     }
 
     @Override

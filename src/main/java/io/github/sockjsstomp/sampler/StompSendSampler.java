@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
-import org.apache.jmeter.threads.JMeterContextService;
 
 /**
  * Sends timed messages (the send-message test) on the users the thread's session sampler
@@ -95,6 +94,26 @@ public class StompSendSampler extends StompSampler {
                     + "its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
                     + "loop=closed: one sample gathers the round trips answered within this many ms");
 
+    /** One list for every instance: JMeter makes a sampler per thread. */
+    private static final List<Parameter<?>> PARAMETERS = List.of(
+            DESTINATION,
+            PAYLOAD,
+            SEND_HEADERS,
+            MODE,
+            RECEIPTS,
+            REPLY_FROM,
+            REPLY_TIMEOUT_MILLIS,
+            REPLIES_PER_MESSAGE,
+            ID_HEADER,
+            REPLY_ID_PATTERN,
+            TIMING_LOG,
+            RATE_PER_THREAD,
+            TICK_MILLIS,
+            SAMPLE_MILLIS,
+            REPLY_SAMPLES,
+            LOOP,
+            PAUSE_MILLIS);
+
     private ThreadUsers users;
     private Run run;
     private List<UserTiming> timings;
@@ -119,24 +138,7 @@ public class StompSendSampler extends StompSampler {
     private boolean lastRowWasMessage;
 
     public StompSendSampler() {
-        super(List.of(
-                DESTINATION,
-                PAYLOAD,
-                SEND_HEADERS,
-                MODE,
-                RECEIPTS,
-                REPLY_FROM,
-                REPLY_TIMEOUT_MILLIS,
-                REPLIES_PER_MESSAGE,
-                ID_HEADER,
-                REPLY_ID_PATTERN,
-                TIMING_LOG,
-                RATE_PER_THREAD,
-                TICK_MILLIS,
-                SAMPLE_MILLIS,
-                REPLY_SAMPLES,
-                LOOP,
-                PAUSE_MILLIS));
+        super(PARAMETERS);
     }
 
     @Override
@@ -180,14 +182,14 @@ public class StompSendSampler extends StompSampler {
         parts.check(params);
         run = joinRun(replyTimeoutMillis + 1000);
         if (closedLoop != null) {
-            closedLoop.follow(new StepsFollower(run, threadsOfTheGroup(), 0));
+            closedLoop.follow(new StepsFollower(run, GroupThreads.ofThisThread(run), 0));
         }
         scheduled = ratePerThread > 0 && !mode.awaits()
                 ? new ScheduledSender(
                         this,
                         new SendSchedule(ratePerThread, tickMillis),
                         sampleMillis,
-                        new StepsFollower(run, threadsOfTheGroup(), tickMillis))
+                        new StepsFollower(run, GroupThreads.ofThisThread(run), tickMillis))
                 : null;
         users = use(ThreadUsers.current());
         if (users == null) {
@@ -208,12 +210,6 @@ public class StompSendSampler extends StompSampler {
         }
         describeRequests = Sample.requestTextWanted();
         describeReplyHeaders = Sample.responseHeadersWanted();
-    }
-
-    /** The threads of this thread's group: each takes an equal share of a step's rate. */
-    static int threadsOfTheGroup() {
-        var group = JMeterContextService.getContext().getThreadGroup();
-        return group == null ? 1 : Math.max(1, group.getNumThreads());
     }
 
     private static TimingSink timingLog(ParameterReader params, Run run) {

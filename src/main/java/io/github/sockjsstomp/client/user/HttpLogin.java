@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.http.Header;
 import org.apache.http.HttpEntity;
 import org.apache.http.client.config.RequestConfig;
@@ -40,16 +42,27 @@ final class HttpLogin {
     /** Bodies are kept for View Results Tree, up to this many characters. */
     static final int MAX_BODY_CHARS = 4096;
 
+    /**
+     * RFC 6265 cookie matching, parsing and formatting, for every user of the JVM: it keeps no state of its own
+     * (HttpClient marks it thread-safe and shares one per registry), and one per user was 0.4 KB of each.
+     */
+    private static final CookieSpec COOKIE_SPEC = new RFC6265CookieSpecProvider().create(new BasicHttpContext());
+    /** One request config per timeout for every user of the JVM: immutable, and the timeouts of a test are few. */
+    private static final Map<Integer, RequestConfig> REQUEST_CONFIGS = new ConcurrentHashMap<>();
+
     private final CloseableHttpClient client;
     private final BasicCookieStore cookies = new BasicCookieStore();
-    private final CookieSpec cookieSpec = new RFC6265CookieSpecProvider().create(new BasicHttpContext());
     private final RequestConfig requestConfig;
     /** The CSRF token of the last login, for CONNECT; null when none was fetched. */
     private volatile CsrfFetch.Result csrf;
 
     HttpLogin(CloseableHttpClient client, int timeoutMillis) {
         this.client = client;
-        this.requestConfig = RequestConfig.custom()
+        this.requestConfig = REQUEST_CONFIGS.computeIfAbsent(timeoutMillis, HttpLogin::requestConfig);
+    }
+
+    private static RequestConfig requestConfig(int timeoutMillis) {
+        return RequestConfig.custom()
                 .setConnectTimeout(timeoutMillis)
                 .setConnectionRequestTimeout(timeoutMillis)
                 .setSocketTimeout(timeoutMillis)
@@ -153,14 +166,14 @@ final class HttpLogin {
         Date now = new Date();
         List<Cookie> matching = new ArrayList<>();
         for (Cookie cookie : cookies.getCookies()) {
-            if (!cookie.isExpired(now) && cookieSpec.match(cookie, origin)) {
+            if (!cookie.isExpired(now) && COOKIE_SPEC.match(cookie, origin)) {
                 matching.add(cookie);
             }
         }
         if (matching.isEmpty()) {
             return "";
         }
-        List<Header> headers = cookieSpec.formatCookies(matching);
+        List<Header> headers = COOKIE_SPEC.formatCookies(matching);
         return headers.isEmpty() ? "" : headers.get(0).getValue();
     }
 
@@ -169,7 +182,7 @@ final class HttpLogin {
         CookieOrigin origin = origin(uri);
         for (String header : setCookieHeaders) {
             try {
-                for (Cookie cookie : cookieSpec.parse(new BasicHeader("Set-Cookie", header), origin)) {
+                for (Cookie cookie : COOKIE_SPEC.parse(new BasicHeader("Set-Cookie", header), origin)) {
                     cookies.addCookie(cookie);
                 }
             } catch (MalformedCookieException e) {

@@ -59,6 +59,7 @@ public final class SharedStompClients {
     public static final String IO_THREAD_PREFIX = "stomp-io-";
 
     private static final int XHR_CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final int CONNECT_THREAD_IDLE_SECONDS = 5;
     private static final int XHR_READ_TIMEOUT_MILLIS = 60_000;
     private static volatile SharedStompClients instance;
 
@@ -267,6 +268,9 @@ public final class SharedStompClients {
         executor.setThreadNamePrefix("stomp-connect-");
         executor.setCorePoolSize(threads);
         executor.setMaxPoolSize(threads);
+        // idle threads end soon, as the connect lanes do: held sessions need none, and each one kept (Spring's
+        // default keeps them 60 s) is a stack and a 4 KB buffer cache of the JDK's
+        executor.setKeepAliveSeconds(CONNECT_THREAD_IDLE_SECONDS);
         executor.setAllowCoreThreadTimeOut(true);
         executor.setDaemon(true);
         executor.initialize();

@@ -1,0 +1,41 @@
+package io.github.sockjsstomp.sampler;
+
+import io.github.sockjsstomp.timing.Run;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.JMeterContextService;
+
+/**
+ * How many threads each thread group of a run starts: read once per run and group, by the first of its threads
+ * to ask, and kept on the run.
+ *
+ * <p>Why not on every thread: JMeter evaluates the group's thread count ({@code ${__P(threads,${__jexl3(...)})}} in
+ * the plans) on the thread that asks, and {@code __jexl3} keeps a JEXL engine per thread in a thread-local of
+ * JMeter's ({@code Jexl3Function.threadLocalJexl}) for as long as the thread lives. Its parser's buffers alone are
+ * 41 KB (two {@code int[4096]} and a {@code char[4096]}): with a user per thread, asked on each thread, that was the
+ * larger part of a held session's heap. Asked once, one thread of the group pays it.
+ */
+final class GroupThreads {
+
+    /** By the group object itself: JMeter's test elements compare by their properties. */
+    private final Map<AbstractThreadGroup, Integer> counts = new IdentityHashMap<>();
+
+    /** The threads of the current thread's group, 1 or more (1 outside a thread group). */
+    static int ofThisThread(Run run) {
+        AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
+        return group == null
+                ? 1
+                : run.attach(GroupThreads.class, GroupThreads::new).of(group);
+    }
+
+    /** The threads {@code group} starts, 1 or more: its thread count evaluated on the first call for it. */
+    synchronized int of(AbstractThreadGroup group) {
+        return counts.computeIfAbsent(group, g -> Math.max(1, g.getNumThreads()));
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "GroupThreads[" + counts.size() + " groups]";
+    }
+}
