@@ -11,6 +11,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
   held      live heap (after full GCs), RSS and JVM threads per held session: N_SMALL vs N_BIG sessions, one
             per JMeter thread, heart-beats on for ours (the incumbent cannot send them between samples).
   many      ours with many users per thread: THREADS_MANY x SESSIONS_PER_THREAD sessions, heap, threads, rate.
+            HELD_SIDES (default "ours incumbent") and MANY_SIDES (default "ours"): a side "ours:K" runs the build in
+            $HOME_K (a copy of target/jmeter made before a change), side by side with this one.
   many-rate many users at a modest rate: RATE_USERS (2000) users x RATE_PER_USER_MIN (60) messages per minute,
             fire-and-forget; ours with the scheduled sender (send.jmx's default pacing) as 2 x 1000 and 20 x 100
             users per thread, the incumbent one thread per user with a Constant Throughput Timer
@@ -643,7 +645,8 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
                                    dict(common, endpoint=server.endpoint, **floor,
                                         **{"user.classpath": ROOT / "target/test-classes"}))
     else:
-        process, jtl, pid = jmeter(OURS_HOME, ROOT / "jmx/connect.jmx", out, name,
+        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # "ours:K": another build
+        process, jtl, pid = jmeter(home, ROOT / "jmx/connect.jmx", out, name,
                                    dict(common, transport="raw", endpoint=server.endpoint, indexPath="none",
                                         pullPath="none", heartbeatMillis=10000,
                                         users=threads * sessions_per_thread,
@@ -1209,17 +1212,19 @@ def main(argv):
                              f"{(big['threads'] - small['threads']) / n:.3f} |")
             lines.append("")
         if "many" in parts:
-            small = held_run("ours", server, out, ENV["THREADS_MANY"], 1)
-            big = held_run("ours", server, out, ENV["THREADS_MANY"], ENV["SESSIONS_PER_THREAD"])
-            print(small, big, flush=True)
-            n = big["sessions"] - small["sessions"]
-            lines += [f"## Many sessions per thread: {ENV['THREADS_MANY']} threads x {ENV['SESSIONS_PER_THREAD']}",
-                      "", f"- sessions connected: {big['connected']:,} of {big['sessions']:,}",
-                      f"- JVM threads in all: {big['threads']}",
-                      f"- live heap per session: {(big['heap_kb'] - small['heap_kb']) / n:.1f} KB",
-                      f"- RSS per session: {(big['rss_kb'] - small['rss_kb']) / n:.1f} KB",
-                      f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s; cores busy meanwhile "
-                      f"(JMeter, server): {big.get('connect_cpu')} of {os.cpu_count()}", ""]
+            for side in os.environ.get("MANY_SIDES", "ours").split():  # "ours:K": the build in $HOME_K
+                small = held_run(side, server, out, ENV["THREADS_MANY"], 1)
+                big = held_run(side, server, out, ENV["THREADS_MANY"], ENV["SESSIONS_PER_THREAD"])
+                print(small, big, flush=True)
+                n = big["sessions"] - small["sessions"]
+                lines += [f"## Many sessions per thread: {ENV['THREADS_MANY']} threads x {ENV['SESSIONS_PER_THREAD']}"
+                          + (f", {side}" if side != "ours" else ""),
+                          "", f"- sessions connected: {big['connected']:,} of {big['sessions']:,}",
+                          f"- JVM threads in all: {big['threads']}",
+                          f"- live heap per session: {(big['heap_kb'] - small['heap_kb']) / n:.1f} KB",
+                          f"- RSS per session: {(big['rss_kb'] - small['rss_kb']) / n:.1f} KB",
+                          f"- connect rate: {big.get('connects_per_s', 0):,.0f} sessions/s; cores busy meanwhile "
+                          f"(JMeter, server): {big.get('connect_cpu')} of {os.cpu_count()}", ""]
         if "many-rate" in parts:
             lines += many_rate(server, out)
         if "replies-idle" in parts:
