@@ -20,9 +20,10 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             (/proc/<pid>/task/*/status), JVM threads. Heart-beats off on both sides.
 
   connects  connect.jmx's connect rate with CONNECT_IN_FLIGHT (default "1 8 32") connects under way per thread,
-            alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats 10 s as the plan,
-            no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
-            server's CPU per session between the two (polled every 0.25 s). A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
+            alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats
+            CONNECT_HEARTBEAT_MS (10000, the plan's; the floor and the lean client send none: 0 compares like with
+            like), no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
+            server's CPU per session between the two (polled every 0.25 s), JMeter's by thread kind. A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
             bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
             same number of sessions: what the server gives a client that does nothing else. With BROKER=rabbitmq
             against RabbitMQ's Web-STOMP (guest/guest).
@@ -688,14 +689,14 @@ def connects_run(in_flight, server, out, round_no):
     process, jtl, pid = jmeter(home, plan, out, name,
                                {"host": "127.0.0.1", "port": server.port, "transport": "raw",
                                 "endpoint": server.endpoint, "indexPath": "none", "pullPath": "none",
-                                "heartbeatMillis": 10000, "users": users, "threads": threads, "rampUp": 0,
+                                "heartbeatMillis": int(os.environ.get("CONNECT_HEARTBEAT_MS", "10000")), "users": users, "threads": threads, "rampUp": 0,
                                 "duration": duration, "aliveMillis": 5000, "connectsInFlight": in_flight,
                                 **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}},
                                jfr_launch(out) if jfr else "")
     if jfr:
         await_line(out / f"{name}.log", "Starting thread group", process)
         jfr_start(pid, out)
-    polls = poll_cpu(pid, server.pid, duration)
+    polls = poll_cpu(pid, server.pid, duration, by_kind=True)
     if jfr:
         jfr_dump(pid, out / f"{name}.jfr")
     process.wait(300)
@@ -714,6 +715,12 @@ def connects_run(in_flight, server, out, round_no):
         if len(inside) >= 2:
             figures["cpu_us"] = (inside[-1][1] - inside[0][1]) / len(ok) * 1e6
             figures["server_cpu_us"] = (inside[-1][2] - inside[0][2]) / len(ok) * 1e6
+            # where a session's CPU goes, by thread kind (the kernel's share of each thread included)
+            before, after = inside[0][3], inside[-1][3]
+            figures["cpu_us_by_kind"] = {
+                kind: round((after[kind][2] - before.get(kind, (0, 0, 0.0))[2]) / len(ok) * 1e6)
+                for kind in sorted(after, key=lambda k: before.get(k, (0, 0, 0.0))[2] - after[k][2])
+                if after[kind][2] - before.get(kind, (0, 0, 0.0))[2] > 0.05}
     return figures
 
 
@@ -808,13 +815,15 @@ def connects(server, out):
     return lines
 
 
-def poll_cpu(pid, server_pid, seconds):
-    """(time, JMeter CPU s, server CPU s) every 0.25 s for that long: who was busy while sessions connected."""
+def poll_cpu(pid, server_pid, seconds, by_kind=False):
+    """(time, JMeter CPU s, server CPU s) every 0.25 s for that long: who was busy while sessions connected; with
+    {by_kind}, JMeter's threads by kind too (switches_by_kind)."""
     polls = []
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
-            polls.append((time.time(), proc_cpu_seconds(pid), proc_cpu_seconds(server_pid)))
+            polls.append((time.time(), proc_cpu_seconds(pid), proc_cpu_seconds(server_pid),
+                           switches_by_kind(pid) if by_kind else None))
         except OSError:
             break
         time.sleep(0.25)

@@ -229,19 +229,18 @@ public class StompSendSampler extends StompSampler {
     @Override
     protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
         SampleResult result;
+        boolean messagesOfItsOwn;
         if (closedLoop != null) {
             result = closedLoop.tick(context, label);
+            messagesOfItsOwn = closedLoop.lastWasRoundTrips();
         } else if (scheduled != null) {
             result = scheduled.tick(context, label);
+            messagesOfItsOwn = rowOfSentMessages(result);
         } else {
             lastRowWasMessage = false;
             result = sendOne(context, label, users.turns().takeTurn());
+            messagesOfItsOwn = lastRowWasMessage && !Sample.SERVER_ERROR.equals(result.getResponseCode());
         }
-        boolean messagesOfItsOwn = closedLoop != null
-                ? closedLoop.lastWasRoundTrips()
-                : scheduled != null
-                        ? rowOfSentMessages(result)
-                        : lastRowWasMessage && !Sample.SERVER_ERROR.equals(result.getResponseCode());
         if (replySamples && messagesOfItsOwn) {
             // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
             // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.

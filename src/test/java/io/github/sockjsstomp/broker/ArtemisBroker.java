@@ -1,6 +1,9 @@
 package io.github.sockjsstomp.broker;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -72,6 +75,17 @@ public final class ArtemisBroker implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The plan properties a user writes to point a plan at this broker: plain WebSocket at its root, no HTTP login
+     * steps; then {@code more}.
+     */
+    public List<String> planProperties(String... more) {
+        List<String> properties = new ArrayList<>(List.of(
+                "host=127.0.0.1", "port=" + port(), "transport=raw", "endpoint=/", "indexPath=none", "pullPath=none"));
+        properties.addAll(Arrays.asList(more));
+        return properties;
     }
 
     /**

@@ -52,14 +52,7 @@ class ArtemisBrokerIT {
 
     /** What a user writes to point a plan at a plain-WebSocket STOMP broker with no HTTP login steps. */
     private static List<String> artemis(String... more) {
-        List<String> properties = new ArrayList<>(List.of(
-                "host=127.0.0.1",
-                "port=" + broker.port(),
-                "transport=raw",
-                "endpoint=/",
-                "indexPath=none",
-                "pullPath=none",
-                "replySamples=false"));
+        List<String> properties = broker.planProperties("replySamples=false");
         properties.addAll(Arrays.asList(more));
         return properties;
     }
@@ -129,13 +122,7 @@ class ArtemisBrokerIT {
                 dir.resolve("chat"),
                 "chat",
                 false,
-                List.of(
-                        "host=127.0.0.1",
-                        "port=" + broker.port(),
-                        "transport=raw",
-                        "endpoint=/",
-                        "indexPath=none",
-                        "pullPath=none",
+                broker.planProperties(
                         "senders=2",
                         "receivers=2",
                         "messages=3",

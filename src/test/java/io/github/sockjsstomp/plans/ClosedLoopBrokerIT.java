@@ -46,12 +46,7 @@ class ClosedLoopBrokerIT {
                 dir.resolve("echo"),
                 "echo",
                 false,
-                List.of(
-                        "port=" + broker.port(),
-                        "transport=raw",
-                        "endpoint=/",
-                        "indexPath=none",
-                        "pullPath=none",
+                broker.planProperties(
                         "login=guest",
                         "passcode=guest",
                         "users=" + USERS,

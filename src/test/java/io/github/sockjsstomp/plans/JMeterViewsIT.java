@@ -64,15 +64,7 @@ class JMeterViewsIT {
     }
 
     private static List<String> artemis(String... more) {
-        List<String> properties = new ArrayList<>(List.of(
-                "host=127.0.0.1",
-                "port=" + broker.port(),
-                "transport=raw",
-                "endpoint=/",
-                "indexPath=none",
-                "pullPath=none",
-                "login=guest",
-                "passcode=guest"));
+        List<String> properties = broker.planProperties("login=guest", "passcode=guest");
         properties.addAll(Arrays.asList(more));
         return properties;
     }

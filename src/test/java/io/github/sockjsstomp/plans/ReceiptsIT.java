@@ -7,7 +7,6 @@ import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -53,19 +52,8 @@ class ReceiptsIT {
     }
 
     private static List<String> artemis(String... more) {
-        List<String> properties = new ArrayList<>(List.of(
-                "host=127.0.0.1",
-                "port=" + broker.port(),
-                "transport=raw",
-                "endpoint=/",
-                "indexPath=none",
-                "pullPath=none",
-                "login=guest",
-                "passcode=guest",
-                "threads=2",
-                "rampUp=0",
-                "duration=6",
-                "replyTimeoutMillis=3000"));
+        List<String> properties = broker.planProperties(
+                "login=guest", "passcode=guest", "threads=2", "rampUp=0", "duration=6", "replyTimeoutMillis=3000");
         properties.addAll(Arrays.asList(more));
         return properties;
     }
