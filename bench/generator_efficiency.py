@@ -715,13 +715,29 @@ def connects_run(in_flight, server, out, round_no):
         if len(inside) >= 2:
             figures["cpu_us"] = (inside[-1][1] - inside[0][1]) / len(ok) * 1e6
             figures["server_cpu_us"] = (inside[-1][2] - inside[0][2]) / len(ok) * 1e6
+            # the second half of the sessions, once most of the JIT's work is done (the floor says the same)
+            ends = sorted(int(r["timeStamp"]) + int(r["elapsed"]) for r in ok)
+            half = [p for p in inside if p[0] >= ends[len(ends) // 2] / 1000]
+            if len(half) >= 2:
+                figures["cpu_us_second_half"] = (half[-1][1] - half[0][1]) / (len(ends) - len(ends) // 2) * 1e6
+            # once all are connected: what holding them costs (heart-beats), per session and second
+            held = [p for p in polls if p[0] >= last + 1]
+            if len(held) >= 8:
+                figures["held_cpu_us_per_session_s"] = (
+                    (held[-1][1] - held[0][1]) / (held[-1][0] - held[0][0]) / len(ok) * 1e6)
             # where a session's CPU goes, by thread kind (the kernel's share of each thread included)
-            before, after = inside[0][3], inside[-1][3]
-            figures["cpu_us_by_kind"] = {
-                kind: round((after[kind][2] - before.get(kind, (0, 0, 0.0))[2]) / len(ok) * 1e6)
-                for kind in sorted(after, key=lambda k: before.get(k, (0, 0, 0.0))[2] - after[k][2])
-                if after[kind][2] - before.get(kind, (0, 0, 0.0))[2] > 0.05}
+            figures["cpu_us_by_kind"] = by_kind_per_session(inside[0][3], inside[-1][3], len(ok))
+            if len(half) >= 2:
+                figures["cpu_us_by_kind_second_half"] = by_kind_per_session(
+                    half[0][3], half[-1][3], len(ends) - len(ends) // 2)
     return figures
+
+
+def by_kind_per_session(before, after, sessions):
+    """CPU us per session by thread kind between two switches_by_kind readings, the busiest first."""
+    spent = {kind: after[kind][2] - before.get(kind, (0, 0, 0.0))[2] for kind in after}
+    return {kind: round(seconds / sessions * 1e6) for kind, seconds in sorted(spent.items(), key=lambda kv: -kv[1])
+            if seconds > 0.05}
 
 
 def first_connect_value():
@@ -767,7 +783,9 @@ def connect_floor_run(in_flight, server, out, round_no):
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(),
                "io.github.sockjsstomp.client.wiring.ConnectFloor", f"ws://127.0.0.1:{server.port}{server.endpoint}",
-               login.get("login", "guest"), login.get("passcode", "guest"), str(users), str(in_flight), "2"]
+               login.get("login", "guest"), login.get("passcode", "guest"), str(users), str(in_flight), "2",
+               # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
+               os.environ.get("CONNECT_HEARTBEAT_MS", "10000")]
     server_cpu = proc_cpu_seconds(server.pid)
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=ROOT)
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
@@ -777,6 +795,7 @@ def connect_floor_run(in_flight, server, out, round_no):
     return {"run": name, "in_flight": f"floor:{in_flight}", "users": users, "threads": "-",
             "connected": connected, "failed": int(found["failed"]), "per_s": float(found["per_s"]),
             "p50_ms": float(found["p50_ms"]), "cpu_us": float(found["cpu_us_per_session"]),
+            "cpu_us_second_half": float(found["cpu_us_second_half"]),
             # the server's CPU over the whole run (its 2 s hold and the closes included): an upper bound
             "server_cpu_us": server_cpu / max(connected, 1) * 1e6}
 
@@ -799,19 +818,24 @@ def connects(server, out):
             print(runs[value][-1], flush=True)
     sample = runs[values[0]][0]
     lines = [f"## Connects under way: {sample['users']:,} users on {sample['threads']} threads, connect.jmx raw", "",
-             "| connectsInFlight | sessions/s | JMeter CPU us per session | server CPU us per session | "
+             "| connectsInFlight | sessions/s | JMeter CPU us per session | second half's | server CPU us per session | "
              "connect p50 ms | connected | failed |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 
     def median(results, key):
         found = [r[key] for r in results if key in r]
         return statistics.median(found) if found else float("nan")
     for value, results in runs.items():
         lines.append(f"| {value} | {median(results, 'per_s'):,.0f} | {median(results, 'cpu_us'):,.0f} | "
+                     f"{median(results, 'cpu_us_second_half'):,.0f} | "
                      f"{median(results, 'server_cpu_us'):,.0f} | {median(results, 'p50_ms'):.0f} | "
                      f"{min(r['connected'] for r in results):,} | {sum(r['failed'] for r in results)} |")
     lines += ["", "All runs: " + "; ".join(f"{r['run']} {r.get('per_s', 0):,.0f}/s {r.get('cpu_us', 0):,.0f} us"
                                           for rs in runs.values() for r in rs), ""]
+    lines += [f"{r['run']} CPU us per session by thread kind: {r['cpu_us_by_kind']}; second half "
+              f"{r.get('cpu_us_by_kind_second_half')}; held, per session and second: "
+              f"{r.get('held_cpu_us_per_session_s', float('nan')):.2f} us"
+              for rs in runs.values() for r in rs if "cpu_us_by_kind" in r] + [""]
     return lines
 
 

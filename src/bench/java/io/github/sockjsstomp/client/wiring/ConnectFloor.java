@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,10 +29,14 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  * connect costs the stack the plugin is built on: the plugin's connect path is measured against it, and the lean Go
  * client ({@code bench/lean-connect}) beside it says what another stack pays.
  *
- * <p>Usage: {@code ConnectFloor URI LOGIN PASSCODE SESSIONS IN_FLIGHT HOLD_SECONDS}. Prints one line of
- * {@code key=value} pairs as the lean client does ({@code connected failed wall_s per_s cpu_s cpu_us_per_session
- * p50_ms p99_ms}: the rate from the first connect's start to the last one's end, the process's CPU over the same
- * span, class loading and JIT included, as JMeter's is), holds the sessions {@code HOLD_SECONDS}, then closes them.
+ * <p>Usage: {@code ConnectFloor URI LOGIN PASSCODE SESSIONS IN_FLIGHT HOLD_SECONDS [HEARTBEAT_MILLIS]}. Prints one
+ * line of {@code key=value} pairs as the lean client does ({@code connected failed wall_s per_s cpu_s
+ * cpu_us_per_session p50_ms p99_ms}: the rate from the first connect's start to the last one's end, the process's
+ * CPU over the same span, class loading and JIT included, as JMeter's is; and {@code cpu_us_second_half}, the CPU
+ * per session of the second half of the sessions, once most of the JIT's work is done), holds the sessions
+ * {@code HOLD_SECONDS}, then closes them. With {@code HEARTBEAT_MILLIS} above 0 each session asks for heart-beats
+ * both ways at that period and writes its own from one shared scheduler, as connect.jmx's sessions do with their
+ * plan's {@code heartbeatMillis}: the held sessions' price during the connects, side by side with the plan's.
  * Bench code, never shipped.
  */
 public final class ConnectFloor {
@@ -45,10 +50,12 @@ public final class ConnectFloor {
         int sessions = Integer.parseInt(args[3]);
         int inFlight = Integer.parseInt(args[4]);
         long holdSeconds = Long.parseLong(args[5]);
+        long heartbeatMillis = args.length > 6 ? Long.parseLong(args[6]) : 0;
         List<WsWebSocketContainer> containers = RoundTripFloor.containers(true);
         // no host header: RabbitMQ reads it as the virtual host, and Spring's client sends none
-        String connect =
-                "CONNECT\naccept-version:1.2\nlogin:" + login + "\npasscode:" + passcode + "\nheart-beat:0,0\n\n\0";
+        String connect = "CONNECT\naccept-version:1.2\nlogin:" + login + "\npasscode:" + passcode + "\nheart-beat:"
+                + heartbeatMillis + "," + heartbeatMillis + "\n\n\0";
+        ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
         ClientEndpointConfig config = ClientEndpointConfig.Builder.create()
                 .preferredSubprotocols(List.of("v12.stomp"))
                 .build();
@@ -61,18 +68,28 @@ public final class ConnectFloor {
         ExecutorService connectThreads = Executors.newFixedThreadPool(inFlight);
         long cpuBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
+        AtomicInteger done = new AtomicInteger();
+        long[] halfway = new long[1]; // the process's CPU when half the sessions had connected
         for (int i = 0; i < sessions; i++) {
             int n = i;
             WsWebSocketContainer container = containers.get(i % containers.size());
             connectThreads.execute(() -> {
                 long began = System.nanoTime();
                 try {
-                    open.add(connect(container, config, uri, connect));
+                    Session session = connect(container, config, uri, connect);
+                    open.add(session);
                     tookNanos[n] = System.nanoTime() - began;
+                    if (heartbeatMillis > 0) {
+                        heartbeats.scheduleWithFixedDelay(
+                                () -> heartbeat(session), heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
+                    }
                 } catch (Exception e) {
                     failed.incrementAndGet();
                     firstFailure.compareAndSet(null, e);
                     tookNanos[n] = -1;
+                }
+                if (done.incrementAndGet() == sessions / 2) {
+                    halfway[0] = os.getProcessCpuTime();
                 }
             });
         }
@@ -84,9 +101,10 @@ public final class ConnectFloor {
         double cpuSeconds = (os.getProcessCpuTime() - cpuBefore) / 1e9;
         long[] ok = Arrays.stream(tookNanos).filter(t -> t >= 0).sorted().toArray();
         int connected = open.size();
+        long cpuAfter = os.getProcessCpuTime();
         System.out.printf(
                 "connected=%d failed=%d wall_s=%.3f per_s=%.1f cpu_s=%.3f cpu_us_per_session=%.1f p50_ms=%.1f"
-                        + " p99_ms=%.1f%n",
+                        + " p99_ms=%.1f cpu_us_second_half=%.1f%n",
                 connected,
                 failed.get(),
                 wallSeconds,
@@ -94,11 +112,13 @@ public final class ConnectFloor {
                 cpuSeconds,
                 cpuSeconds * 1e6 / Math.max(connected, 1),
                 percentileMillis(ok, 0.5),
-                percentileMillis(ok, 0.99));
+                percentileMillis(ok, 0.99),
+                (cpuAfter - halfway[0]) / 1e3 / Math.max(sessions - sessions / 2, 1));
         if (firstFailure.get() != null) {
             System.err.println("first failure: " + firstFailure.get());
         }
         TimeUnit.SECONDS.sleep(holdSeconds);
+        heartbeats.shutdownNow();
         for (Session session : open) {
             try {
                 session.getBasicRemote().sendText("DISCONNECT\n\n\0");
@@ -129,6 +149,15 @@ public final class ConnectFloor {
             throw new IllegalStateException("not CONNECTED: " + reply.substring(0, Math.min(200, reply.length())));
         }
         return session;
+    }
+
+    /** A STOMP heart-beat: an end of line, written as Spring's session writes its own. */
+    private static void heartbeat(Session session) {
+        try {
+            session.getBasicRemote().sendText("\n");
+        } catch (Exception e) {
+            // a session the server closed: it is counted as lost by nobody here, as the lean client does
+        }
     }
 
     private static double percentileMillis(long[] sortedNanos, double p) {

@@ -30,7 +30,6 @@ import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.http.converter.StringHttpMessageConverter;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.socket.client.WebSocketClient;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
@@ -60,6 +59,9 @@ public final class SharedStompClients {
 
     private static final int XHR_CONNECT_TIMEOUT_MILLIS = 10_000;
     private static final int CONNECT_THREAD_IDLE_SECONDS = 5;
+    /** How late a heart-beat, an inactivity check or a receipt's time limit may fire: they are seconds apart. */
+    private static final long HEARTBEAT_TICK_MILLIS = 25;
+
     private static final int XHR_READ_TIMEOUT_MILLIS = 60_000;
     private static volatile SharedStompClients instance;
 
@@ -68,7 +70,7 @@ public final class SharedStompClients {
 
     private final ClientSettings settings;
     private final ThreadPoolTaskExecutor connectExecutor;
-    private final ThreadPoolTaskScheduler heartbeatScheduler;
+    private final HeartbeatWheels heartbeatScheduler;
     /** Per transport, one client per I/O lane (a Tomcat container opens every socket in one group). */
     private final Map<Transport, List<WebSocketStompClient>> stompClients = new EnumMap<>(Transport.class);
     /** For https/wss, built on the first such connect: TLS needs larger session buffers (see below). */
@@ -86,7 +88,8 @@ public final class SharedStompClients {
     private SharedStompClients(ClientSettings settings) {
         this.settings = settings;
         this.connectExecutor = connectExecutor(settings.connectThreads());
-        this.heartbeatScheduler = heartbeatScheduler(settings.heartbeatThreads());
+        this.heartbeatScheduler =
+                new HeartbeatWheels(settings.heartbeatThreads(), HEARTBEAT_TICK_MILLIS, "stomp-heartbeat-");
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
         this.ioLanes =
                 settings.ioThreads() == 0 ? Collections.singletonList(null) : IoThreads.lanes(settings.ioThreads());
@@ -275,16 +278,6 @@ public final class SharedStompClients {
         executor.setDaemon(true);
         executor.initialize();
         return executor;
-    }
-
-    private static ThreadPoolTaskScheduler heartbeatScheduler(int threads) {
-        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-        scheduler.setThreadNamePrefix("stomp-heartbeat-");
-        scheduler.setPoolSize(threads);
-        scheduler.setDaemon(true);
-        scheduler.setRemoveOnCancelPolicy(true);
-        scheduler.initialize();
-        return scheduler;
     }
 
     private static SSLContext defaultSslContext() {
