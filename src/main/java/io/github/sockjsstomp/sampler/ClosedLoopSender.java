@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.MessageTiming;
 import io.github.sockjsstomp.timing.UserTiming;

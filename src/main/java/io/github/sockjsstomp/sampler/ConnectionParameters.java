@@ -31,6 +31,7 @@ import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
+import io.github.sockjsstomp.reports.ClientProperties;
 import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.warmup.WarmUp;

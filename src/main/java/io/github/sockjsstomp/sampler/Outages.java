@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.reports.RunReports;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.reports.Problems;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -8,7 +9,7 @@ import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
  * Reads a sampler's parameters and collects every problem, each naming the parameter and the value, so a
  * user fixes them all in one go instead of one per run.
  */
-final class ParameterReader {
+final class ParameterReader implements Problems {
 
     /**
      * Stands for an empty value. JMeter drops a {@code -Jname=} (or {@code -G}) property whose value is empty,
@@ -52,11 +53,13 @@ final class ParameterReader {
         errors.add(describe(name, value, problem));
     }
 
-    void problem(String text) {
+    @Override
+    public void problem(String text) {
         errors.add(text);
     }
 
-    boolean hasErrors() {
+    @Override
+    public boolean hasErrors() {
         return !errors.isEmpty();
     }
 

@@ -2,6 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.reports.ClientProperties;
 import io.github.sockjsstomp.timing.CapacityBook;
 import java.util.BitSet;
 import java.util.List;

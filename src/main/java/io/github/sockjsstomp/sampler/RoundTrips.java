@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
+import io.github.sockjsstomp.reports.Sample;
 import java.util.Queue;
 import org.apache.jmeter.samplers.SampleResult;
 

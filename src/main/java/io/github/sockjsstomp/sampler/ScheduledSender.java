@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.concurrent.TimeUnit;

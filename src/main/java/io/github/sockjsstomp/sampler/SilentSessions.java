@@ -2,6 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.reports.Sample;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
@@ -62,7 +63,7 @@ final class SilentSessions {
     static SampleResult expired(Silence silence) {
         SampleResult result = Sample.newResult(LABEL);
         long millis = TimeUnit.NANOSECONDS.toMillis(silence.detectionNanos());
-        StompReplySampler.times(result, silence.silentEpochMillis(), millis);
+        Sample.times(result, silence.silentEpochMillis(), millis);
         String status = silence.closeStatus();
         Sample.ok(
                 result,
@@ -75,7 +76,7 @@ final class SilentSessions {
     static SampleResult notExpired(Silence silence, long nowMillis) {
         SampleResult result = Sample.newResult(LABEL);
         long millis = Math.max(0, nowMillis - silence.silentEpochMillis());
-        StompReplySampler.times(result, silence.silentEpochMillis(), millis);
+        Sample.times(result, silence.silentEpochMillis(), millis);
         Sample.fail(
                 result,
                 NOT_EXPIRED,

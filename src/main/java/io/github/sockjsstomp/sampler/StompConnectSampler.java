@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.timing.Run;
 import java.util.ArrayList;
 import java.util.List;

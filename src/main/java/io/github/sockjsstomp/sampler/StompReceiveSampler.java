@@ -15,6 +15,7 @@ import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.user.MessageInbox;
 import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.ReplyMatcher;
 import io.github.sockjsstomp.timing.Run;

@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.message.HeaderList;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.TimingRecord;
@@ -11,7 +12,6 @@ import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterThread;
-import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +32,6 @@ public class StompReplySampler extends StompSampler {
     static final String REPLY_PREFIX = "reply ";
     static final String LOST = "LOST";
     static final String FAILED = "FAILED";
-
-    private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
-            && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
     /** This sampler's end of the run's finished messages, once setupTest opened them for it; null before. */
     private ReplyFeed.Taker feed;
@@ -131,7 +128,7 @@ public class StompReplySampler extends StompSampler {
             case ANSWERED -> {
                 // Rounded, not cut: cut, every row of a sub-millisecond server read about half a millisecond low.
                 long elapsed = Math.round(record.latencyMicros() / 1000.0);
-                times(result, sentMillis, elapsed);
+                Sample.times(result, sentMillis, elapsed);
                 result.setLatency(elapsed);
                 Sample.ok(
                         result,
@@ -140,14 +137,14 @@ public class StompReplySampler extends StompSampler {
             }
             case LOST -> {
                 // The time it waited in vain, up to when it was declared lost.
-                times(result, sentMillis, Math.max(0, finishedMillis - sentMillis));
+                Sample.times(result, sentMillis, Math.max(0, finishedMillis - sentMillis));
                 Sample.fail(
                         result,
                         LOST,
                         "No reply to " + record.msgId() + " from " + record.sender() + ": " + record.detail());
             }
             default -> {
-                times(result, sentMillis, 0);
+                Sample.times(result, sentMillis, 0);
                 Sample.fail(
                         result, FAILED, record.msgId() + " from " + record.sender() + " failed: " + record.detail());
             }
@@ -163,11 +160,6 @@ public class StompReplySampler extends StompSampler {
             result.setResponseData(record.msgId(), StandardCharsets.UTF_8.name());
         }
         return result;
-    }
-
-    /** Starts at the send: JMeter's stamp is the start or, by default, the end (sampleresult.timestamp.start). */
-    static void times(SampleResult result, long startMillis, long elapsedMillis) {
-        result.setStampAndTime(STAMP_IS_START ? startMillis : startMillis + elapsedMillis, elapsedMillis);
     }
 
     @Override

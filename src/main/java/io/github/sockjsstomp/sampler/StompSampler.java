@@ -1,6 +1,8 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.Failure;
+import io.github.sockjsstomp.reports.RunReports;
+import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.timing.Run;
 import java.util.List;
 import org.apache.jmeter.config.Arguments;

@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.reports.Sample;
 import java.util.List;
 import java.util.Map;
 import org.apache.jmeter.samplers.SampleResult;

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.sockjsstomp.reports.Sample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.reports;
 
-import static io.github.sockjsstomp.sampler.StompParameters.PROPERTY_PREFIX;
+import static io.github.sockjsstomp.properties.PlanVocabulary.JVM_WIDE_PREFIX;
 
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
 import org.apache.jmeter.util.JMeterUtils;
 
 /** The JVM-wide client settings, from JMeter properties, so one -J on the command line sizes a whole run. */
-final class ClientProperties {
+public final class ClientProperties {
 
     static final String RECONNECT_MIN_MILLIS = "reconnectMinMillis";
     static final String RECONNECT_MAX_MILLIS = "reconnectMaxMillis";
@@ -17,7 +17,7 @@ final class ClientProperties {
     private ClientProperties() {}
 
     /** The shared clients' settings; the reconnect delays are checked here too, so a bad one is a ConfigError. */
-    static ClientSettings read(ParameterReader params) {
+    public static ClientSettings read(Problems params) {
         ClientSettings defaults = ClientSettings.defaults();
         int connectThreads = property(params, "connectThreads", defaults.connectThreads(), 1);
         int heartbeatThreads = property(params, "heartbeatThreads", defaults.heartbeatThreads(), 1);
@@ -39,16 +39,16 @@ final class ClientProperties {
      * {@code sockjsstomp.reconnectMaxMillis}, 30000). Problems go to {@code params}; with none to tell (null),
      * a bad value gives the defaults: it was said by the {@link #read} that came first.
      */
-    static ReconnectBackoff reconnectBackoff(ParameterReader params) {
-        ParameterReader problems = params != null ? params : new ParameterReader(null);
+    public static ReconnectBackoff reconnectBackoff(Problems params) {
+        Problems problems = params != null ? params : new Unsaid();
         int min = property(problems, RECONNECT_MIN_MILLIS, (int) ReconnectBackoff.DEFAULT_MIN_MILLIS, 1);
         int max = property(problems, RECONNECT_MAX_MILLIS, (int) ReconnectBackoff.DEFAULT_MAX_MILLIS, 1);
         if (problems.hasErrors()) {
             return ReconnectBackoff.defaults();
         }
         if (max < min) {
-            problems.problem("JMeter property '" + PROPERTY_PREFIX + RECONNECT_MAX_MILLIS + "' has value '" + max
-                    + "': expected at least " + PROPERTY_PREFIX + RECONNECT_MIN_MILLIS + " (" + min + ")");
+            problems.problem("JMeter property '" + JVM_WIDE_PREFIX + RECONNECT_MAX_MILLIS + "' has value '" + max
+                    + "': expected at least " + JVM_WIDE_PREFIX + RECONNECT_MIN_MILLIS + " (" + min + ")");
             return ReconnectBackoff.defaults();
         }
         return new ReconnectBackoff(min, max, RandomGenerator.getDefault());
@@ -58,8 +58,8 @@ final class ClientProperties {
      * Whether the generator warms its own code before the first timed message ({@code sockjsstomp.warmUp},
      * default true; see {@link io.github.sockjsstomp.warmup.WarmUp}).
      */
-    static boolean warmUp(ParameterReader params) {
-        String property = PROPERTY_PREFIX + WARM_UP;
+    public static boolean warmUp(Problems params) {
+        String property = JVM_WIDE_PREFIX + WARM_UP;
         String value = JMeterUtils.getJMeterProperties() == null
                 ? null
                 : JMeterUtils.getJMeterProperties().getProperty(property);
@@ -73,8 +73,8 @@ final class ClientProperties {
         return true;
     }
 
-    private static int property(ParameterReader params, String name, int defaultValue, int least) {
-        String property = PROPERTY_PREFIX + name;
+    private static int property(Problems params, String name, int defaultValue, int least) {
+        String property = JVM_WIDE_PREFIX + name;
         String value = JMeterUtils.getJMeterProperties() == null
                 ? null
                 : JMeterUtils.getJMeterProperties().getProperty(property);
@@ -92,5 +92,21 @@ final class ClientProperties {
         params.problem("JMeter property '" + property + "' has value '" + value + "': expected "
                 + (least == 0 ? "a whole number, 0 or more" : "a positive whole number"));
         return defaultValue;
+    }
+
+    /** Problems no one says: a later check's, whose values the first check said already. */
+    private static final class Unsaid implements Problems {
+
+        private boolean any;
+
+        @Override
+        public void problem(String text) {
+            any = true;
+        }
+
+        @Override
+        public boolean hasErrors() {
+            return any;
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.reports;
 
 import io.github.sockjsstomp.properties.PlanPropertyNames;
 import io.github.sockjsstomp.properties.TypedPropertyCheck;
@@ -50,7 +50,7 @@ final class TypedProperties {
     private TypedProperties() {}
 
     /** Checks the JMeter properties against the running plan; what must stop the test goes to {@code problems}. */
-    static void check(ParameterReader problems) {
+    static void check(Problems problems) {
         Properties properties = JMeterUtils.getJMeterProperties();
         if (properties == null) {
             return;
@@ -73,7 +73,7 @@ final class TypedProperties {
         }
     }
 
-    private static void say(Finding finding, ParameterReader problems) {
+    private static void say(Finding finding, Problems problems) {
         String said = "stomp: " + finding.message();
         if (finding.stops()) {
             problems.problem(finding.message());

@@ -1,5 +1,6 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.reports;
 
+import io.github.sockjsstomp.properties.PlanVocabulary;
 import io.github.sockjsstomp.timing.Run;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.engine.StandardJMeterEngine;
@@ -16,11 +17,11 @@ import org.slf4j.LoggerFactory;
  * that cannot be written), said at once on the console. Such a problem stops the test, since its figures are
  * gone; {@code -Jsockjsstomp.onTimingLogFailure=continue} keeps it running.
  */
-final class RunReports {
+public final class RunReports {
 
     private static final Logger summaryLog = LoggerFactory.getLogger("io.github.sockjsstomp.timing.ReplySummary");
     private static final Logger log = LoggerFactory.getLogger(RunReports.class);
-    static final String ON_TIMING_LOG_FAILURE = StompParameters.PROPERTY_PREFIX + "onTimingLogFailure";
+    static final String ON_TIMING_LOG_FAILURE = PlanVocabulary.JVM_WIDE_PREFIX + "onTimingLogFailure";
 
     private RunReports() {}
 
@@ -28,7 +29,7 @@ final class RunReports {
      * Joins the run of the current test; the first sampler to join starts its reports and says what it finds in
      * the typed properties ({@link TypedProperties}); what must stop the test goes to {@code problems}.
      */
-    static Run join(long drainMillis, ParameterReader problems) {
+    public static Run join(long drainMillis, Problems problems) {
         return Run.join(drainMillis, JMeterContextService.getTestStartTime(), run -> {
             TypedProperties.check(problems);
             start(run);
@@ -36,7 +37,7 @@ final class RunReports {
     }
 
     /** A line of a stepped run (a step's verdict, the answer): jmeter.log, and the console when it is seen. */
-    static void say(String line) {
+    public static void say(String line) {
         log.info(line);
         if (consoleSeen()) {
             System.out.println(line);
@@ -47,7 +48,7 @@ final class RunReports {
      * Whether a line printed now is seen: the console of a headless run or of a remote engine (jmeter -s, where
      * the samplers run: not JMeter's non-GUI mode, but no GUI either), as JMeter's own summariser decides.
      */
-    static boolean consoleSeen() {
+    public static boolean consoleSeen() {
         boolean headless =
                 JMeter.isNonGUI() || JMeterUtils.getJMeterProperties() != null && GuiPackage.getInstance() == null;
         return headless
@@ -70,7 +71,7 @@ final class RunReports {
             }
         });
         if (JMeterUtils.getJMeterProperties() == null
-                || !JMeterUtils.getPropDefault(StompParameters.PROPERTY_PREFIX + "replySummary", true)) {
+                || !JMeterUtils.getPropDefault(PlanVocabulary.JVM_WIDE_PREFIX + "replySummary", true)) {
             return;
         }
         long interval = JMeterUtils.getPropDefault("summariser.interval", 30);

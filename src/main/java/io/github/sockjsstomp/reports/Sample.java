@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.reports;
 
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
@@ -6,33 +6,38 @@ import java.nio.charset.StandardCharsets;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.samplers.SampleSaveConfiguration;
+import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A sample, what JMeter records: the one shape of its timing ({@link #timed}) and the helpers that keep every
- * sample self-describing (label, success, response code, message, bytes).
+ * sample self-describing (label, success, response code, message, bytes). Below the samplers, the thread's users and
+ * the senders' loops, since each of them makes samples.
  */
-final class Sample {
+public final class Sample {
 
     private static final Logger log = LoggerFactory.getLogger(Sample.class);
-    static final String CODE_OK = "200";
-    static final String CONFIG_ERROR = "ConfigError";
-    static final String SAMPLER_ERROR = "SamplerError";
-    static final String INTERRUPTED = "Interrupted";
-    static final String CONNECTION_LOST = Failure.CONNECTION_LOST;
-    static final String SEND_FAILED = "SendFailed";
-    static final String REPLY_TIMEOUT = "ReplyTimeout";
+    public static final String CODE_OK = "200";
+    public static final String CONFIG_ERROR = "ConfigError";
+    public static final String SAMPLER_ERROR = "SamplerError";
+    public static final String INTERRUPTED = "Interrupted";
+    public static final String CONNECTION_LOST = Failure.CONNECTION_LOST;
+    public static final String SEND_FAILED = "SendFailed";
+    public static final String REPLY_TIMEOUT = "ReplyTimeout";
     /** The server refused earlier frames of the thread's users with ERROR frames (the session stayed open). */
-    static final String SERVER_ERROR = "ServerError";
+    public static final String SERVER_ERROR = "ServerError";
 
-    static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
+    public static final String RECEIVE_TIMEOUT = "ReceiveTimeout";
+
+    private static final boolean STAMP_IS_START = JMeterUtils.getJMeterProperties() != null
+            && JMeterUtils.getPropDefault("sampleresult.timestamp.start", false);
 
     private Sample() {}
 
     /** What a timed sample does between its start and its end. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run(SampleResult result) throws InterruptedException;
     }
 
@@ -42,7 +47,7 @@ final class Sample {
      * fails the sample as Interrupted and restores the thread's flag; anything else that escapes the body is a
      * SamplerError with the time it took.
      */
-    static SampleResult timed(String label, Body body) {
+    public static SampleResult timed(String label, Body body) {
         SampleResult result = newResult(label);
         result.sampleStart();
         try {
@@ -64,7 +69,7 @@ final class Sample {
      * JMeter's idle time: measured in nanoseconds and taken once, so the rounding of many short sleeps to whole
      * milliseconds cannot add up (nor make the elapsed time negative).
      */
-    static void idle(SampleResult result, long idleNanos) {
+    public static void idle(SampleResult result, long idleNanos) {
         long span = result.getEndTime() - result.getStartTime();
         long idle = Math.min(span, Math.round(idleNanos / 1e6));
         if (idle > 0) {
@@ -77,7 +82,7 @@ final class Sample {
      * Whether a sample's request text (its sampler data) can be seen by anyone: always in the GUI (View
      * Results Tree); headless only when the results file saves it. Building it costs a copy per message.
      */
-    static boolean requestTextWanted() {
+    public static boolean requestTextWanted() {
         return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveSamplerData();
     }
 
@@ -86,17 +91,25 @@ final class Sample {
      * results file that saves either. Keeping them costs a reference per message in flight, and keeps each alive
      * until its outcome.
      */
-    static boolean contentsWanted() {
+    public static boolean contentsWanted() {
         SampleSaveConfiguration saved = SampleSaveConfiguration.staticConfig();
         return !JMeter.isNonGUI() || saved.saveSamplerData() || saved.saveResponseData();
     }
 
     /** Whether the headers of a reply can be seen by anyone: in the GUI, or in a results file that saves them. */
-    static boolean responseHeadersWanted() {
+    public static boolean responseHeadersWanted() {
         return !JMeter.isNonGUI() || SampleSaveConfiguration.staticConfig().saveResponseHeaders();
     }
 
-    static SampleResult newResult(String label) {
+    /**
+     * A sample that started before it was taken (a message's outcome, a silent session's close): JMeter's stamp
+     * is its start or, by default, its end (sampleresult.timestamp.start).
+     */
+    public static void times(SampleResult result, long startMillis, long elapsedMillis) {
+        result.setStampAndTime(STAMP_IS_START ? startMillis : startMillis + elapsedMillis, elapsedMillis);
+    }
+
+    public static SampleResult newResult(String label) {
         SampleResult result = new SampleResult();
         result.setSampleLabel(label);
         result.setDataType(SampleResult.TEXT);
@@ -104,13 +117,13 @@ final class Sample {
         return result;
     }
 
-    static void ok(SampleResult result, String message) {
+    public static void ok(SampleResult result, String message) {
         result.setSuccessful(true);
         result.setResponseCode(CODE_OK);
         result.setResponseMessage(message);
     }
 
-    static void fail(SampleResult result, String code, String message) {
+    public static void fail(SampleResult result, String code, String message) {
         result.setSuccessful(false);
         result.setResponseCode(code);
         result.setResponseMessage(message);
@@ -120,14 +133,14 @@ final class Sample {
      * A bad value, at setup or in a value read per message: one ConfigError sample, and the test stops, since
      * every thread has the same parameters and a loop of failed samples would say nothing more.
      */
-    static SampleResult configError(String label, String message) {
+    public static SampleResult configError(String label, String message) {
         SampleResult refused = failedAtOnce(label, CONFIG_ERROR, message);
         refused.setStopTest(true);
         return refused;
     }
 
     /** A failure that took no time: bad configuration, a session the server dropped. */
-    static SampleResult failedAtOnce(String label, String code, String message) {
+    public static SampleResult failedAtOnce(String label, String code, String message) {
         SampleResult result = timed(label, r -> fail(r, code, message));
         result.setResponseData(message, StandardCharsets.UTF_8.name());
         return result;
@@ -137,7 +150,7 @@ final class Sample {
      * Adds a step as a sub-result with its own timing. Raw, so the parent's own clock is left alone; the
      * step's name is restored after JMeter's renaming to "parent-N", since "clientPull" says more.
      */
-    static void addStep(SampleResult parent, StepResult step) {
+    public static void addStep(SampleResult parent, StepResult step) {
         SampleResult sub = newResult(step.label());
         sub.setStampAndTime(step.startEpochMillis(), step.elapsedMillis());
         sub.setSuccessful(step.ok());

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.reports;
 
 import java.lang.reflect.Field;
 import java.nio.file.Path;
@@ -10,14 +10,14 @@ import org.apache.jmeter.threads.JMeterContextService;
  * remote engine in {@code -R host:port}. Two engines must never write the same timing log, even on one host
  * or a shared disk, so a remote engine's timing log gets its name as a suffix.
  */
-final class EngineName {
+public final class EngineName {
 
     static final String LOCAL = "local";
 
     private EngineName() {}
 
     /** This thread's engine: a remote engine's name as the controller knows it, or {@value #LOCAL}. */
-    static String current() {
+    public static String current() {
         StandardJMeterEngine engine = JMeterContextService.getContext().getEngine();
         if (engine == null) {
             return LOCAL;
@@ -34,12 +34,12 @@ final class EngineName {
     }
 
     /** The engine's name as the timing log writes it, in its file name and its engine column: host_1099. */
-    static String fileSafe(String engine) {
+    public static String fileSafe(String engine) {
         return engine.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** {@code dir/stomp-timing.csv} on engine {@code host:1099} is {@code dir/stomp-timing-host_1099.csv}. */
-    static Path timingLogFor(Path configured, String engine) {
+    public static Path timingLogFor(Path configured, String engine) {
         if (LOCAL.equals(engine)) {
             return configured;
         }
