@@ -8,6 +8,8 @@ import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.MessageTiming;
 import io.github.sockjsstomp.timing.UserTiming;
+import io.github.sockjsstomp.users.ConnectsInFlight;
+import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;

@@ -6,6 +6,7 @@ import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.timing.UserTiming;
+import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;

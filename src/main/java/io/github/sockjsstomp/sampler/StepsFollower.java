@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.users.UserShare;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 

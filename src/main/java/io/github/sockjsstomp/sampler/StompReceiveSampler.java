@@ -19,6 +19,8 @@ import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
 import io.github.sockjsstomp.timing.ReplyMatcher;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.users.ThreadUsers;
+import io.github.sockjsstomp.users.UserTurns;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

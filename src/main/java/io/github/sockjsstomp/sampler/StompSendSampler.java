@@ -31,6 +31,8 @@ import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.UserTiming;
+import io.github.sockjsstomp.users.GroupThreads;
+import io.github.sockjsstomp.users.ThreadUsers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

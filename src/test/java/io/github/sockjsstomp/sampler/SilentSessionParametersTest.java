@@ -2,39 +2,12 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.stream.IntStream;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class SilentSessionsTest {
-
-    @ParameterizedTest
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "0|10|''",
-                "0.5|10|2 4 6 8 10",
-                "0.25|10|4 8",
-                "0.1|30|10 20 30",
-                "0.3|10|4 7 10",
-                "1|3|1 2 3",
-                "0.001|999|''",
-            })
-    void picksFloorOfUsersTimesShareEvenlySpread(double share, int users, String picked) {
-        String found = String.join(
-                " ",
-                IntStream.rangeClosed(1, users)
-                        .filter(n -> SilentSessions.picks(n, share))
-                        .mapToObj(Integer::toString)
-                        .toList());
-        assertThat(found).isEqualTo(picked);
-        assertThat(IntStream.rangeClosed(1, users)
-                        .filter(n -> SilentSessions.picks(n, share))
-                        .count())
-                .isEqualTo((long) Math.floor(users * share + 1e-9));
-    }
+class SilentSessionParametersTest {
 
     @ParameterizedTest
     @CsvSource(

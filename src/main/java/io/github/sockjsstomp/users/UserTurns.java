@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import java.util.concurrent.TimeUnit;
 
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Only {@link #awaitNextDue} waits; every other answer is at once, an index or -1. Not thread-safe: one JMeter
  * thread owns it.
  */
-final class UserTurns {
+public final class UserTurns {
 
     /** What the turns need to know of each user, by index, and the one thing they do: note a loss. */
     interface States {
@@ -49,7 +49,7 @@ final class UserTurns {
     }
 
     /** Takes the next turn: the user whose turn it is, whatever its state, round-robin; the turn moves on by one. */
-    int takeTurn() {
+    public int takeTurn() {
         int index = next;
         next = next + 1 == count ? 0 : next + 1;
         return index;
@@ -60,7 +60,7 @@ final class UserTurns {
      * it); else, while it backs off, the next connected user after it; -1 when it is not due and none is
      * connected.
      */
-    int usable(int from) {
+    public int usable(int from) {
         if (connectedElseNoteLoss(from) || states.isDue(from, System.nanoTime())) {
             return from;
         }
@@ -68,7 +68,7 @@ final class UserTurns {
     }
 
     /** The first connected user from {@code from} on, round-robin; -1 if none is. */
-    int nextConnected(int from) {
+    public int nextConnected(int from) {
         for (int i = 0; i < count; i++) {
             int index = (from + i) % count;
             if (connectedElseNoteLoss(index)) {
@@ -82,7 +82,7 @@ final class UserTurns {
      * The first user from {@code from} on, round-robin, that is down, not connecting, and either lost a session no sample said yet
      * ({@link Reconnects#hasUnsaidLoss}) or is due to connect; -1 if none is.
      */
-    int nextToConnect(int from) {
+    public int nextToConnect(int from) {
         for (int i = 0; i < count; i++) {
             int index = (from + i) % count;
             if (!connectedElseNoteLoss(index)
@@ -95,12 +95,12 @@ final class UserTurns {
     }
 
     /** Whether user {@code index} is down and may connect now: its first connect, or its backoff is over. */
-    boolean isDue(int index) {
+    public boolean isDue(int index) {
         return !connectedElseNoteLoss(index) && states.isDue(index, System.nanoTime());
     }
 
     /** How many users are down. */
-    int downCount() {
+    public int downCount() {
         int down = 0;
         for (int index = 0; index < count; index++) {
             if (!connectedElseNoteLoss(index)) {
@@ -115,7 +115,7 @@ final class UserTurns {
      * and returns its index; -1 (at once) when every user is connected. The wait is bounded by the longest
      * reconnect delay, and JMeter's Stop ends it (the sampler interrupts its thread).
      */
-    int awaitNextDue() throws InterruptedException {
+    public int awaitNextDue() throws InterruptedException {
         int earliest = -1;
         long earliestNanos = 0;
         long now = System.nanoTime();

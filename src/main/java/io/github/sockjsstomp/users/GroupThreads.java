@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.timing.Run;
 import java.util.IdentityHashMap;
@@ -16,13 +16,13 @@ import org.apache.jmeter.threads.JMeterContextService;
  * 41 KB (two {@code int[4096]} and a {@code char[4096]}): with a user per thread, asked on each thread, that was the
  * larger part of a held session's heap. Asked once, one thread of the group pays it.
  */
-final class GroupThreads {
+public final class GroupThreads {
 
     /** By the group object itself: JMeter's test elements compare by their properties. */
     private final Map<AbstractThreadGroup, Integer> counts = new IdentityHashMap<>();
 
     /** The threads of the current thread's group, 1 or more (1 outside a thread group). */
-    static int ofThisThread(Run run) {
+    public static int ofThisThread(Run run) {
         AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
         return group == null
                 ? 1

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * thread looks ({@link #isConnected}) and, finding a user down, notes the loss ({@link #lost}). Not thread-safe: one
  * JMeter thread owns it.
  */
-final class Reconnects implements UserTurns.States {
+public final class Reconnects implements UserTurns.States {
 
     private static final Logger log = LoggerFactory.getLogger(Reconnects.class);
 
@@ -112,7 +112,7 @@ final class Reconnects implements UserTurns.States {
     }
 
     /** A sample said user {@code index}'s loss: {@link #hasUnsaidLoss} is false until it connects and loses again. */
-    void lossSaid(int index) {
+    public void lossSaid(int index) {
         lossSaid.set(index);
     }
 

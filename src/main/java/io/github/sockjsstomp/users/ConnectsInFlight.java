@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.reports.Sample;
 import java.util.concurrent.BlockingQueue;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * waits ({@link ThreadUsers#disconnect}), a lane not yet started does not start, and a connect that completes
  * after Stop is disconnected by its own lane.
  */
-final class ConnectsInFlight {
+public final class ConnectsInFlight {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectsInFlight.class);
     private static final AtomicInteger LANES = new AtomicInteger();
@@ -97,16 +97,16 @@ final class ConnectsInFlight {
     }
 
     /** Connects started and not yet taken by {@link #awaitFirst}. */
-    int count() {
+    public int count() {
         return inFlight;
     }
 
-    boolean hasRoom() {
+    public boolean hasRoom() {
         return inFlight < limit;
     }
 
     /** Whether a connect is done and waits for {@link #awaitFirst}: no need to start more before taking it. */
-    boolean hasFinished() {
+    public boolean hasFinished() {
         return doneHere != null || finished != null && !finished.isEmpty();
     }
 
@@ -114,7 +114,7 @@ final class ConnectsInFlight {
      * Starts user {@code index}'s connect once the pace lets it (the wait is outside any sample's time). The caller
      * checked {@link #hasRoom}, and that the user is down and due.
      */
-    void start(int index, String label) throws InterruptedException {
+    public void start(int index, String label) throws InterruptedException {
         long cancelled = cancels.get();
         connects.awaitTurn();
         connects.started(index);
@@ -163,7 +163,7 @@ final class ConnectsInFlight {
      * from that user's start to its CONNECTED and subscribes, or its failure. The wait is bounded by the longest a
      * connect can take; JMeter's Stop ends it.
      */
-    SampleResult awaitFirst(String label) throws InterruptedException {
+    public SampleResult awaitFirst(String label) throws InterruptedException {
         // one already done is taken without waiting: with a limit of 1 it is, and an interrupt that ended it is set
         UserConnects.Attempt done = doneHere;
         doneHere = null;

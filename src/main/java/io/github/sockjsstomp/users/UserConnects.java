@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
@@ -13,7 +13,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * Connects a thread's users, one sample each: paced ({@link ConnectPacing}), then the login steps, the STOMP connect
  * and the subscribes, a sub-result per step; each outcome goes to {@link Reconnects}.
  */
-final class UserConnects implements ConnectsInFlight.Connects {
+public final class UserConnects implements ConnectsInFlight.Connects {
 
     private final List<VirtualUser> users;
     private final List<Template> subscribeTo;
@@ -35,12 +35,12 @@ final class UserConnects implements ConnectsInFlight.Connects {
     }
 
     /** Whether the users subscribe to anything: only then can a silence mean a wrong destination. */
-    boolean subscribes() {
+    public boolean subscribes() {
         return !subscribeTo.isEmpty();
     }
 
     /** The subscriptions as given (with their placeholders), for messages to users. */
-    List<String> subscribeTo() {
+    public List<String> subscribeTo() {
         return subscribeTo.stream().map(Template::source).toList();
     }
 
@@ -49,7 +49,7 @@ final class UserConnects implements ConnectsInFlight.Connects {
      * {@code <label> connect} or {@code <label> reconnect}, returned if it failed. Connects whether or not the
      * user is due: callers pick it with {@link UserTurns} first.
      */
-    SampleResult ensureConnected(int index, String label) throws InterruptedException {
+    public SampleResult ensureConnected(int index, String label) throws InterruptedException {
         if (reconnects.isConnected(index)) {
             return null;
         }
@@ -60,7 +60,7 @@ final class UserConnects implements ConnectsInFlight.Connects {
     }
 
     /** Login steps, STOMP connect and subscribes as one sample with a sub-result per step; paced, untimed wait. */
-    SampleResult connect(int index, String label) throws InterruptedException {
+    public SampleResult connect(int index, String label) throws InterruptedException {
         pacing.awaitTurn();
         Attempt attempt = attempt(index, label);
         apply(attempt);

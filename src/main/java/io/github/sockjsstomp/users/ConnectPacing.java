@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.ReplyTracker;
@@ -12,7 +12,7 @@ import java.util.List;
  * How a thread's users' messages are timed: attached by the first sender that sends on them, once, which every later
  * sender on the same users must match; and the server's refusals on their sessions that no sample said yet.
  */
-final class ThreadTiming {
+public final class ThreadTiming {
 
     private final List<VirtualUser> users;
     /** The server's refusals on these users' sessions that no sample said yet. */
@@ -28,7 +28,7 @@ final class ThreadTiming {
     }
 
     /** ERROR frames on these users' open sessions that no sample of the thread said yet. */
-    UnsaidRefusals refusals() {
+    public UnsaidRefusals refusals() {
         return refusals;
     }
 
@@ -38,7 +38,7 @@ final class ThreadTiming {
      *
      * @throws IllegalStateException saying why not: two senders that time differently cannot share users
      */
-    List<UserTiming> attach(String sampler, TimingOptions options, TimingSink sink, ReplyTracker tracker) {
+    public List<UserTiming> attach(String sampler, TimingOptions options, TimingSink sink, ReplyTracker tracker) {
         if (timings == null) {
             timedBy = sampler;
             timedWith = options;

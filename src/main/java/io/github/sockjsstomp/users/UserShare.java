@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 /**
  * One thread's share of a thread group's virtual users: {@code users} spread over {@code threads} so that the
@@ -12,14 +12,14 @@ package io.github.sockjsstomp.sampler;
  * @param count the thread's users
  * @param firstNumber the number of its first user (1-based)
  */
-record UserShare(int count, int firstNumber) {
+public record UserShare(int count, int firstNumber) {
 
     /**
      * @param users the thread group's users
      * @param threads the thread group's threads
      * @param thread this thread's number, 1-based
      */
-    static UserShare of(long users, int threads, int thread) {
+    public static UserShare of(long users, int threads, int thread) {
         if (threads < 1 || thread < 1 || thread > threads || users < 0) {
             throw new IllegalArgumentException(
                     "thread " + thread + " of " + threads + " cannot share " + users + " users");
@@ -32,7 +32,7 @@ record UserShare(int count, int firstNumber) {
     }
 
     /** Where the users went, in words: {@code 5 virtual users on 2 threads (2 to 3 per thread)}. */
-    static String placement(long users, int threads) {
+    public static String placement(long users, int threads) {
         return users + (users == 1 ? " virtual user on " : " virtual users on ") + threads
                 + (threads == 1 ? " thread (" : " threads (") + perThread(users, threads) + ")";
     }

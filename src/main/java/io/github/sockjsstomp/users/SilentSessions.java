@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
@@ -12,7 +12,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * sample of each, timed from going silent to the server's close, or failed {@code NotExpired} when the test
  * ended first.
  */
-final class SilentSessions {
+public final class SilentSessions {
 
     static final String LABEL = "expired";
     static final String NOT_EXPIRED = "NotExpired";
@@ -20,7 +20,7 @@ final class SilentSessions {
     private SilentSessions() {}
 
     /** The users {@link #picks} go silent {@code afterMillis} after each of their connects, told to {@code listener}. */
-    static void goSilent(List<VirtualUser> users, double share, long afterMillis, Silence.Listener listener) {
+    public static void goSilent(List<VirtualUser> users, double share, long afterMillis, Silence.Listener listener) {
         for (VirtualUser user : users) {
             if (picks(user.settings().number(), share)) {
                 user.goSilentAfter(afterMillis, listener);
@@ -35,12 +35,12 @@ final class SilentSessions {
     }
 
     /** How many of {@code users} went silent. */
-    static int silentCount(List<VirtualUser> users) {
+    public static int silentCount(List<VirtualUser> users) {
         return (int) users.stream().filter(SilentSessions::wentSilent).count();
     }
 
     /** A silent session the server closed and no sample reported yet, taken for its sample; null if none. */
-    static Silence takeExpired(List<VirtualUser> users) {
+    public static Silence takeExpired(List<VirtualUser> users) {
         for (VirtualUser user : users) {
             Silence silence = user.silence();
             if (silence != null && silence.expired() && silence.takeReport()) {
@@ -60,7 +60,7 @@ final class SilentSessions {
     }
 
     /** The server closed it: the sample is the time it took to notice. */
-    static SampleResult expired(Silence silence) {
+    public static SampleResult expired(Silence silence) {
         SampleResult result = Sample.newResult(LABEL);
         long millis = TimeUnit.NANOSECONDS.toMillis(silence.detectionNanos());
         Sample.times(result, silence.silentEpochMillis(), millis);
@@ -73,7 +73,7 @@ final class SilentSessions {
     }
 
     /** The test ended with the session still open: the sample is the time it stayed unnoticed. */
-    static SampleResult notExpired(Silence silence, long nowMillis) {
+    public static SampleResult notExpired(Silence silence, long nowMillis) {
         SampleResult result = Sample.newResult(LABEL);
         long millis = Math.max(0, nowMillis - silence.silentEpochMillis());
         Sample.times(result, silence.silentEpochMillis(), millis);

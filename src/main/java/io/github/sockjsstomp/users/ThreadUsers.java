@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * ({@link UserTurns#awaitNextDue}) outside any sample's time, so an outage costs a few attempts per user, not a
  * flood of rows; {@link Outages} says on the console once that the server is unreachable, and once that it is back.
  */
-final class ThreadUsers {
+public final class ThreadUsers {
 
     private static final Logger log = LoggerFactory.getLogger(ThreadUsers.class);
     private static final String VARIABLE = "sockjsstomp.threadUsers";
@@ -39,7 +39,7 @@ final class ThreadUsers {
     private final ThreadTiming timing;
 
     /** @param connectsInFlight how many of their connects the session sampler has under way at once, 1 or more */
-    ThreadUsers(
+    public ThreadUsers(
             List<VirtualUser> users,
             List<Template> subscribeTo,
             SubscribeHeaders subscribeHeaders,
@@ -60,7 +60,7 @@ final class ThreadUsers {
     }
 
     /** Makes these the users of the current thread; a later session sampler's replace them. */
-    void publish() {
+    public void publish() {
         JMeterVariables variables = JMeterContextService.getContext().getVariables();
         if (variables != null) {
             variables.putObject(VARIABLE, this);
@@ -68,41 +68,41 @@ final class ThreadUsers {
     }
 
     /** The users a session sampler of this thread opened, or null. */
-    static ThreadUsers current() {
+    public static ThreadUsers current() {
         JMeterVariables variables = JMeterContextService.getContext().getVariables();
         return variables == null ? null : variables.getObject(VARIABLE) instanceof ThreadUsers u ? u : null;
     }
 
-    List<VirtualUser> users() {
+    public List<VirtualUser> users() {
         return users;
     }
 
-    int size() {
+    public int size() {
         return users.size();
     }
 
-    Reconnects reconnects() {
+    public Reconnects reconnects() {
         return reconnects;
     }
 
-    UserConnects connects() {
+    public UserConnects connects() {
         return connects;
     }
 
-    ConnectsInFlight inFlight() {
+    public ConnectsInFlight inFlight() {
         return inFlight;
     }
 
-    UserTurns turns() {
+    public UserTurns turns() {
         return turns;
     }
 
-    ThreadTiming timing() {
+    public ThreadTiming timing() {
         return timing;
     }
 
     /** Ends every session and connect under way now (JMeter's Stop); the next sample connects again. */
-    void disconnect() {
+    public void disconnect() {
         inFlight.cancel();
         eachUser(VirtualUser::disconnect, "Disconnecting");
     }
@@ -112,7 +112,7 @@ final class ThreadUsers {
      * (bounded), so that no session is left open when JMeter's JVM exits. Must not throw: JMeter tears every
      * sampler down in one loop.
      */
-    void close() {
+    public void close() {
         disconnect();
         inFlight.close();
         reconnects.close();

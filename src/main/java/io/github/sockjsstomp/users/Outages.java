@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.reports.RunReports;
