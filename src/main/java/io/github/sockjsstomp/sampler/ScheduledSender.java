@@ -5,6 +5,7 @@ import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
+import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.timing.UserTiming;
 import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.concurrent.TimeUnit;

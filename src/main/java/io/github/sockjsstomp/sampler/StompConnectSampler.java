@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.users.ConnectsInFlight;
 import io.github.sockjsstomp.users.GroupThreads;

@@ -26,6 +26,7 @@ import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.reports.EngineName;
 import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;

@@ -29,6 +29,7 @@ import io.github.sockjsstomp.steps.StepPlan;
 import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.steps.StepsLog;
 import io.github.sockjsstomp.steps.StepsStart;
+import io.github.sockjsstomp.steps.followers.StepSamples;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.steps.followers;
 
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.Stepper;
@@ -13,7 +13,7 @@ import org.apache.jmeter.samplers.SampleResult;
  * Java sampler up in its thread's first sample), so the run's {@link Stepper} is looked up until found; a run
  * without steps costs one map lookup per tick.
  */
-final class StepsFollower {
+public final class StepsFollower {
 
     /** The longest untimed wait for the next step, so JMeter's end time and Stop are seen. */
     private static final long LONGEST_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -31,7 +31,7 @@ final class StepsFollower {
     /** A scheduled sender's tick (0: a session sampler): the steps' generator check allows lag within two. */
     private final long tickMillis;
 
-    StepsFollower(Run run, int threads, long tickMillis) {
+    public StepsFollower(Run run, int threads, long tickMillis) {
         this.run = run;
         this.tickMillis = tickMillis;
         this.threads = Math.max(1, threads);
@@ -50,7 +50,7 @@ final class StepsFollower {
     }
 
     /** Whether the run has steps of that kind: a rate step moves the senders, a users step the session sampler. */
-    boolean steps(StepKind kind) {
+    public boolean steps(StepKind kind) {
         return active() && stepper.settings().plan().kind() == kind;
     }
 
@@ -59,12 +59,12 @@ final class StepsFollower {
     }
 
     /** This thread's share of the offered rate now, in messages per MINUTE (the scheduled sender's unit). */
-    double perMinuteNow() {
+    public double perMinuteNow() {
         return stepper.offeredAt(System.currentTimeMillis()) * 60 * share;
     }
 
     /** How long until the offer changes by a step's boundary, at most a second. */
-    long nanosToNextChange() {
+    public long nanosToNextChange() {
         if (stepper == null) {
             return LONGEST_WAIT_NANOS;
         }
@@ -83,12 +83,12 @@ final class StepsFollower {
      *
      * @param thread this thread's number in its group, 1-based
      */
-    int usersNow(int count, int thread) {
+    public int usersNow(int count, int thread) {
         return usersNow(count, thread, StepKind.USERS);
     }
 
     /** As {@link #usersNow(int, int)}, for steps of {@code kind}: online users, or looping users. */
-    int usersNow(int count, int thread, StepKind kind) {
+    public int usersNow(int count, int thread, StepKind kind) {
         if (!steps(kind)) {
             return count; // no steps, or steps of another kind: every user online (looping) from the start
         }
@@ -98,7 +98,7 @@ final class StepsFollower {
     }
 
     /** Waits (untimed) until the next step's boundary, at most a second; a result JMeter does not report. */
-    SampleResult awaitNextChange() {
+    public SampleResult awaitNextChange() {
         try {
             TimeUnit.NANOSECONDS.sleep(nanosToNextChange());
         } catch (InterruptedException e) {
@@ -110,7 +110,7 @@ final class StepsFollower {
     }
 
     /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule. */
-    void sendLag(long lagNanos) {
+    public void sendLag(long lagNanos) {
         if (stepper != null) {
             stepper.sendLag(lagNanos);
         }

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.steps.followers;
 
 import io.github.sockjsstomp.reports.RunReports;
 import io.github.sockjsstomp.steps.StepFigures;
@@ -11,12 +11,12 @@ import org.apache.jmeter.samplers.SampleResult;
  * Each step's verdict as a JMeter sample for the steps sampler to return (its time: the step's hold), and said on
  * the console with the run's answer.
  */
-final class StepSamples implements StepListener {
+public final class StepSamples implements StepListener {
 
     private final String label;
     private final Queue<SampleResult> verdicts;
 
-    StepSamples(String label, Queue<SampleResult> verdicts) {
+    public StepSamples(String label, Queue<SampleResult> verdicts) {
         this.label = label;
         this.verdicts = verdicts;
     }
