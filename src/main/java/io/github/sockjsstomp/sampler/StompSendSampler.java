@@ -24,6 +24,11 @@ import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.loops.ClosedLoopSender;
+import io.github.sockjsstomp.loops.MessageParts;
+import io.github.sockjsstomp.loops.ScheduledSender;
+import io.github.sockjsstomp.loops.SendSchedule;
+import io.github.sockjsstomp.loops.SendingSampler;
 import io.github.sockjsstomp.reports.EngineName;
 import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
@@ -33,6 +38,7 @@ import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.UserTiming;
 import io.github.sockjsstomp.users.GroupThreads;
+import io.github.sockjsstomp.users.ThreadTiming;
 import io.github.sockjsstomp.users.ThreadUsers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -124,7 +130,7 @@ public class StompSendSampler extends StompSampler {
     private List<UserTiming> timings;
     private SendMode mode;
     private long replyTimeoutMillis;
-    private final MessageParts.Reader parts = new MessageParts.Reader();
+    private final MessageReader parts = new MessageReader();
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
     private boolean describeRequests;
 
@@ -177,7 +183,9 @@ public class StompSendSampler extends StompSampler {
                     "the closed loop paces each user by its answers and pauseMillis: use ratePerThread=0 (was "
                             + ratePerThread + ")");
         }
-        closedLoop = closed && mode.awaits() ? new ClosedLoopSender(this, pauseMillis, sampleMillis, tickMillis) : null;
+        closedLoop = closed && mode.awaits()
+                ? new ClosedLoopSender(new Sending(), pauseMillis, sampleMillis, tickMillis)
+                : null;
         replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);
@@ -191,7 +199,7 @@ public class StompSendSampler extends StompSampler {
         }
         scheduled = ratePerThread > 0 && !mode.awaits()
                 ? new ScheduledSender(
-                        this,
+                        new Sending(),
                         new SendSchedule(ratePerThread, tickMillis),
                         sampleMillis,
                         new StepsFollower(run, GroupThreads.ofThisThread(run), tickMillis))
@@ -299,13 +307,11 @@ public class StompSendSampler extends StompSampler {
     private void sayRefusals(SampleResult result) {
         String refused = users.timing().refusals().take();
         if (refused != null) {
-            Sample.fail(result, Sample.SERVER_ERROR, refusedText(refused) + "; this sample's message was sent");
+            Sample.fail(
+                    result,
+                    Sample.SERVER_ERROR,
+                    ThreadTiming.refusedText(refused) + "; this sample's message was sent");
         }
-    }
-
-    /** What a sample says of the server's ERROR frames on the thread's open sessions. */
-    static String refusedText(String words) {
-        return "The server refused frames of this thread's users with an ERROR (the session stays open): " + words;
     }
 
     /**
@@ -424,22 +430,6 @@ public class StompSendSampler extends StompSampler {
         }
     }
 
-    ThreadUsers users() {
-        return users;
-    }
-
-    List<UserTiming> timings() {
-        return timings;
-    }
-
-    MessageParts.Reader parts() {
-        return parts;
-    }
-
-    boolean describesRequests() {
-        return describeRequests;
-    }
-
     void describeRequest(SampleResult result, OutgoingMessage sent) {
         result.setSentBytes(sent.payload().length);
         if (describeRequests) {
@@ -451,5 +441,44 @@ public class StompSendSampler extends StompSampler {
     static String requestText(OutgoingMessage sent) {
         return "SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
                 + new String(sent.payload(), StandardCharsets.UTF_8);
+    }
+
+    /** What the senders' loops need of this sampler: nested, so that the sampler's own face stays JMeter's. */
+    private final class Sending implements SendingSampler {
+
+        @Override
+        public ThreadUsers users() {
+            return users;
+        }
+
+        @Override
+        public List<UserTiming> timings() {
+            return timings;
+        }
+
+        @Override
+        public MessageParts message(JavaSamplerContext context) {
+            return parts.read(context);
+        }
+
+        @Override
+        public SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException {
+            return StompSendSampler.this.sendOne(context, label, next);
+        }
+
+        @Override
+        public boolean describesRequests() {
+            return describeRequests;
+        }
+
+        @Override
+        public void describeRequest(SampleResult result, OutgoingMessage sent) {
+            StompSendSampler.this.describeRequest(result, sent);
+        }
+
+        @Override
+        public boolean noticeIfNoneAnswered(String label, UserTiming timing) {
+            return StompSendSampler.this.noticeIfNoneAnswered(label, timing);
+        }
     }
 }

@@ -27,6 +27,11 @@ public final class ThreadTiming {
         this.users = users;
     }
 
+    /** What a sample says of the server's ERROR frames on the thread's open sessions. */
+    public static String refusedText(String words) {
+        return "The server refused frames of this thread's users with an ERROR (the session stays open): " + words;
+    }
+
     /** ERROR frames on these users' open sessions that no sample of the thread said yet. */
     public UnsaidRefusals refusals() {
         return refusals;

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.loops;
 
 import io.github.sockjsstomp.reports.Sample;
 import java.util.Queue;

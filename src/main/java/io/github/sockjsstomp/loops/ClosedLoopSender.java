@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.loops;
 
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.message.IncomingMessage;
@@ -10,6 +10,7 @@ import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.timing.MessageTiming;
 import io.github.sockjsstomp.timing.UserTiming;
 import io.github.sockjsstomp.users.ConnectsInFlight;
+import io.github.sockjsstomp.users.ThreadTiming;
 import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.ArrayDeque;
 import java.util.Queue;
@@ -41,9 +42,9 @@ import org.apache.jmeter.threads.JMeterThread;
  * thread's ({@link ConnectsInFlight}, its backoff kept); a connect that fails is a sample of its own. Its message in
  * flight was FAILED when the session went (the books count it), its next round trip starts once it is back.
  */
-final class ClosedLoopSender {
+public final class ClosedLoopSender {
 
-    private final StompSendSampler sampler;
+    private final SendingSampler sampler;
     private final long sampleNanos;
     private final long pollNanos;
     private final long pauseMillis;
@@ -67,7 +68,7 @@ final class ClosedLoopSender {
 
     private Template destinationsOf;
 
-    ClosedLoopSender(StompSendSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
+    public ClosedLoopSender(SendingSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
         this.sampler = sampler;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
         this.pollNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, tickMillis));
@@ -79,12 +80,12 @@ final class ClosedLoopSender {
      * share of the thread's users loop and the others wait connected, idle (they connected before the steps began:
      * connects during a step would put their work into its latencies).
      */
-    void follow(StepsFollower follower) {
+    public void follow(StepsFollower follower) {
         this.steps = follower;
     }
 
     /** Whether the last sample was one of round trips: its messages are each a reply row too. */
-    boolean lastWasRoundTrips() {
+    public boolean lastWasRoundTrips() {
         return lastWasRoundTrips;
     }
 
@@ -93,21 +94,21 @@ final class ClosedLoopSender {
      * in flight (each ends by its deadline), as a blocking sample waits for its reply: every message is in a sample.
      * Not reported (ignored) when nothing finished: JMeter's Stop, or the end time with nothing in flight.
      */
-    SampleResult tick(JavaSamplerContext context, String label) {
+    public SampleResult tick(JavaSamplerContext context, String label) {
         lastWasRoundTrips = false;
         if (!pending.isEmpty()) {
             return takePending();
         }
         String refused = sampler.users().timing().refusals().take();
         if (refused != null) {
-            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
+            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, ThreadTiming.refusedText(refused));
         }
         if (Thread.currentThread().isInterrupted() || endPassed() && (loops == null || loops.inFlight() == 0)) {
             return notReported();
         }
         MessageParts message;
         try {
-            message = sampler.parts().read(context);
+            message = sampler.message(context);
         } catch (IllegalArgumentException e) {
             return Sample.configError(label, e.getMessage());
         }

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.loops;
 
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
@@ -7,6 +7,7 @@ import io.github.sockjsstomp.reports.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.timing.UserTiming;
+import io.github.sockjsstomp.users.ThreadTiming;
 import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -21,12 +22,12 @@ import org.apache.jmeter.threads.JMeterThread;
  * sample for many wake-ups, is what makes many users per thread cheap: JMeter's own work per sample (restoring
  * the plan's elements, the Java Request's arguments, the listeners) costs more than sending ten messages.
  */
-final class ScheduledSender {
+public final class ScheduledSender {
 
     /** The JMeter variable holding the last tick's lag behind schedule, in milliseconds. */
-    static final String LAG_VARIABLE = "stompSendLagMillis";
+    public static final String LAG_VARIABLE = "stompSendLagMillis";
 
-    private final StompSendSampler sampler;
+    private final SendingSampler sampler;
     private final SendSchedule schedule;
     /** How long one sample goes on waking and sending (0: one wake-up per sample). */
     private final long sampleNanos;
@@ -37,7 +38,7 @@ final class ScheduledSender {
     /** The run's steps, when a steps sampler runs them; the thread's rate is then its share of each step's. */
     private final StepsFollower steps;
 
-    ScheduledSender(StompSendSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps) {
+    public ScheduledSender(SendingSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps) {
         this.sampler = sampler;
         this.schedule = schedule;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
@@ -45,7 +46,7 @@ final class ScheduledSender {
     }
 
     /** The thread waited for a reconnect and could send nothing: resume the rate, do not send the backlog at once. */
-    void waitedForAReconnect() {
+    public void waitedForAReconnect() {
         skippedUnreported += schedule.skipMissed(System.nanoTime());
     }
 
@@ -55,7 +56,7 @@ final class ScheduledSender {
      * {@code sampleMillis} of this one (the time slept in between is the sample's idle time, not its elapsed
      * time). Not reported (ignored) when the thread's end time or JMeter's Stop came first.
      */
-    SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
+    public SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
         if (pendingFailure != null) {
             SampleResult failure = pendingFailure;
             pendingFailure = null;
@@ -64,7 +65,7 @@ final class ScheduledSender {
         String refused = sampler.users().timing().refusals().take();
         if (refused != null) {
             // A sample of its own: the messages the server refused were sent in earlier, successful samples.
-            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, StompSendSampler.refusedText(refused));
+            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, ThreadTiming.refusedText(refused));
         }
         long now = System.nanoTime();
         // With rate steps the schedule is looked at again by the offer's next change (every 100 ms in a ramp): a
@@ -113,7 +114,7 @@ final class ScheduledSender {
         }
         MessageParts message;
         try {
-            message = sampler.parts().read(context);
+            message = sampler.message(context);
         } catch (IllegalArgumentException e) {
             return Sample.configError(label, e.getMessage());
         }
@@ -255,7 +256,7 @@ final class ScheduledSender {
     /**
      * Who sends a scheduled message in a tick: the user in turn if it is connected; else, while it backs off, the
      * next connected user; -1 when it is due to reconnect, or none is connected: then that message goes on a
-     * sample of its own ({@link StompSendSampler#sendOne}), which reconnects or waits, so a tick never waits and
+     * sample of its own ({@link SendingSampler#sendOne}), which reconnects or waits, so a tick never waits and
      * never connects.
      */
     private int connectedSender(int user) {

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.loops;
 
 import java.util.concurrent.TimeUnit;
 
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Pure arithmetic on a nanosecond clock the caller reads ({@link System#nanoTime()}), so tests drive it with
  * numbers. Not thread-safe: one per JMeter thread, like its sampler.
  */
-final class SendSchedule {
+public final class SendSchedule {
 
     /** The most messages one tick sends: a thread far behind catches up over several samples, each bounded. */
     static final int MAX_PER_TICK = 1000;
@@ -40,7 +40,7 @@ final class SendSchedule {
      * @param perMinute messages per minute for the thread, more than 0
      * @param tickMillis the shortest time between two wake-ups, 0 or more
      */
-    SendSchedule(double perMinute, long tickMillis) {
+    public SendSchedule(double perMinute, long tickMillis) {
         if (!(perMinute > 0) || Double.isInfinite(perMinute)) {
             throw new IllegalArgumentException("perMinute must be a positive number: " + perMinute);
         }
