@@ -49,15 +49,27 @@ class PlanVocabularyTest {
                 named.add(matcher.group(1));
             }
         }
-        named.removeAll(
-                Set.of("client", "sampler", "timing", "warmup", "properties", "demo", "apps", "broker", "plans"));
+        named.removeAll(Set.of(
+                "client",
+                "sampler",
+                "loops",
+                "users",
+                "reports",
+                "steps",
+                "timing",
+                "warmup",
+                "properties",
+                "demo",
+                "apps",
+                "broker",
+                "plans"));
         named.remove(PlanVocabulary.LOG_FILE_SYSTEM_PROPERTY.substring(PlanVocabulary.JVM_WIDE_PREFIX.length()));
         assertThat(PlanVocabulary.JVM_WIDE).as("settings the docs name").containsAll(named);
     }
 
     @Test
     void everyJvmWideSettingTheCodeReadsIsKnown() throws IOException {
-        Pattern read = Pattern.compile("(?:property\\(\\w+, |PROPERTY_PREFIX \\+ )\"([A-Za-z]+)\"");
+        Pattern read = Pattern.compile("(?:property\\(\\w+, |(?:PROPERTY_PREFIX|JVM_WIDE_PREFIX) \\+ )\"([A-Za-z]+)\"");
         Set<String> names = new TreeSet<>();
         try (Stream<Path> sources = Files.walk(ROOT.resolve("src/main/java"))) {
             for (Path source :
