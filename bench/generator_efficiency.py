@@ -121,10 +121,10 @@ class Broker:
     def __init__(self, port):
         self.port = port
         self.endpoint = "/ws"
-        found = subprocess.run(["pgrep", "-f", "beam.smp"], capture_output=True, text=True).stdout.split()
+        found = subprocess.run(["pgrep", "-o", "-f", "beam.smp"], capture_output=True, text=True).stdout.split()
         if not found:
             sys.exit("BROKER=rabbitmq: no RabbitMQ (beam.smp) is running; see bench/README.md")
-        self.pid = int(found[0])
+        self.pid = int(found[0])  # the oldest: a rabbitmqctl run meanwhile is a beam.smp too
         self.management_port = int(os.environ.get("BROKER_MANAGEMENT_PORT", "15672"))
 
     def ours(self):
@@ -787,12 +787,18 @@ def connect_floor_run(in_flight, server, out, round_no):
                # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
                os.environ.get("CONNECT_HEARTBEAT_MS", "10000")]
     server_cpu = proc_cpu_seconds(server.pid)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    # its threads' CPU from its start to its figures' line (printed once the last session connected), by kind
+    started = switches_by_kind(process.pid)
+    figures_line = process.stdout.readline()
+    connects_done = switches_by_kind(process.pid) if process.poll() is None else None
+    rest, _ = process.communicate(timeout=900)
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
-    (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
-    found = dict(pair.split("=") for pair in done.stdout.split() if "=" in pair)
+    (out / f"{name}.console.txt").write_text(figures_line + rest)
+    found = dict(pair.split("=") for pair in figures_line.split() if "=" in pair)
     connected = int(found["connected"])
-    return {"run": name, "in_flight": f"floor:{in_flight}", "users": users, "threads": "-",
+    by_kind = {"cpu_us_by_kind": by_kind_per_session(started, connects_done, connected)} if connects_done else {}
+    return {**by_kind, "run": name, "in_flight": f"floor:{in_flight}", "users": users, "threads": "-",
             "connected": connected, "failed": int(found["failed"]), "per_s": float(found["per_s"]),
             "p50_ms": float(found["p50_ms"]), "cpu_us": float(found["cpu_us_per_session"]),
             "cpu_us_second_half": float(found["cpu_us_second_half"]),
