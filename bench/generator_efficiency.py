@@ -683,16 +683,18 @@ def connects_run(in_flight, server, out, round_no):
     name = f"connects-{str(in_flight).replace(':', '_')}-r{round_no}"
     # JFR=connects: the first run's connects recorded (from the test's start, not the JVM's, to its end)
     jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
-    in_flight, _, key = str(in_flight).partition(":")  # "8:K": the plan $PLAN_K, the build $HOME_K (A/B of a change)
+    # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
+    in_flight, _, key = str(in_flight).partition(":")
     plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
     home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
     process, jtl, pid = jmeter(home, plan, out, name,
                                {"host": "127.0.0.1", "port": server.port, "transport": "raw",
                                 "endpoint": server.endpoint, "indexPath": "none", "pullPath": "none",
-                                "heartbeatMillis": int(os.environ.get("CONNECT_HEARTBEAT_MS", "10000")), "users": users, "threads": threads, "rampUp": 0,
+                                "heartbeatMillis": int(os.environ.get("CONNECT_HEARTBEAT_MS", "10000")),
+                                "users": users, "threads": threads, "rampUp": 0,
                                 "duration": duration, "aliveMillis": 5000, "connectsInFlight": in_flight,
                                 **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}},
-                               jfr_launch(out) if jfr else "")
+                               (jfr_launch(out) if jfr else "") + " " + os.environ.get("JVM_" + key, "") * bool(key))
     if jfr:
         await_line(out / f"{name}.log", "Starting thread group", process)
         jfr_start(pid, out)
