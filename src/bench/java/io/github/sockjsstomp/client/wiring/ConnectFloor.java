@@ -13,11 +13,14 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
 
@@ -55,7 +58,7 @@ public final class ConnectFloor {
         // no host header: RabbitMQ reads it as the virtual host, and Spring's client sends none
         String connect = "CONNECT\naccept-version:1.2\nlogin:" + login + "\npasscode:" + passcode + "\nheart-beat:"
                 + heartbeatMillis + "," + heartbeatMillis + "\n\n\0";
-        ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(named("floor-heartbeat-"));
         ClientEndpointConfig config = ClientEndpointConfig.Builder.create()
                 .preferredSubprotocols(List.of("v12.stomp"))
                 .build();
@@ -65,11 +68,12 @@ public final class ConnectFloor {
         AtomicReference<Exception> firstFailure = new AtomicReference<>();
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-        ExecutorService connectThreads = Executors.newFixedThreadPool(inFlight);
+        ExecutorService connectThreads = Executors.newFixedThreadPool(inFlight, named("floor-connect-"));
         long cpuBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
         AtomicInteger done = new AtomicInteger();
-        long[] halfway = new long[1]; // the process's CPU when half the sessions had connected
+        CountDownLatch allDone = new CountDownLatch(1);
+        AtomicLong halfway = new AtomicLong(); // the process's CPU when half the sessions had connected
         for (int i = 0; i < sessions; i++) {
             int n = i;
             WsWebSocketContainer container = containers.get(i % containers.size());
@@ -88,13 +92,17 @@ public final class ConnectFloor {
                     firstFailure.compareAndSet(null, e);
                     tookNanos[n] = -1;
                 }
-                if (done.incrementAndGet() == sessions / 2) {
-                    halfway[0] = os.getProcessCpuTime();
+                int finished = done.incrementAndGet();
+                if (finished == sessions / 2) {
+                    halfway.set(os.getProcessCpuTime());
+                }
+                if (finished == sessions) {
+                    allDone.countDown();
                 }
             });
         }
-        connectThreads.shutdown();
-        if (!connectThreads.awaitTermination(10, TimeUnit.MINUTES)) {
+        // the connect threads stay until the figures are out: a reader of the threads' CPU (the bench) sees theirs
+        if (!allDone.await(10, TimeUnit.MINUTES)) {
             throw new IllegalStateException("connects still under way after 10 minutes");
         }
         double wallSeconds = (System.nanoTime() - start) / 1e9;
@@ -113,10 +121,11 @@ public final class ConnectFloor {
                 cpuSeconds * 1e6 / Math.max(connected, 1),
                 percentileMillis(ok, 0.5),
                 percentileMillis(ok, 0.99),
-                (cpuAfter - halfway[0]) / 1e3 / Math.max(sessions - sessions / 2, 1));
+                (cpuAfter - halfway.get()) / 1e3 / Math.max(sessions - sessions / 2, 1));
         if (firstFailure.get() != null) {
             System.err.println("first failure: " + firstFailure.get());
         }
+        connectThreads.shutdown();
         TimeUnit.SECONDS.sleep(holdSeconds);
         heartbeats.shutdownNow();
         for (Session session : open) {
@@ -149,6 +158,12 @@ public final class ConnectFloor {
             throw new IllegalStateException("not CONNECTED: " + reply.substring(0, Math.min(200, reply.length())));
         }
         return session;
+    }
+
+    /** Threads named by their job, so that the bench's CPU by thread kind says which is which. */
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> new Thread(task, prefix + count.incrementAndGet());
     }
 
     /** A STOMP heart-beat: an end of line, written as Spring's session writes its own. */
