@@ -12,11 +12,14 @@ public final class PlanVocabulary {
 
     /** Every property some plan of jmx/ reads. */
     public static final Set<String> PLAN_PROPERTIES = Set.of(
+            "ack",
+            "ackEvery",
             "aliveMillis",
             "bearerOnConnect",
             "bearerToken",
             "connectHeaders",
             "connectTimeoutMillis",
+            "consumeMillis",
             "connectsInFlight",
             "connectsPerSecond",
             "csrfPath",
@@ -32,6 +35,7 @@ public final class PlanVocabulary {
             "loop",
             "messages",
             "mode",
+            "nackShare",
             "pacing",
             "passcode",
             "pauseMillis",

@@ -1,10 +1,13 @@
 package io.github.sockjsstomp.sampler;
 
+import static io.github.sockjsstomp.sampler.StompParameters.ACK;
+import static io.github.sockjsstomp.sampler.StompParameters.ACK_EVERY;
 import static io.github.sockjsstomp.sampler.StompParameters.BEARER_ON_CONNECT;
 import static io.github.sockjsstomp.sampler.StompParameters.BEARER_TOKEN;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECTS_PER_SECOND;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_TIMEOUT_MILLIS;
+import static io.github.sockjsstomp.sampler.StompParameters.CONSUME_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.CSRF_PATH;
 import static io.github.sockjsstomp.sampler.StompParameters.ENDPOINT;
 import static io.github.sockjsstomp.sampler.StompParameters.FORM_LOGIN_PATH;
@@ -12,6 +15,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.HEARTBEAT_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.HOST;
 import static io.github.sockjsstomp.sampler.StompParameters.INDEX_PATH;
 import static io.github.sockjsstomp.sampler.StompParameters.LOGIN;
+import static io.github.sockjsstomp.sampler.StompParameters.NACK_SHARE;
 import static io.github.sockjsstomp.sampler.StompParameters.PASSCODE;
 import static io.github.sockjsstomp.sampler.StompParameters.PORT;
 import static io.github.sockjsstomp.sampler.StompParameters.PULL_PATH;
@@ -26,8 +30,11 @@ import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.login.UsersFile;
+import io.github.sockjsstomp.client.message.AckMode;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.AckCounts;
+import io.github.sockjsstomp.client.user.AckSettings;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
@@ -56,7 +63,7 @@ final class ConnectionParameters {
 
     /**
      * The connection parameters, in the order the panel lists them; {@code subscribe} is the sampler's own, its
-     * headers ({@code subscribeHeaders}) follow it.
+     * headers ({@code subscribeHeaders}) and how its messages are acknowledged follow it.
      */
     static List<Parameter<?>> list(Parameter<List<Template>> subscribe) {
         return List.of(
@@ -81,7 +88,11 @@ final class ConnectionParameters {
                 SESSIONS_PER_THREAD,
                 CONNECTS_PER_SECOND,
                 subscribe,
-                SUBSCRIBE_HEADERS);
+                SUBSCRIBE_HEADERS,
+                ACK,
+                ACK_EVERY,
+                CONSUME_MILLIS,
+                NACK_SHARE);
     }
 
     private ConnectionParameters() {}
@@ -111,6 +122,7 @@ final class ConnectionParameters {
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         SubscribeHeaders subscribeHeaders = subscribeHeaders(params, subscribeTo);
+        AckSettings acks = acks(params, subscribeHeaders, run.acks());
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params);
         if (params.hasErrors() || share == null) {
@@ -146,6 +158,7 @@ final class ConnectionParameters {
                     connect);
             VirtualUser user = new VirtualUser(shared, settings, probe);
             user.tellLossesTo(run.capacity());
+            user.consumeWith(acks);
             users.add(user);
         }
         return new ThreadUsers(
@@ -166,6 +179,46 @@ final class ConnectionParameters {
                             + " destinations: give the id with one destination, or leave it out");
         }
         return headers;
+    }
+
+    /**
+     * How the users acknowledge what their subscriptions deliver; null when a value is bad (the reader has the
+     * problems). An {@code ack} in {@code subscribeHeaders} must say what {@code ack} says: the parameter is what
+     * makes the client send the ACKs.
+     */
+    static AckSettings acks(ParameterReader params, SubscribeHeaders headers, AckCounts counts) {
+        AckMode mode = params.read(ACK);
+        long every = params.read(ACK_EVERY);
+        long consumeMillis = params.read(CONSUME_MILLIS);
+        double nackShare = params.read(NACK_SHARE);
+        AckMode written = headers.ackMode();
+        if (mode != null && written != null && written != mode) {
+            params.error(
+                    SUBSCRIBE_HEADERS.name,
+                    headers.source(),
+                    "it says ack:" + written + " and ack is " + mode + ": give the mode in ack alone (or the same in "
+                            + "both)");
+        }
+        if (mode == AckMode.AUTO && nackShare > 0) {
+            params.error(
+                    NACK_SHARE.name,
+                    Double.toString(nackShare),
+                    "with ack=auto nothing is acknowledged, so nothing can be NACKed: set ack=client-individual or "
+                            + "ack=client");
+        }
+        if (mode == AckMode.AUTO && consumeMillis > 0) {
+            params.error(
+                    CONSUME_MILLIS.name,
+                    Long.toString(consumeMillis),
+                    "with ack=auto the broker counts a message consumed once sent, so no consumer time can hold it: "
+                            + "set ack=client-individual or ack=client");
+        }
+        if (params.hasErrors() || mode == null) {
+            return null;
+        }
+        return mode == AckMode.AUTO
+                ? AckSettings.AUTO
+                : new AckSettings(mode, Math.toIntExact(every), consumeMillis, nackShare, counts);
     }
 
     /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */

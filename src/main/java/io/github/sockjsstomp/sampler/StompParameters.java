@@ -8,6 +8,7 @@ import static io.github.sockjsstomp.sampler.Parameter.required;
 import static io.github.sockjsstomp.sampler.Parameter.whole;
 
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.message.AckMode;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
@@ -116,8 +117,29 @@ final class StompParameters {
             "subscribeHeaders",
             "",
             "extra SUBSCRIBE headers: name:value;name2:value2 (e.g. prefetch-count:50, x-queue-name:q.{{userNumber}}); "
-                    + "values may use {{userNumber}} {{thread}} {{user}} {{login}}; id replaces ours, ack only auto",
+                    + "values may use {{userNumber}} {{thread}} {{user}} {{login}}; id replaces ours; ack as ack says",
             SubscribeHeaders::parse);
+    static final Parameter<AckMode> ACK = parsed(
+            "ack",
+            "auto",
+            "auto (nothing acknowledged), client-individual (each message ACKed) or client (a cumulative ACK every "
+                    + "ackEvery messages)",
+            AckMode::parse);
+    static final Parameter<Long> ACK_EVERY = whole(
+            "ackEvery",
+            1,
+            range(1, 1_000_000),
+            "with ack=client: one cumulative ACK every this many messages, and one for the rest at the session's end");
+    static final Parameter<Long> CONSUME_MILLIS = whole(
+            "consumeMillis",
+            0,
+            range(0, 3_600_000),
+            "the consumer's processing time per message before its ACK, one message after another; 0 = none");
+    static final Parameter<Double> NACK_SHARE = decimal(
+            "nackShare",
+            0,
+            range(0.0, 1.0),
+            "share of the messages NACKed instead of ACKed (0 to 1, evenly spread; redeliveries are ACKed); 0 = none");
 
     // What a message needs: the send sampler's.
     static final Parameter<Template> DESTINATION = parsed(

@@ -155,12 +155,17 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
             Run joined = run;
             run = null;
             if (joined != null) {
+                // the first sampler to leave waits for replies in flight while every session is still open
+                joined.awaitReplies();
+            }
+            if (owned != null) {
+                // before the run's end: the consumers' last ACKs go before DISCONNECT and into the run's counts
+                owned.close();
+            }
+            if (joined != null) {
                 joined.leave();
             }
             tearDown();
-            if (owned != null) {
-                owned.close();
-            }
         } catch (RuntimeException e) {
             // JMeter tears every sampler down in one loop: one that threw would leave the rest of the run open.
             log.warn("{}: teardown failed", this, e);

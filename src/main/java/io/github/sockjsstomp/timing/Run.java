@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.login.UsersFile;
+import io.github.sockjsstomp.client.user.AckCounts;
 import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,6 +46,8 @@ public final class Run {
     private final ExpirySweeper sweeper;
     private final ReplyDrain replyDrain;
     private final CapacityBook capacity;
+    /** The consumers' acknowledgements ({@code ack} client or client-individual), over every user of the run. */
+    private final AckCounts acks = new AckCounts();
     /** What other packages attach to the run (the steps of a stepped run), by type; ended with it. */
     private final Map<Class<?>, Object> attached = new ConcurrentHashMap<>();
     /** Told when the run has ended its messages (all have an outcome), before the timing logs close. */
@@ -170,6 +173,11 @@ public final class Run {
         return capacity;
     }
 
+    /** The acknowledgements the run's users sent, and what they left unacknowledged. */
+    public AckCounts acks() {
+        return acks;
+    }
+
     /** Who hears the run's closing figures; by default only jmeter.log. */
     public void onSummary(Consumer<String> listener) {
         summaries = listener;
@@ -273,19 +281,12 @@ public final class Run {
      * for outstanding replies; the last ends the run. Leaving a run already ended does nothing.
      */
     public void leave() {
-        boolean first;
-        long drainMillis;
         synchronized (LOCK) {
             if (finished) {
                 return;
             }
-            first = !drained;
-            drained = true;
-            drainMillis = longestDrainMillis;
         }
-        if (first && !stopped) {
-            drain(drainMillis);
-        }
+        awaitReplies();
         boolean last;
         synchronized (LOCK) {
             members = Math.max(0, members - 1);
@@ -293,6 +294,24 @@ public final class Run {
         }
         if (last) {
             finish();
+        }
+    }
+
+    /**
+     * The first call waits up to the longest drain of the run for outstanding replies (a sampler's teardown, while
+     * every session is still open); later calls, and calls once the run ended, return at once.
+     */
+    public void awaitReplies() {
+        long drainMillis;
+        synchronized (LOCK) {
+            if (finished || drained) {
+                return;
+            }
+            drained = true;
+            drainMillis = longestDrainMillis;
+        }
+        if (!stopped) {
+            drain(drainMillis);
         }
     }
 
@@ -334,6 +353,10 @@ public final class Run {
             summaries.accept(figures);
         }
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
+        AckCounts.Snapshot acknowledged = acks.snapshot();
+        if (acknowledged.any()) {
+            summaries.accept("stomp " + acknowledged);
+        }
         tracker.refusals().endLines().forEach(summaries);
         sweeper.close();
         ServerFigures polling;

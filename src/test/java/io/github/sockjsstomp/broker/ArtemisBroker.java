@@ -16,6 +16,7 @@ import org.apache.activemq.artemis.core.security.Role;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.Queue;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
 import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
 
@@ -44,6 +45,15 @@ public final class ArtemisBroker implements AutoCloseable {
      * loopback port (0: a free one).
      */
     public static ArtemisBroker start(Path dataDir, Map<String, String> users, int port) throws Exception {
+        return start(dataDir, users, port, false);
+    }
+
+    /**
+     * As {@link #start(Path, Map, int)}; with {@code keepQueues} a queue made for a consumer stays when its last
+     * consumer leaves, so its counts ({@link #counts}) can be read after the run.
+     */
+    public static ArtemisBroker start(Path dataDir, Map<String, String> users, int port, boolean keepQueues)
+            throws Exception {
         Configuration config = new ConfigurationImpl()
                 .setName("artemis-it")
                 .setPersistenceEnabled(false)
@@ -59,6 +69,10 @@ public final class ArtemisBroker implements AutoCloseable {
         config.putSecurityRoles(
                 READ_ONLY_PREFIX + "#",
                 Set.of(new Role("users", false, true, true, true, true, true, true, true, true, true, true, true)));
+        if (keepQueues) {
+            config.addAddressSetting(
+                    "#", new AddressSettings().setAutoDeleteQueues(false).setAutoDeleteAddresses(false));
+        }
         SecurityConfiguration security = new SecurityConfiguration();
         users.forEach((login, passcode) -> {
             security.addUser(login, passcode);
@@ -102,6 +116,25 @@ public final class ArtemisBroker implements AutoCloseable {
             }
         }
         return queues;
+    }
+
+    /**
+     * A queue's counts as the broker keeps them (what its management's QueueControl reports): messages added,
+     * acknowledged (a STOMP NACK too: Artemis acknowledges what a NACK names, it does not deliver it again),
+     * waiting (not acknowledged, delivered or not) and delivered but not yet acknowledged.
+     */
+    public record QueueCounts(long added, long acknowledged, long waiting, long delivering) {}
+
+    /** The counts of queue {@code name} (an anycast address's own queue has its name); all 0 if there is none. */
+    public QueueCounts counts(String name) {
+        Queue queue = broker.getActiveMQServer().locateQueue(SimpleString.of(name));
+        return queue == null
+                ? new QueueCounts(0, 0, 0, 0)
+                : new QueueCounts(
+                        queue.getMessagesAdded(),
+                        queue.getMessagesAcknowledged(),
+                        queue.getMessageCount(),
+                        queue.getDeliveringCount());
     }
 
     @Override

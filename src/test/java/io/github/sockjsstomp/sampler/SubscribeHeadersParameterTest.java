@@ -20,7 +20,7 @@ class SubscribeHeadersParameterTest {
     }
 
     @Test
-    void theSamplersThatSubscribeListItRightAfterSubscribeTo() {
+    void theSamplersThatSubscribeListItAndTheAcknowledgementsRightAfterSubscribeTo() {
         for (List<String> names : List.of(
                 new StompConnectSampler()
                         .getDefaultParameters().getArgumentsAsMap().keySet().stream()
@@ -28,7 +28,9 @@ class SubscribeHeadersParameterTest {
                 new StompReceiveSampler()
                         .getDefaultParameters().getArgumentsAsMap().keySet().stream()
                                 .toList())) {
-            assertThat(names.get(names.indexOf("subscribeTo") + 1)).isEqualTo("subscribeHeaders");
+            int subscribeTo = names.indexOf("subscribeTo");
+            assertThat(names.subList(subscribeTo + 1, subscribeTo + 6))
+                    .containsExactly("subscribeHeaders", "ack", "ackEvery", "consumeMillis", "nackShare");
         }
         assertThat(StompParameters.SUBSCRIBE_HEADERS.defaultText).isEmpty();
     }
@@ -39,8 +41,8 @@ class SubscribeHeadersParameterTest {
             value = {
                 "prefetch-count|Parameter 'subscribeHeaders' has value 'prefetch-count': 'prefetch-count' is not a "
                         + "header; expected name:value",
-                "ack:client|Parameter 'subscribeHeaders' has value 'ack:client': ack:client is not taken: "
-                        + "acknowledgements are not sent yet",
+                "ack:never|Parameter 'subscribeHeaders' has value 'ack:never': ack:never is no STOMP "
+                        + "acknowledgement mode",
                 "destination:/topic/x|Parameter 'subscribeHeaders' has value 'destination:/topic/x': destination is "
                         + "not a subscribe header here",
             })

@@ -3,7 +3,6 @@ package io.github.sockjsstomp.client.message;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The headers a user adds to every SUBSCRIBE ({@code subscribeHeaders}): brokers read their options there
@@ -13,18 +12,15 @@ import java.util.Set;
  * ({@link Template#DESTINATION}: {@code x-queue-name:bench.{{userNumber}}}), parsed once and rendered per user.
  *
  * <p>{@code destination} is the subscription's own (the subscribed destination), so it is refused here;
- * {@code id} replaces the one the session would give; {@code ack} may only say {@code auto} (STOMP's default),
- * since no acknowledgement is sent yet: with {@code client} or {@code client-individual} a broker would stop
- * delivering once its prefetch is unacknowledged.
+ * {@code id} replaces the one the session would give; {@code ack} must be one of STOMP's modes ({@link AckMode}), and
+ * the samplers check it says what their own {@code ack} parameter says (that parameter is what makes the client
+ * send the ACKs: see {@link #ackMode}).
  */
 public final class SubscribeHeaders {
 
     public static final String DESTINATION = "destination";
     public static final String ID = "id";
     public static final String ACK = "ack";
-
-    private static final String ACK_AUTO = "auto";
-    private static final Set<String> ACKS_NOT_SENT = Set.of("client", "client-individual");
 
     public static final SubscribeHeaders NONE = new SubscribeHeaders("", Map.of());
 
@@ -63,14 +59,15 @@ public final class SubscribeHeaders {
             throw new IllegalArgumentException(
                     "destination is not a subscribe header here: each SUBSCRIBE's destination is subscribeTo's");
         }
-        if (name.equals(ACK) && ACKS_NOT_SENT.contains(value)) {
-            throw new IllegalArgumentException("ack:" + value
-                    + " is not taken: acknowledgements are not sent yet, so the broker would stop delivering once "
-                    + "its prefetch is unacknowledged; leave ack out (auto)");
-        }
-        if (name.equals(ACK) && !value.equals(ACK_AUTO)) {
-            throw new IllegalArgumentException("ack:" + value
-                    + " is no STOMP acknowledgement mode; only auto is taken (acknowledgements are " + "not sent yet)");
+        if (name.equals(ACK)) {
+            try {
+                AckMode.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "ack:" + value
+                                + " is no STOMP acknowledgement mode; expected auto, client or client-individual",
+                        e);
+            }
         }
     }
 
@@ -81,6 +78,12 @@ public final class SubscribeHeaders {
 
     public boolean isEmpty() {
         return headers.isEmpty();
+    }
+
+    /** The {@code ack} header written, null if none is. */
+    public AckMode ackMode() {
+        Template ack = headers.get(ACK);
+        return ack == null ? null : AckMode.parse(ack.render((name, out) -> {}));
     }
 
     /** Whether the user names the subscription: then one SUBSCRIBE per session, or two would share the id. */

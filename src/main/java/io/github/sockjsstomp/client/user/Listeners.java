@@ -39,6 +39,14 @@ final class Listeners {
 
     /** The handler of one SUBSCRIBE: every MESSAGE on it goes to the listeners. */
     StompFrameHandler subscription(UserSettings receiver, String destination) {
+        return subscription(receiver, destination, null);
+    }
+
+    /**
+     * The handler of one SUBSCRIBE: every MESSAGE on it goes to the listeners, then, when the subscription
+     * acknowledges ({@code acks} not null), to its acknowledgements.
+     */
+    StompFrameHandler subscription(UserSettings receiver, String destination, SubscriptionAcks acks) {
         return new StompFrameHandler() {
             @Override
             public Type getPayloadType(StompHeaders headers) {
@@ -51,6 +59,9 @@ final class Listeners {
                 // Spring hands an empty body over as null.
                 byte[] body = payload == null ? EMPTY : (byte[]) payload;
                 message(new IncomingMessage(receiver, destination, headers, body, receivedNanos));
+                if (acks != null) {
+                    acks.delivered(headers, receivedNanos);
+                }
             }
         };
     }

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -59,6 +60,11 @@ public final class VirtualUser implements AutoCloseable {
 
     private volatile Silence.Listener silenceListener;
 
+    /** How this user's subscriptions acknowledge; auto: not at all. */
+    private volatile AckSettings acks = AckSettings.AUTO;
+    /** The acknowledgements of the current session's subscriptions (none with ack auto). */
+    private final List<SubscriptionAcks> subscriptionAcks = new CopyOnWriteArrayList<>();
+
     /** Why the current session was lost and when (epoch ms), set on the thread that learnt it; null: not lost. */
     private volatile Loss lastLoss;
 
@@ -93,6 +99,14 @@ public final class VirtualUser implements AutoCloseable {
     public void goSilentAfter(long afterMillis, Silence.Listener listener) {
         silenceListener = listener;
         silentAfterMillis = afterMillis;
+    }
+
+    /**
+     * From the next SUBSCRIBE on, the subscriptions ask for {@code settings}' acknowledgement mode (the SUBSCRIBE's
+     * {@code ack} header) and acknowledge each message as it says.
+     */
+    public void consumeWith(AckSettings settings) {
+        acks = settings;
     }
 
     /** The current session's silence; null unless this user goes silent and has connected. */
@@ -267,7 +281,14 @@ public final class VirtualUser implements AutoCloseable {
             StompHeaders frame = new StompHeaders();
             headers.forEach(frame::add);
             frame.setDestination(destination);
-            current.subscribe(frame, listeners.subscription(settings, destination));
+            AckSettings consumer = acks;
+            SubscriptionAcks acknowledging = null;
+            if (consumer.acknowledges()) {
+                frame.setAck(consumer.mode().header());
+                acknowledging = new SubscriptionAcks(current, consumer, shared.scheduler(), this);
+                subscriptionAcks.add(acknowledging);
+            }
+            current.subscribe(frame, listeners.subscription(settings, destination, acknowledging));
             return StepResult.success(
                     "subscribe",
                     "200",
@@ -387,12 +408,16 @@ public final class VirtualUser implements AutoCloseable {
         session = null;
         closing = true;
         if (current != null && current.isConnected()) {
+            // what the consumer is done with is acknowledged before the DISCONNECT
+            subscriptionAcks.forEach(SubscriptionAcks::finish);
             try {
                 current.disconnect();
             } catch (RuntimeException e) {
                 log.debug("DISCONNECT failed for {}: {}", this, e.toString());
             }
         }
+        subscriptionAcks.forEach(SubscriptionAcks::lost);
+        subscriptionAcks.clear();
     }
 
     @Override
@@ -451,6 +476,8 @@ public final class VirtualUser implements AutoCloseable {
         StompSession current = session;
         if (current == lost) {
             lossLearnt(cause);
+            // the broker delivers again what was not acknowledged
+            subscriptionAcks.forEach(SubscriptionAcks::lost);
         }
         if (current == lost && current.isConnected()) {
             // A frame that could not be decoded: what follows it cannot be trusted either.

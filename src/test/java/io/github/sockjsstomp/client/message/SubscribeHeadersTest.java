@@ -59,10 +59,9 @@ class SubscribeHeadersTest {
                 ":50|':50' is not a header; expected name:value",
                 "destination:/queue/other|destination is not a subscribe header here: each SUBSCRIBE's destination is "
                         + "subscribeTo's",
-                "ack:client|ack:client is not taken: acknowledgements are not sent yet",
-                "prefetch-count:50;ack:client-individual|ack:client-individual is not taken: acknowledgements are not "
-                        + "sent yet",
-                "ack:sometimes|ack:sometimes is no STOMP acknowledgement mode; only auto is taken",
+                "ack:sometimes|ack:sometimes is no STOMP acknowledgement mode; expected auto, client or "
+                        + "client-individual",
+                "ack:{{user}}|ack:{{user}} is no STOMP acknowledgement mode",
                 "x-queue-name:q.{{seq}}|x-queue-name: unknown placeholder {{seq}}",
                 "x-queue-name:q.{{userNumber|x-queue-name: unclosed placeholder",
             })
@@ -70,6 +69,19 @@ class SubscribeHeadersTest {
         assertThatThrownBy(() -> SubscribeHeaders.parse(text))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(message);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ack:client|client",
+                "prefetch-count:50;ack:client-individual|client-individual",
+                "ack:auto|auto",
+            })
+    void anAckModeIsTakenAndTold(String text, String mode) {
+        assertThat(SubscribeHeaders.parse(text).ackMode()).isEqualTo(AckMode.parse(mode));
+        assertThat(SubscribeHeaders.parse("prefetch-count:50").ackMode()).isNull();
     }
 
     @Test

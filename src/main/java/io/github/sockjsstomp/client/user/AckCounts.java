@@ -1,0 +1,83 @@
+package io.github.sockjsstomp.client.user;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A run's acknowledgements as the consumers sent them, over every virtual user that subscribes with {@code ack}
+ * {@code client} or {@code client-individual}: the messages delivered, ACKed, NACKed and left unacknowledged when a
+ * session ended, and how many were delivered but not yet acknowledged, now and at most. With a slow consumer
+ * ({@code consumeMillis}) and a prefetch, the unacknowledged count is what the broker holds for us. Thread-safe;
+ * counted on I/O and scheduler threads.
+ */
+public final class AckCounts {
+
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder acked = new LongAdder();
+    private final LongAdder ackFrames = new LongAdder();
+    private final LongAdder nacked = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
+    private final AtomicLong unacked = new AtomicLong();
+    private final AtomicLong maxUnacked = new AtomicLong();
+
+    /** What the counts say at one moment. */
+    public record Snapshot(
+            long delivered, long acked, long ackFrames, long nacked, long abandoned, long unacked, long maxUnacked) {
+
+        /** Whether any message was delivered on a subscription that acknowledges. */
+        public boolean any() {
+            return delivered > 0;
+        }
+
+        @Override
+        public String toString() {
+            return "acks: delivered=" + delivered + " acked=" + acked + " (" + ackFrames + " ACK frames) nacked="
+                    + nacked + " unacked=" + unacked + " (max " + maxUnacked + ")"
+                    + (abandoned == 0 ? "" : " left unacknowledged at a session's end=" + abandoned);
+        }
+    }
+
+    void delivered() {
+        delivered.increment();
+        long now = unacked.incrementAndGet();
+        if (now > maxUnacked.get()) {
+            maxUnacked.accumulateAndGet(now, Math::max);
+        }
+    }
+
+    /** One ACK frame that acknowledged {@code messages} messages (more than one: a cumulative ACK). */
+    void acked(long messages) {
+        ackFrames.increment();
+        acked.add(messages);
+        unacked.addAndGet(-messages);
+    }
+
+    void nacked() {
+        nacked.increment();
+        unacked.decrementAndGet();
+    }
+
+    /** Messages delivered that the session ended without acknowledging: the broker delivers them again. */
+    void abandoned(long messages) {
+        if (messages > 0) {
+            abandoned.add(messages);
+            unacked.addAndGet(-messages);
+        }
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(
+                delivered.sum(),
+                acked.sum(),
+                ackFrames.sum(),
+                nacked.sum(),
+                abandoned.sum(),
+                unacked.get(),
+                maxUnacked.get());
+    }
+
+    @Override
+    public String toString() {
+        return "AckCounts[" + snapshot() + "]";
+    }
+}

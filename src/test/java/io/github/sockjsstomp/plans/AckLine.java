@@ -1,0 +1,35 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The consumers' acknowledgements as a run's end writes them to jmeter.log: {@code stomp acks: delivered=20
+ * acked=15 (15 ACK frames) nacked=5 unacked=0 (max 3)}, and {@code left unacknowledged at a session's end=N} when
+ * there were any.
+ */
+record AckLine(long delivered, long acked, long ackFrames, long nacked, long unacked, long maxUnacked, long abandoned) {
+
+    private static final Pattern LINE = Pattern.compile("stomp acks: delivered=(\\d+) acked=(\\d+) \\((\\d+) ACK "
+            + "frames\\) nacked=(\\d+) unacked=(-?\\d+) \\(max (\\d+)\\)(?: left unacknowledged at a session's "
+            + "end=(\\d+))?");
+
+    static AckLine of(PlanRun run) throws IOException {
+        String log = Files.readString(run.dir().resolve("jmeter.log"), StandardCharsets.UTF_8);
+        Matcher line = LINE.matcher(log);
+        assertThat(line.find()).as("a 'stomp acks:' line in %s", run.dir()).isTrue();
+        return new AckLine(
+                Long.parseLong(line.group(1)),
+                Long.parseLong(line.group(2)),
+                Long.parseLong(line.group(3)),
+                Long.parseLong(line.group(4)),
+                Long.parseLong(line.group(5)),
+                Long.parseLong(line.group(6)),
+                line.group(7) == null ? 0 : Long.parseLong(line.group(7)));
+    }
+}

@@ -1,0 +1,187 @@
+package io.github.sockjsstomp.plans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.sockjsstomp.broker.ArtemisBroker;
+import io.github.sockjsstomp.broker.ArtemisBroker.QueueCounts;
+import io.github.sockjsstomp.plans.PlanRun.BooksLine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Consumers that acknowledge (issue 41), run by the real JMeter launcher against an embedded ActiveMQ Artemis that
+ * keeps each user's queue after the run, so that the broker's own counts (messages added, acknowledged, still
+ * waiting) can be set beside ours: send.jmx, two users each sending to and subscribed to a queue of its own. Counts
+ * and contents only.
+ */
+class ArtemisAcksIT {
+
+    private static final int USERS = 2;
+
+    @TempDir
+    static Path dir;
+
+    private static ArtemisBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        PlanRun.jmeterHome();
+        broker = ArtemisBroker.start(dir.resolve("artemis"), Map.of("guest", "guest"), 0, true);
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    /** send.jmx on the broker: user N sends to /queue/{queue}.N and subscribes to it, {@code more} on top. */
+    private static PlanRun send(String queue, String... more) throws Exception {
+        List<String> properties = new ArrayList<>(List.of(
+                "host=127.0.0.1",
+                "port=" + broker.port(),
+                "transport=raw",
+                "endpoint=/",
+                "indexPath=none",
+                "pullPath=none",
+                "replySamples=false",
+                "login=guest",
+                "passcode=guest",
+                "users=" + USERS,
+                "threads=" + USERS,
+                "rampUp=0",
+                "destination=/queue/" + queue + ".{{userNumber}}",
+                "subscribeTo=/queue/" + queue + ".{{userNumber}}",
+                "replyTimeoutMillis=15000"));
+        properties.addAll(Arrays.asList(more));
+        return PlanRun.runClean(dir.resolve(queue), "send", false, properties);
+    }
+
+    /** The broker's counts of the users' queues, added up, once it has no delivery in flight (bounded wait). */
+    private static QueueCounts brokerCounts(String queue) throws InterruptedException {
+        QueueCounts total = null;
+        for (int attempt = 0; attempt < 50; attempt++) {
+            long added = 0;
+            long acknowledged = 0;
+            long waiting = 0;
+            long delivering = 0;
+            for (int n = 1; n <= USERS; n++) {
+                QueueCounts counts = broker.counts(queue + "." + n);
+                added += counts.added();
+                acknowledged += counts.acknowledged();
+                waiting += counts.waiting();
+                delivering += counts.delivering();
+            }
+            total = new QueueCounts(added, acknowledged, waiting, delivering);
+            if (delivering == 0) {
+                return total;
+            }
+            Thread.sleep(100);
+        }
+        return total;
+    }
+
+    /** Every message sent answered, the books balanced. */
+    private static long allAnswered(PlanRun run) throws Exception {
+        BooksLine books = run.books();
+        assertThat(books.sent()).as(books.line()).isPositive();
+        assertThat(books.allAnswered(books.sent())).as(books.line()).isTrue();
+        return books.sent();
+    }
+
+    /** How many messages each user's queue carried, from the timing log: destination to count. */
+    private static Map<String, Long> perQueue(PlanRun run) throws Exception {
+        return run.timing().stream().collect(Collectors.groupingBy(r -> r[6], Collectors.counting()));
+    }
+
+    /**
+     * Every message delivered once and ACKed, but for those the run's end found the consumers still at work on: the
+     * last reply ends the run, and a consumer that takes time over each message had at most its last one in hand.
+     */
+    private static AckLine consumedToTheEnd(PlanRun run, long sent) throws Exception {
+        AckLine acks = AckLine.of(run);
+        assertThat(acks.abandoned()).as("left in the consumers' hands").isBetween(0L, (long) USERS);
+        assertThat(acks)
+                .isEqualTo(new AckLine(
+                        sent, sent - acks.abandoned(), acks.ackFrames(), 0, 0, acks.maxUnacked(), acks.abandoned()));
+        return acks;
+    }
+
+    @Test
+    void clientIndividualAcksEachMessageAfterTheConsumersTimeAndTheBrokerCountsAsWeDo() throws Exception {
+        PlanRun run = send("individual", "duration=4", "throughput=1200", "ack=client-individual", "consumeMillis=20");
+        long sent = allAnswered(run);
+        AckLine acks = consumedToTheEnd(run, sent);
+        assertThat(acks.ackFrames()).isEqualTo(acks.acked());
+        assertThat(acks.maxUnacked()).isBetween(1L, sent);
+        assertThat(brokerCounts("individual")).isEqualTo(new QueueCounts(sent, acks.acked(), acks.abandoned(), 0));
+    }
+
+    /**
+     * A consumer slower than its producer: without a window the broker sends everything at once and the messages
+     * wait unacknowledged at the consumer; with Artemis' {@code consumer-window-size:1} (bytes: one message at a
+     * time) it holds them itself, and never more than one per user is unacknowledged.
+     */
+    @Test
+    void aConsumerWindowOfOneMessageHoldsTheRestAtTheBroker() throws Exception {
+        String[] slow = {"duration=5", "throughput=480", "ack=client-individual", "consumeMillis=400"};
+        PlanRun unbounded = send("unbounded", slow);
+        long sent = allAnswered(unbounded);
+        AckLine all = AckLine.of(unbounded);
+        assertThat(all.maxUnacked()).as("unacknowledged at most, no window").isGreaterThan(USERS);
+        // every reply came at once, so the run ended while the consumers were still at work: what they had not
+        // finished is left unacknowledged, and the broker keeps it
+        assertThat(all.delivered()).isEqualTo(sent);
+        assertThat(all.acked() + all.abandoned()).isEqualTo(sent);
+        assertThat(all.unacked()).isZero();
+        assertThat(brokerCounts("unbounded")).isEqualTo(new QueueCounts(sent, all.acked(), all.abandoned(), 0));
+
+        List<String> windowed = new ArrayList<>(List.of(slow));
+        windowed.add("subscribeHeaders=consumer-window-size:1");
+        PlanRun window = send("window", windowed.toArray(String[]::new));
+        long windowSent = allAnswered(window);
+        AckLine one = consumedToTheEnd(window, windowSent);
+        assertThat(one.maxUnacked())
+                .as("unacknowledged at most, a window of one")
+                .isBetween(1L, (long) USERS);
+        assertThat(brokerCounts("window")).isEqualTo(new QueueCounts(windowSent, one.acked(), one.abandoned(), 0));
+    }
+
+    @Test
+    void clientAcksCumulativelyEveryNMessagesAndTheRestBeforeDisconnect() throws Exception {
+        PlanRun run = send("cumulative", "duration=3", "throughput=1200", "ack=client", "ackEvery=4");
+        long sent = allAnswered(run);
+        long frames = perQueue(run).values().stream()
+                .mapToLong(n -> n / 4 + (n % 4 == 0 ? 0 : 1))
+                .sum();
+        assertThat(AckLine.of(run))
+                .isEqualTo(new AckLine(sent, sent, frames, 0, 0, AckLine.of(run).maxUnacked(), 0));
+        assertThat(brokerCounts("cumulative")).isEqualTo(new QueueCounts(sent, sent, 0, 0));
+    }
+
+    /**
+     * Every 4th message of each subscription NACKed: Artemis acknowledges what a STOMP NACK names (its STOMP 1.1 and
+     * 1.2 handlers treat NACK as ACK), so nothing comes again and the broker counts every message acknowledged.
+     */
+    @Test
+    void nackedMessagesAreSpreadEvenlyAndArtemisTakesANackAsAnAck() throws Exception {
+        PlanRun run = send("nack", "duration=3", "throughput=1200", "ack=client-individual", "nackShare=0.25");
+        long sent = allAnswered(run);
+        long nacked = perQueue(run).values().stream().mapToLong(n -> n / 4).sum();
+        AckLine acks = AckLine.of(run);
+        assertThat(acks).isEqualTo(new AckLine(sent, sent - nacked, sent - nacked, nacked, 0, acks.maxUnacked(), 0));
+        assertThat(brokerCounts("nack")).isEqualTo(new QueueCounts(sent, sent, 0, 0));
+        assertThat(perQueue(run))
+                .hasSize(USERS)
+                .allSatisfy((queue, count) -> assertThat(count).isPositive());
+    }
+}
