@@ -127,6 +127,7 @@ class RunAccumulator:
         self.interval_us, self.interval_note = pacing.expected_interval_us(spec, senders)
         self.records = 0
         self.mixed = 0
+        self.redelivered = 0  # REDELIVERED records: counted, left out of everything else
         self.mode_records = {AWAIT_REPLY: 0, FIRE_AND_FORGET: 0, UNKNOWN: 0}
         self._first_send_us: int | None = None
         self._last_send_us: int | None = None
@@ -155,7 +156,7 @@ class RunAccumulator:
 
     def add(self, frames: list[tuple[int, pl.DataFrame]]) -> None:
         """Adds the records of one slice: ``(file key, reduced records of that file)`` pairs."""
-        frames = [(k, f) for k, f in frames if f.height]
+        frames = [(k, f) for k, f in (self._without_redeliveries(k, f) for k, f in frames) if f.height]
         if not frames:
             return
         df = pl.concat([f for _, f in frames], how="vertical", rechunk=False) if len(frames) > 1 else frames[0][1]
@@ -170,6 +171,16 @@ class RunAccumulator:
         fire_and_forget = self._add_modes(df, code_to_name)
         if self.interval_us and fire_and_forget:
             self._background.submit(self._add_schedule, frames, repeated)
+
+    def _without_redeliveries(self, key: int, frame: pl.DataFrame) -> tuple[int, pl.DataFrame]:
+        """``frame`` without its REDELIVERED records, which are counted: a message delivered again is not an answer,
+        and nothing else (latency, books, per second) may see it."""
+        again = frame.get_column("outcome") == "REDELIVERED"
+        n = int(again.sum())
+        if n == 0:
+            return key, frame
+        self.redelivered += n
+        return key, frame.filter(~again)
 
     def _add_files(self, frames: list[tuple[int, pl.DataFrame]]) -> None:
         for k, f in frames:
@@ -332,6 +343,7 @@ class RunAccumulator:
                 ["records", "detail"], descending=[True, False]
             ),
             mixed_messages=self.mixed,
+            redelivered=self.redelivered,
             interval_us=interval_us,
             interval_note=self.interval_note,
             mode=mode,

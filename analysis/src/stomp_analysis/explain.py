@@ -196,6 +196,11 @@ def result_notes(r: RunResult) -> list[str]:
         notes.append(
             f"{r.mixed_messages} message(s) have both ANSWERED and LOST/FAILED records; they are counted as answered."
         )
+    if r.redelivered:
+        notes.append(
+            f"{r.redelivered} REDELIVERED record(s): messages answered before that the broker delivered again (after a "
+            "NACK, or a session lost with them unacknowledged); not answers, left out of every other figure."
+        )
     if r.total.unrecordable:
         notes.append(
             f"{r.total.unrecordable} ANSWERED record(s) have a latency that cannot be recorded (negative or >= 2^40 "

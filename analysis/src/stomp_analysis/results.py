@@ -57,7 +57,7 @@ class FileInfo:
     malformed: int
     issues: list
     validated_line_by_line: bool
-    columns: int = 17  # its format: 9 (old), 14, 16 or 17 columns
+    columns: int = 18  # its format: 9 (old), 14, 16, 17 or 18 columns
     versions: tuple[str, ...] = ()  # plugin versions
     run_ids: tuple[int, ...] = ()  # distinct run ids of this file's records in the run
     engines: tuple[str, ...] = ()
@@ -96,6 +96,8 @@ class RunResult:
     per_second: pl.DataFrame  # epoch_s, sends, answers, lost, failed, p50_us, p99_us (+ receipts.PER_SECOND)
     failure_reasons: pl.DataFrame  # detail, records
     mixed_messages: int  # messages with ANSWERED and LOST/FAILED records (counted answered)
+    #: REDELIVERED records: messages answered before that a broker delivered again (not answers, not in the books)
+    redelivered: int = 0
     interval_us: int | None = None  # each sender's expected interval (from the pacing), µs
     interval_note: str = ""
     notes: list[str] = field(default_factory=list)

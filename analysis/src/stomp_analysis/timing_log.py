@@ -3,12 +3,19 @@
 Format (fixed, written by the Java side; columns are only ever added at the end)::
 
     sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,bytes,detail,mode,run,sent_epoch_us,engine,
-    version,sender_user,receiver_user,receipt_us
+    version,sender_user,receiver_user,receipt_us,redelivered_after_us
 
 Logs of older plugin versions have the first nine columns (``HEADER_V1``), the first fourteen (``HEADER_V2``,
-without sender_user and receiver_user) or the first sixteen (``HEADER_V3``, without receipt_us); they are read
-too, with the newer columns null (and, for 9 columns, ``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header
-line tells them apart: it must be exactly one of the four (:data:`FORMATS`).
+without sender_user and receiver_user), the first sixteen (``HEADER_V3``, without receipt_us) or the first
+seventeen (``HEADER_V4``, without redelivered_after_us); they are read too, with the newer columns null (and, for
+9 columns, ``sent_epoch_us`` = ``sent_epoch_ms`` × 1000). The header line tells them apart: it must be exactly one
+of the five (:data:`FORMATS`).
+
+A REDELIVERED record (18 columns only) is a message answered before and delivered again by a broker (after a
+NACK, or a session lost with it unacknowledged): it has a receiver and a latency (send to this delivery) as an
+ANSWERED record has, and ``redelivered_after_us``, the time from the message's first delivery. It is never an
+answer: the aggregation counts it beside the books (``RunResult.redelivered``) and leaves it out of everything
+else. ``redelivered_after_us`` is empty on every other record.
 
 ``receipt_us`` (send to the server's RECEIPT) is never required: it is empty where no receipt came or none was
 asked for. The mode ``await-receipt`` (the sender waited for the RECEIPT, which answered the message) is a closed
@@ -86,19 +93,24 @@ COLUMNS_V1 = (
 )
 COLUMNS_V2 = (*COLUMNS_V1, "mode", "run", "sent_epoch_us", "engine", "version")
 COLUMNS_V3 = (*COLUMNS_V2, "sender_user", "receiver_user")
-COLUMNS = (*COLUMNS_V3, "receipt_us")
+COLUMNS_V4 = (*COLUMNS_V3, "receipt_us")
+COLUMNS = (*COLUMNS_V4, "redelivered_after_us")
 #: The header of logs written by plugin versions before mode, run, sent_epoch_us, engine and version.
 HEADER_V1 = ",".join(COLUMNS_V1)
 #: The header of logs written by plugin versions before sender_user and receiver_user.
 HEADER_V2 = ",".join(COLUMNS_V2)
 #: The header of logs written by plugin versions before receipt_us.
 HEADER_V3 = ",".join(COLUMNS_V3)
+#: The header of logs written by plugin versions before redelivered_after_us.
+HEADER_V4 = ",".join(COLUMNS_V4)
 #: The header the plugin writes.
 HEADER = ",".join(COLUMNS)
 #: Enum order is also the precedence of outcomes within one message (lowest physical code wins).
-OUTCOMES = ("ANSWERED", "FAILED", "LOST")
+OUTCOMES = ("ANSWERED", "FAILED", "LOST", "REDELIVERED")
 OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
-ANSWERED, FAILED, LOST = 0, 1, 2  # physical codes of OUTCOME_DTYPE
+ANSWERED, FAILED, LOST, REDELIVERED = 0, 1, 2, 3  # physical codes of OUTCOME_DTYPE
+#: The outcomes of a record of a delivery (a receiver, a latency): the answer, and a delivery again.
+DELIVERED = ("ANSWERED", "REDELIVERED")
 #: await-reply: closed loop (the sender waits for the reply before its next send); fire-and-forget: open loop;
 #: await-receipt: closed loop on the server's RECEIPT, counted as await-reply once read (see _reduce).
 AWAIT_REPLY, FIRE_AND_FORGET, AWAIT_RECEIPT = MODES = ("await-reply", "fire-and-forget", "await-receipt")
@@ -122,6 +134,7 @@ _TYPES = {
     "sender_user": pl.Categorical,
     "receiver_user": pl.Categorical,
     "receipt_us": pl.Int64,
+    "redelivered_after_us": pl.Int64,
 }
 #: Text columns that are only validated: the logins (``sender`` is kept where the log has no sender_user), the
 #: receiver's login and virtual user, and the version (whose distinct values are kept per file).
@@ -130,7 +143,8 @@ SCHEMA_V1 = {c: _TYPES[c] for c in COLUMNS_V1}
 SCHEMA_V2 = {c: _TYPES[c] for c in COLUMNS_V2}
 SCHEMA = {c: _TYPES[c] for c in COLUMNS}
 
-#: When a field is required: always, on ANSWERED records, or on the others (LOST, FAILED).
+#: When a field is required: always, on records of a delivery (ANSWERED, REDELIVERED), or on the others (LOST,
+#: FAILED).
 ALWAYS, IF_ANSWERED, UNLESS_ANSWERED = "always", "ANSWERED", "not ANSWERED"
 #: The record-validation rule: (column, when it is required), per format. The vectorised check (_problem_expr,
 #: _has_empty_fields) and the line-by-line one (_check_fields) are both read from it. In the 14- and 16-column
@@ -148,13 +162,14 @@ _RULES_V1 = (
 )
 _RULES_V2 = (*_RULES_V1, *((c, ALWAYS) for c in COLUMNS_V2[len(COLUMNS_V1) :]))
 _RULES_V3 = (*_RULES_V2, ("sender_user", ALWAYS), ("receiver_user", IF_ANSWERED))
-#: receipt_us is never required: no rule.
-_RULES = _RULES_V3
+#: receipt_us and redelivered_after_us are never required: no rule.
+_RULES_V4 = _RULES_V3
+_RULES = _RULES_V4
 
 
 @dataclass(frozen=True)
 class LogFormat:
-    """One of the timing-log formats (9, 14, 16 or 17 columns): its columns, types and validation rule."""
+    """One of the timing-log formats (9, 14, 16, 17 or 18 columns): its columns, types and validation rule."""
 
     columns: tuple[str, ...]
     rules: tuple[tuple[str, str], ...]
@@ -192,6 +207,7 @@ FORMATS = {
         LogFormat(COLUMNS_V1, _RULES_V1),
         LogFormat(COLUMNS_V2, _RULES_V2),
         LogFormat(COLUMNS_V3, _RULES_V3),
+        LogFormat(COLUMNS_V4, _RULES_V4),
         LogFormat(COLUMNS, _RULES),
     )
 }
@@ -244,7 +260,7 @@ class TimingLog:
     malformed: int = 0
     issues: list[Issue] = field(default_factory=list)  # the first few malformed records
     validated_line_by_line: bool = False  # whether the validating path ran
-    columns: int = len(COLUMNS)  # its format: 9 (old), 14, 16 or 17 columns
+    columns: int = len(COLUMNS)  # its format: 9 (old), 14, 16, 17 or 18 columns
     versions: tuple[str, ...] = ()  # plugin versions found in the records
 
     @property
@@ -300,7 +316,7 @@ def check_header(path: Path) -> tuple[int, LogFormat]:
         raise InputError(f"{path}: empty file (expected the header line '{HEADER}' and records)")
     text = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
     if text not in _BY_HEADER:
-        expected = f"expected '{HEADER}' (or the older '{HEADER_V3}', '{HEADER_V2}' or '{HEADER_V1}')"
+        expected = f"expected '{HEADER}' (or the older '{HEADER_V4}', '{HEADER_V3}', '{HEADER_V2}' or '{HEADER_V1}')"
         if text[:1].isdigit():
             raise InputError(f"{path}: no header line (the first line is data: {text[:80]!r}); {expected}")
         raise InputError(f"{path}: not a timing log: header {text[:200]!r}, {expected}")
@@ -312,9 +328,9 @@ def check_header(path: Path) -> tuple[int, LogFormat]:
 def _when(when: str) -> pl.Expr:
     """Where a rule of the form (column, when) applies."""
     if when == IF_ANSWERED:
-        return pl.col("outcome") == "ANSWERED"
+        return pl.col("outcome").is_in(DELIVERED)
     if when == UNLESS_ANSWERED:
-        return pl.col("outcome") != "ANSWERED"
+        return ~pl.col("outcome").is_in(DELIVERED)
     return pl.lit(True)
 
 
@@ -708,7 +724,7 @@ def _check_fields(fields: list[str], fmt: LogFormat) -> tuple[str | None, tuple 
             row[c] = _parse_field(c, s) if s != "" else None
         outcome = row["outcome"]
         for c, when in fmt.rules:  # then what the outcome requires (the fields always required are there)
-            if row[c] is None and (when == IF_ANSWERED) == (outcome == "ANSWERED"):
+            if row[c] is None and (when == IF_ANSWERED) == (outcome in DELIVERED):
                 raise ValueError(_missing(c, when, outcome))
         if not fmt.legacy and row["sent_epoch_us"] // 1000 != row["sent_epoch_ms"]:
             raise ValueError(f"sent_epoch_us {row['sent_epoch_us']} is not in sent_epoch_ms {row['sent_epoch_ms']}")

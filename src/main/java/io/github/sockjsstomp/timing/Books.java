@@ -18,6 +18,10 @@ package io.github.sockjsstomp.timing;
  * @param noReceipts the ones whose RECEIPT did not: none came in time, the send failed, the server refused it
  *     (an ERROR naming it), or the test ended first
  * @param lateReceipts RECEIPTs that came after their message's deadline or failure (among {@code noReceipts})
+ * @param redeliveries messages answered before and delivered again (after a NACK, a session lost with them
+ *     unacknowledged; marked {@code redelivered:true}, or the same receiver seeing its first reply's {@code message-id} again): beside the
+ *     books, never a second answer
+ * @param redeliveryMaxMicros the longest time from a message's first delivery to its delivery again (0 if none)
  */
 public record Books(
         long sent,
@@ -33,7 +37,9 @@ public record Books(
         long receiptsAsked,
         long receipts,
         long noReceipts,
-        long lateReceipts) {
+        long lateReceipts,
+        long redeliveries,
+        long redeliveryMaxMicros) {
 
     /** Books built count by count, by name; a count not set is 0. */
     public static Builder builder() {
@@ -49,7 +55,18 @@ public record Books(
         return "sent=" + sent + " answered=" + answered + " lost=" + lost + " failed=" + failed + " pending="
                 + pending + " (answer records=" + answerRecords + ", extra copies=" + extraReplies + ", late replies="
                 + lateReplies + (lateMaxMicros == 0 ? "" : " up to " + lateMaxMicros / 1000 + " ms after their send")
-                + ", untimed=" + untimed + ")" + (balanced() ? "" : " UNBALANCED") + receiptBooks();
+                + ", untimed=" + untimed + redeliveryBooks() + ")" + (balanced() ? "" : " UNBALANCED") + receiptBooks();
+    }
+
+    /** Empty when nothing came again, so that those books read as before. */
+    private String redeliveryBooks() {
+        if (redeliveries == 0) {
+            return "";
+        }
+        return ", redeliveries=" + redeliveries
+                + (redeliveryMaxMicros == 0
+                        ? ""
+                        : " up to " + redeliveryMaxMicros / 1000 + " ms after the first delivery");
     }
 
     /** Empty when no receipt was asked for, so that those books read as before. */
@@ -63,7 +80,7 @@ public record Books(
                 + (lateReceipts == 0 ? "" : " (late receipts=" + lateReceipts + ")");
     }
 
-    /** Names every count, so that no caller lines up fourteen numbers. */
+    /** Names every count, so that no caller lines up sixteen numbers. */
     public static final class Builder {
         private long sent;
         private long answered;
@@ -79,6 +96,8 @@ public record Books(
         private long receipts;
         private long noReceipts;
         private long lateReceipts;
+        private long redeliveries;
+        private long redeliveryMaxMicros;
 
         public Builder sent(long sent) {
             this.sent = sent;
@@ -150,6 +169,16 @@ public record Books(
             return this;
         }
 
+        public Builder redeliveries(long redeliveries) {
+            this.redeliveries = redeliveries;
+            return this;
+        }
+
+        public Builder redeliveryMaxMicros(long redeliveryMaxMicros) {
+            this.redeliveryMaxMicros = redeliveryMaxMicros;
+            return this;
+        }
+
         public Books build() {
             return new Books(
                     sent,
@@ -165,7 +194,9 @@ public record Books(
                     receiptsAsked,
                     receipts,
                     noReceipts,
-                    lateReceipts);
+                    lateReceipts,
+                    redeliveries,
+                    redeliveryMaxMicros);
         }
     }
 }

@@ -39,6 +39,16 @@ public final class MessageTiming {
     /** Its first reply, kept as {@link #sent} is; written by the thread that answers it, before its record goes out. */
     IncomingMessage keptReply;
 
+    /**
+     * Who received the first reply, under which broker's {@code message-id}, and when ({@link System#nanoTime()}): the
+     * same message-id there again is the broker delivering it again, not a further answer. Written once, by the thread
+     * that answered it.
+     */
+    private volatile String firstReceiver;
+
+    private volatile String firstMessageId;
+    private volatile long firstReplyNanos;
+
     final long bytes;
     final long sentEpochMicros;
     final long sentNanos;
@@ -173,6 +183,12 @@ public final class MessageTiming {
             }
             if (repliesOrOutcome.compareAndSet(current, current + 1)) {
                 if (current == 0) {
+                    firstReplyNanos = message.receivedNanos();
+                    firstMessageId =
+                            message.headers() == null ? null : message.headers().getMessageId();
+                    firstReceiver = message.receiver() == null
+                            ? null
+                            : message.receiver().name();
                     if (sent != null) {
                         keptReply = message;
                     }
@@ -198,6 +214,24 @@ public final class MessageTiming {
     /** Whether it still waits for its first reply: neither answered nor ended. */
     boolean pending() {
         return repliesOrOutcome.get() == 0;
+    }
+
+    /**
+     * Whether {@code message} is the first reply again: the same virtual user received it under the same broker's
+     * {@code message-id}. Another subscriber's copy, or a second subscription's, has a message-id of its own.
+     */
+    boolean cameAgain(IncomingMessage message) {
+        String id = firstMessageId;
+        return id != null
+                && message.headers() != null
+                && id.equals(message.headers().getMessageId())
+                && message.receiver() != null
+                && message.receiver().name().equals(firstReceiver);
+    }
+
+    /** When the first reply arrived ({@link System#nanoTime()}); meaningful once {@link #answered()}. */
+    long firstReplyNanos() {
+        return firstReplyNanos;
     }
 
     /** Whether it was answered at least once. */

@@ -3,6 +3,7 @@ package io.github.sockjsstomp.timing;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -25,6 +26,9 @@ final class ReplyCounts {
     private final LongAccumulator lateMaxMicros = new LongAccumulator(Math::max, 0);
 
     private final LongAdder untimed = new LongAdder();
+    private final LongAdder redeliveries = new LongAdder();
+    /** The longest time from a message's first delivery to its delivery again. */
+    private final LongAccumulator redeliveryMaxMicros = new LongAccumulator(Math::max, 0);
     /** Microseconds; auto-resizing, so no value is rejected. */
     private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
 
@@ -70,6 +74,17 @@ final class ReplyCounts {
         }
     }
 
+    /**
+     * A message delivered again, {@code micros} after its first delivery; {@code measured} false if that is not
+     * known.
+     */
+    void redelivery(boolean measured, long micros) {
+        redeliveries.increment();
+        if (measured) {
+            redeliveryMaxMicros.accumulate(micros);
+        }
+    }
+
     /** A message that carries no id of ours. */
     void untimed() {
         untimed.increment();
@@ -100,6 +115,8 @@ final class ReplyCounts {
                 .lateReplies(lateReplies.sum())
                 .lateMaxMicros(lateMaxMicros.get())
                 .untimed(untimed.sum())
+                .redeliveries(redeliveries.sum())
+                .redeliveryMaxMicros(redeliveryMaxMicros.get())
                 .receiptsAsked(receipts.asked())
                 .receipts(receipts.received())
                 .noReceipts(receipts.missing())
@@ -116,9 +133,12 @@ final class ReplyCounts {
      * Starts the live summary of these counts (two lines an interval), stopping any earlier; interval <= 0 or null
      * stops.
      */
-    synchronized ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out, Refusals refusals) {
+    synchronized ReplySummary summarizeEvery(
+            long intervalSeconds, Consumer<String> out, Refusals refusals, Supplier<String> more) {
         ReplySummary previous = summary;
-        summary = intervalSeconds > 0 && out != null ? new ReplySummary(this, refusals, intervalSeconds, out) : null;
+        summary = intervalSeconds > 0 && out != null
+                ? new ReplySummary(this, refusals, intervalSeconds, out, more)
+                : null;
         if (previous != null) {
             previous.close();
         }

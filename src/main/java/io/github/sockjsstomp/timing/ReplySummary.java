@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -12,7 +13,8 @@ import org.HdrHistogram.Recorder;
  * The replies of a run as JMeter's summariser shows samples, live: every interval one line for the interval
  * ({@code +}) and one for the run so far ({@code =}) with answered, lost and failed messages and reply-latency
  * percentiles. JMeter's own summary counts samples; in fire-and-forget a sample is only the send, so without
- * this line a run shows no reply at all until it ends.
+ * this line a run shows no reply at all until it ends. A third line, when there is one, says what else the run
+ * counts live (the consumers' acknowledgements: the messages they hold unacknowledged).
  */
 public final class ReplySummary implements AutoCloseable {
 
@@ -21,6 +23,9 @@ public final class ReplySummary implements AutoCloseable {
     private final Recorder interval = new Recorder(3);
     private final Histogram total = new Histogram(3);
     private final Consumer<String> out;
+    /** The third line, null when there is none. */
+    private final Supplier<String> more;
+
     private final ScheduledExecutorService timer;
     private final long startNanos = System.nanoTime();
     private Books last = Books.builder().build();
@@ -28,10 +33,12 @@ public final class ReplySummary implements AutoCloseable {
     private long lastRefusals;
     private Histogram recycled;
 
-    ReplySummary(ReplyCounts counts, Refusals refusals, long intervalSeconds, Consumer<String> out) {
+    ReplySummary(
+            ReplyCounts counts, Refusals refusals, long intervalSeconds, Consumer<String> out, Supplier<String> more) {
         this.counts = counts;
         this.refusals = refusals;
         this.out = out;
+        this.more = more;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "stomp-reply-summary");
             thread.setDaemon(true);
@@ -54,6 +61,10 @@ public final class ReplySummary implements AutoCloseable {
         long refused = refusals.count();
         out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos));
         out.accept(line("=", books, refused, total, now - startNanos));
+        String third = more.get();
+        if (third != null) {
+            out.accept(third);
+        }
         lastRefusals = refused;
         recycled = recent;
         last = books;
@@ -70,6 +81,7 @@ public final class ReplySummary implements AutoCloseable {
                 .pending(now.pending())
                 .lateReplies(now.lateReplies() - before.lateReplies())
                 .lateMaxMicros(now.lateMaxMicros())
+                .redeliveries(now.redeliveries() - before.redeliveries())
                 .build();
     }
 
@@ -97,7 +109,7 @@ public final class ReplySummary implements AutoCloseable {
                                         Locale.ROOT, ", up to %.1f s after the send", books.lateMaxMicros() / 1e6));
         return String.format(
                 Locale.ROOT,
-                "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, failed %d, pending %d%s; %s",
+                "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, failed %d, pending %d%s%s; %s",
                 kind,
                 books.sent(),
                 seconds / 3600,
@@ -109,6 +121,7 @@ public final class ReplySummary implements AutoCloseable {
                 books.failed(),
                 books.pending(),
                 refusals == 0 ? "" : ", refused by the server " + refusals + " (ERROR frames)",
+                books.redeliveries() == 0 ? "" : ", delivered again " + books.redeliveries() + " (not answers)",
                 latencyText);
     }
 

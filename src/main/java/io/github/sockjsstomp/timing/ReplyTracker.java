@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Matches each reply and receipt to the message it answers, across every virtual user of the run (echo: the same
@@ -19,6 +20,7 @@ import java.util.function.Consumer;
 public final class ReplyTracker {
 
     private static final String DEADLINE_PASSED = "timeout"; // a LOST record's detail (or the test's end reason)
+    private static final String REDELIVERED = "redelivered";
 
     private final MessageIds ids;
     private final ReplyFeed feed;
@@ -31,6 +33,7 @@ public final class ReplyTracker {
     private final RecentlyLost recentlyLost = new RecentlyLost(System.nanoTime());
 
     private final Refusals refusals = new Refusals();
+    private volatile Supplier<String> summaryMore = () -> null;
     /** Made once: {@link #expire} runs ten times a second, and a lambda made there would be allocated each time. */
     private final Consumer<MessageTiming> timeOutAtDeadline = entry -> timeOut(entry, DEADLINE_PASSED);
 
@@ -173,8 +176,21 @@ public final class ReplyTracker {
             return;
         }
         MessageTiming entry = known.get(msgId);
+        boolean markedRedelivered = redelivered(message);
         if (entry == null) {
+            if (markedRedelivered && ids.isOurs(msgId)) {
+                // its message was forgotten (its deadline passed): when it was first delivered is not known
+                counts.redelivery(false, 0);
+                return;
+            }
             unmatched(msgId, message, null);
+            return;
+        }
+        if (entry.answered() && (markedRedelivered || entry.cameAgain(message))) {
+            redelivery(entry, message);
+            if (message.receivedNanos() - entry.deadlineNanos > 0) {
+                timeOut(entry, DEADLINE_PASSED);
+            }
             return;
         }
         if (message.receivedNanos() - entry.deadlineNanos > 0) {
@@ -191,6 +207,29 @@ public final class ReplyTracker {
             return;
         }
         answer(entry, message);
+    }
+
+    /** Whether the broker says it delivers the message again ({@code redelivered:true}: RabbitMQ, Artemis). */
+    private static boolean redelivered(IncomingMessage message) {
+        return message.headers() != null && "true".equals(message.headers().getFirst(REDELIVERED));
+    }
+
+    /**
+     * A message answered before, delivered again (after a NACK, a session lost with it unacknowledged): counted
+     * beside the books, with the time from its first delivery, and written to the sender's timing log as a
+     * REDELIVERED record. Never a second answer, never a reply row.
+     */
+    private void redelivery(MessageTiming entry, IncomingMessage message) {
+        long afterFirstMicros = Math.max(0, (message.receivedNanos() - entry.firstReplyNanos()) / 1000);
+        counts.redelivery(true, afterFirstMicros);
+        long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
+        entry.sink.record(entry.record(
+                        TimingRecord.Outcome.REDELIVERED,
+                        latencyMicros,
+                        message.receiver(),
+                        message.payload().length,
+                        "")
+                .withRedeliveredAfter(afterFirstMicros));
     }
 
     /** Counts and writes a reply to a known message before its deadline, if the message still takes one. */
@@ -289,7 +328,12 @@ public final class ReplyTracker {
 
     /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */
     public ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out) {
-        return counts.summarizeEvery(intervalSeconds, out, refusals);
+        return counts.summarizeEvery(intervalSeconds, out, refusals, summaryMore);
+    }
+
+    /** What the live summary shows after its two lines: a line, or null for none. */
+    void summarizeAlso(Supplier<String> more) {
+        summaryMore = more;
     }
 
     /** Writes the summary lines for the time since the last ones, then stops the summary. */

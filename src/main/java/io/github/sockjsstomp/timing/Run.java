@@ -82,6 +82,10 @@ public final class Run {
         this.sweeper = ExpirySweeper.start(tracker);
         this.replyDrain = new ReplyDrain(tracker.counts());
         tracker.refusals().onFirstOfItsWords(message -> notices.accept(message));
+        tracker.summarizeAlso(() -> {
+            AckCounts.Snapshot now = acks.snapshot();
+            return now.any() ? "stomp " + now : null;
+        });
     }
 
     /** Run ids: epoch milliseconds when the run started; two runs started within one millisecond still differ. */

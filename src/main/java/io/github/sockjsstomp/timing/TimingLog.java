@@ -225,7 +225,8 @@ public final class TimingLog implements TimingSink, AutoCloseable {
             String header = reader.readLine();
             if (TimingRecord.HEADER_V1.equals(header)
                     || TimingRecord.HEADER_V2.equals(header)
-                    || TimingRecord.HEADER_V3.equals(header)) {
+                    || TimingRecord.HEADER_V3.equals(header)
+                    || TimingRecord.HEADER_V4.equals(header)) {
                 throw new IOException("timing log " + path + " was written by an older version ("
                         + (header.split(",").length) + " columns); move it away or choose another file");
             }

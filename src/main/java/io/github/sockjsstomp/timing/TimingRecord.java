@@ -14,6 +14,8 @@ package io.github.sockjsstomp.timing;
  * @param senderUser the virtual user that sent it (one login may serve thousands of users)
  * @param receiverUser the virtual user that received the reply; empty unless ANSWERED
  * @param receiptMicros send to the server's RECEIPT, monotonic clock; -1 when no receipt came (or none was asked)
+ * @param redeliveredAfterMicros a REDELIVERED record's time from the message's first delivery to this one,
+ *     monotonic clock; -1 on every other record
  */
 public record TimingRecord(
         long sentEpochMicros,
@@ -28,7 +30,8 @@ public record TimingRecord(
         SendMode mode,
         String senderUser,
         String receiverUser,
-        long receiptMicros) {
+        long receiptMicros,
+        long redeliveredAfterMicros) {
 
     /** The first nine columns, as written by versions before mode, run, engine and version were added. */
     public static final String HEADER_V1 =
@@ -38,16 +41,65 @@ public record TimingRecord(
     /** The sixteen columns of versions before receipts. */
     public static final String HEADER_V3 = HEADER_V2 + ",sender_user,receiver_user";
 
-    public static final String HEADER = HEADER_V3 + ",receipt_us";
+    /** The seventeen columns of versions before redeliveries. */
+    public static final String HEADER_V4 = HEADER_V3 + ",receipt_us";
 
+    public static final String HEADER = HEADER_V4 + ",redelivered_after_us";
+
+    /**
+     * A message's outcome, one record each (a broadcast: one ANSWERED record per reply it takes); REDELIVERED, a
+     * record per delivery again of a message answered before, is beside the outcome: never an answer.
+     */
     public enum Outcome {
         ANSWERED,
         LOST,
-        FAILED
+        FAILED,
+        REDELIVERED
+    }
+
+    /** A record of any outcome but REDELIVERED. */
+    public TimingRecord(
+            long sentEpochMicros,
+            Outcome outcome,
+            String msgId,
+            long latencyMicros,
+            String sender,
+            String receiver,
+            String destination,
+            long bytes,
+            String detail,
+            SendMode mode,
+            String senderUser,
+            String receiverUser,
+            long receiptMicros) {
+        this(
+                sentEpochMicros,
+                outcome,
+                msgId,
+                latencyMicros,
+                sender,
+                receiver,
+                destination,
+                bytes,
+                detail,
+                mode,
+                senderUser,
+                receiverUser,
+                receiptMicros,
+                -1);
+    }
+
+    /** This record as a REDELIVERED one, {@code micros} after the message's first delivery. */
+    TimingRecord withRedeliveredAfter(long micros) {
+        return withTrailing(receiptMicros, micros);
     }
 
     /** This record with the receipt's latency. */
     TimingRecord withReceipt(long micros) {
+        return withTrailing(micros, redeliveredAfterMicros);
+    }
+
+    private TimingRecord withTrailing(long receipt, long redeliveredAfter) {
         return new TimingRecord(
                 sentEpochMicros,
                 outcome,
@@ -61,7 +113,8 @@ public record TimingRecord(
                 mode,
                 senderUser,
                 receiverUser,
-                micros);
+                receipt,
+                redeliveredAfter);
     }
 
     /**
@@ -98,6 +151,10 @@ public record TimingRecord(
         out.append(',');
         if (receiptMicros >= 0) {
             out.append(receiptMicros);
+        }
+        out.append(',');
+        if (redeliveredAfterMicros >= 0) {
+            out.append(redeliveredAfterMicros);
         }
         out.append('\n');
     }

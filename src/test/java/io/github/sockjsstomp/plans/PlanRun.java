@@ -31,7 +31,7 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
     static final String WARM_UP = "sockjsstomp.warmUp";
     static final String FORCE_EXIT = "jmeterengine.force.system.exit";
     static final String TIMING_HEADER = "sent_epoch_ms,outcome,msg_id,latency_us,sender,receiver,destination,"
-            + "bytes,detail,mode,run,sent_epoch_us,engine,version,sender_user,receiver_user,receipt_us";
+            + "bytes,detail,mode,run,sent_epoch_us,engine,version,sender_user,receiver_user,receipt_us,redelivered_after_us";
 
     static Path jmeterHome() {
         Path home = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();

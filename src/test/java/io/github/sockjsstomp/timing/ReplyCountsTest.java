@@ -61,7 +61,8 @@ class ReplyCountsTest {
         List<String> lines = new ArrayList<>();
         counts.sent();
         counts.answer(true, 1_000);
-        assertThat(counts.summarizeEvery(3600, lines::add, new Refusals())).isNotNull();
+        assertThat(counts.summarizeEvery(3600, lines::add, new Refusals(), () -> null))
+                .isNotNull();
         counts.sent();
         counts.answer(true, 2_000);
         counts.endSummary();
@@ -76,7 +77,8 @@ class ReplyCountsTest {
 
     @Test
     void anIntervalOfZeroStartsNoSummary() {
-        assertThat(counts.summarizeEvery(0, line -> {}, new Refusals())).isNull();
+        assertThat(counts.summarizeEvery(0, line -> {}, new Refusals(), () -> null))
+                .isNull();
         counts.endSummary();
     }
 }

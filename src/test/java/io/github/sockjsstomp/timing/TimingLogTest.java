@@ -73,7 +73,7 @@ class TimingLogTest {
         for (String line : lines.subList(1, lines.size())) {
             assertThat(line)
                     .matches("\\d+,ANSWERED,m-\\d-\\d+,\\d+,user-\\d,\"user, with comma\",/app/echo,10,,"
-                            + "await-reply,7,\\d+,local,dev,u #1,v #2,");
+                            + "await-reply,7,\\d+,local,dev,u #1,v #2,,");
             ids.add(line.split(",")[2]);
         }
         assertThat(ids).hasSize(threads * perThread);
@@ -172,9 +172,9 @@ class TimingLogTest {
         assertThat(Files.readAllLines(file))
                 .containsExactly(
                         TimingRecord.HEADER,
-                        "0,FAILED,m-0,,a,,/d,1,SendFailed,fire-and-forget," + runs.get(0) + ",7,host_1099,dev,u #1,,",
+                        "0,FAILED,m-0,,a,,/d,1,SendFailed,fire-and-forget," + runs.get(0) + ",7,host_1099,dev,u #1,,,",
                         "1,FAILED,m-1,,a,,/d,1,SendFailed,await-reply," + runs.get(1)
-                                + ",1007,host_1099,dev,u #1,,640");
+                                + ",1007,host_1099,dev,u #1,,640,");
     }
 
     @Test
@@ -249,7 +249,7 @@ class TimingLogTest {
                         -1)
                 .appendCsv(line, "1", TimingRecord.trailer("local", "dev"));
         assertThat(line)
-                .hasToString("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev,u #1,,\n");
+                .hasToString("5,FAILED,m-1,,a,,/d,2,\"line1\nline2\",fire-and-forget,1,5000,local,dev,u #1,,,\n");
     }
 
     /** A disk that is full (here from the start: /dev/full answers every write with "no space"). */
