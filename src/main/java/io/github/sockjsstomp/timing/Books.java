@@ -19,7 +19,7 @@ package io.github.sockjsstomp.timing;
  *     (an ERROR naming it), or the test ended first
  * @param lateReceipts RECEIPTs that came after their message's deadline or failure (among {@code noReceipts})
  * @param redeliveries messages answered before and delivered again (after a NACK, a session lost with them
- *     unacknowledged; marked {@code redelivered:true}, or the same receiver seeing its first reply's {@code message-id} again): beside the
+ *     unacknowledged; marked {@code redelivered:true}, or the same receiver getting it again on the same destination): beside the
  *     books, never a second answer
  * @param redeliveryMaxMicros the longest time from a message's first delivery to its delivery again (0 if none)
  */

@@ -40,13 +40,12 @@ public final class MessageTiming {
     IncomingMessage keptReply;
 
     /**
-     * Who received the first reply, under which broker's {@code message-id}, and when ({@link System#nanoTime()}): the
-     * same message-id there again is the broker delivering it again, not a further answer. Written once, by the thread
-     * that answered it.
+     * Who received the first reply, on which subscription, and when ({@link System#nanoTime()}): the same message there
+     * again is the broker delivering it again, not a further answer. Written once, by the thread that answered it.
      */
     private volatile String firstReceiver;
 
-    private volatile String firstMessageId;
+    private volatile String firstSubscription;
     private volatile long firstReplyNanos;
 
     final long bytes;
@@ -184,8 +183,7 @@ public final class MessageTiming {
             if (repliesOrOutcome.compareAndSet(current, current + 1)) {
                 if (current == 0) {
                     firstReplyNanos = message.receivedNanos();
-                    firstMessageId =
-                            message.headers() == null ? null : message.headers().getMessageId();
+                    firstSubscription = message.subscription();
                     firstReceiver = message.receiver() == null
                             ? null
                             : message.receiver().name();
@@ -217,16 +215,17 @@ public final class MessageTiming {
     }
 
     /**
-     * Whether {@code message} is the first reply again: the same virtual user received it under the same broker's
-     * {@code message-id}. Another subscriber's copy, or a second subscription's, has a message-id of its own.
+     * Whether {@code message} is the first reply again: the same virtual user received it on a subscription to the same
+     * destination. Another subscriber's copy is not. (The broker's {@code message-id} cannot tell: Artemis puts its
+     * consumer's id in it and RabbitMQ its delivery tag, so a delivery again after a reconnect has a new one, and
+     * Artemis does not always mark it {@code redelivered:true}.)
      */
     boolean cameAgain(IncomingMessage message) {
-        String id = firstMessageId;
-        return id != null
-                && message.headers() != null
-                && id.equals(message.headers().getMessageId())
+        String receiver = firstReceiver;
+        return receiver != null
                 && message.receiver() != null
-                && message.receiver().name().equals(firstReceiver);
+                && receiver.equals(message.receiver().name())
+                && message.subscription().equals(firstSubscription);
     }
 
     /** When the first reply arrived ({@link System#nanoTime()}); meaningful once {@link #answered()}. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
@@ -17,6 +18,7 @@ import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.Queue;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.apache.activemq.artemis.spi.core.protocol.RemotingConnection;
 import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
 import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
 
@@ -135,6 +137,20 @@ public final class ArtemisBroker implements AutoCloseable {
                         queue.getMessagesAcknowledged(),
                         queue.getMessageCount(),
                         queue.getDeliveringCount());
+    }
+
+    /**
+     * Fails every client connection now, as a network that drops them would: the broker ends their sessions, and
+     * what their consumers had not acknowledged goes back to its queue, to be delivered again (marked
+     * {@code redelivered:true}). Returns how many were dropped.
+     */
+    public int dropConnections() {
+        Set<RemotingConnection> connections =
+                broker.getActiveMQServer().getRemotingService().getConnections();
+        for (RemotingConnection connection : connections) {
+            connection.fail(new ActiveMQException("dropped by the test"));
+        }
+        return connections.size();
     }
 
     @Override

@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +50,11 @@ class ArtemisAcksIT {
 
     /** send.jmx on the broker: user N sends to /queue/{queue}.N and subscribes to it, {@code more} on top. */
     private static PlanRun send(String queue, String... more) throws Exception {
+        return PlanRun.runClean(dir.resolve(queue), "send", false, properties(queue, more));
+    }
+
+    /** The properties of {@link #send}. */
+    private static List<String> properties(String queue, String... more) {
         List<String> properties = new ArrayList<>(List.of(
                 "host=127.0.0.1",
                 "port=" + broker.port(),
@@ -63,7 +72,7 @@ class ArtemisAcksIT {
                 "subscribeTo=/queue/" + queue + ".{{userNumber}}",
                 "replyTimeoutMillis=15000"));
         properties.addAll(Arrays.asList(more));
-        return PlanRun.runClean(dir.resolve(queue), "send", false, properties);
+        return properties;
     }
 
     /** The broker's counts of the users' queues, added up, once it has no delivery in flight (bounded wait). */
@@ -183,5 +192,58 @@ class ArtemisAcksIT {
         assertThat(perQueue(run))
                 .hasSize(USERS)
                 .allSatisfy((queue, count) -> assertThat(count).isPositive());
+    }
+
+    /**
+     * The broker drops every connection while the consumers hold unacknowledged messages: the users reconnect and
+     * subscribe again, Artemis delivers those messages again (redelivered:true), and each is counted once as a
+     * redelivery of the message already answered, never as a second answer.
+     */
+    @Test
+    void aSessionLostWithUnacknowledgedMessagesHasThemDeliveredAgainAndCountedOnce() throws Exception {
+        List<String> properties = properties(
+                "dropped",
+                "duration=8",
+                "throughput=600",
+                "ack=client-individual",
+                "consumeMillis=400",
+                "sockjsstomp.reconnectMinMillis=300",
+                "sockjsstomp.reconnectMaxMillis=1000");
+        PlanRun.Launch launch = PlanRun.launch(dir.resolve("dropped"), "send", false, properties);
+        // the consumers (2.5 a second) fall behind the producers (5 a second): wait until they hold some
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PlanRun.TIMEOUT_SECONDS);
+        while (brokerCounts("dropped").delivering() < 2 * USERS
+                && System.nanoTime() < deadline
+                && launch.process().isAlive()) {
+            Thread.sleep(50);
+        }
+        assertThat(broker.dropConnections()).isEqualTo(USERS);
+        PlanRun run = launch.await();
+
+        BooksLine books = run.books();
+        assertThat(books.balanced()).as(books.line()).isTrue();
+        Matcher counted = Pattern.compile(", redeliveries=(\\d+)").matcher(books.line());
+        assertThat(counted.find()).as(books.line()).isTrue();
+        long redeliveries = Long.parseLong(counted.group(1));
+        List<String[]> again =
+                run.timing().stream().filter(r -> r[1].equals("REDELIVERED")).toList();
+        Set<String> answered = run.timing().stream()
+                .filter(r -> r[1].equals("ANSWERED"))
+                .map(r -> r[2])
+                .collect(Collectors.toSet());
+        assertThat(again).hasSize((int) redeliveries).isNotEmpty();
+        assertThat(again.stream().map(r -> r[2]).distinct())
+                .as("each message once")
+                .hasSameSizeAs(again);
+        assertThat(again).allSatisfy(r -> {
+            assertThat(answered).as("answered before").contains(r[2]);
+            assertThat(Long.parseLong(r[17])).as("redelivered_after_us").isNotNegative();
+        });
+        assertThat(answered).as("one ANSWERED record a message answered").hasSize((int) books.answered());
+        AckLine acks = AckLine.of(run);
+        assertThat(acks.abandoned())
+                .as("left unacknowledged by the lost sessions")
+                .isPositive();
+        assertThat(acks.delivered()).as("%s; %s", books.line(), acks).isEqualTo(books.answered() + redeliveries);
     }
 }

@@ -384,6 +384,35 @@ class JMeterPlansIT {
         assertThat(replies).allSatisfy(r -> assertThat(r.get("SampleCount")).isEqualTo("1"));
     }
 
+    /**
+     * Spring's simple broker takes the ACK frames and does nothing with them: with ack=client-individual, only the
+     * frames sent change. No error, every message answered, each ACKed once.
+     */
+    @Test
+    void clientIndividualAcksChangeNothingButTheFramesAgainstSpringsSimpleBroker() throws Exception {
+        PlanRun run = jmeter(
+                "send-acks",
+                false,
+                "users=2",
+                "threads=2",
+                "rampUp=0",
+                "duration=4",
+                "throughput=1200",
+                "replyTimeoutMillis=3000",
+                "ack=client-individual");
+        PlanRun.BooksLine books = run.books();
+        assertThat(books.sent()).as(books.line()).isPositive();
+        assertThat(books.allAnswered(books.sent())).as(books.line()).isTrue();
+        assertThat(books.line()).doesNotContain("redeliveries");
+        AckLine acks = AckLine.of(run);
+        assertThat(acks).isEqualTo(new AckLine(books.sent(), books.sent(), books.sent(), 0, 0, acks.maxUnacked(), 0));
+        assertThat(run.rows())
+                .allSatisfy(r -> assertThat(r.get("success"))
+                        .as("%s %s", r.get("label"), r.get("responseMessage"))
+                        .isEqualTo("true"));
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("ERROR frame");
+    }
+
     /** A JMeter user's habit: -Jthreads=N alone is N users, one per thread. */
     @Test
     void threadsAloneIsThatManyUsersOnePerThread() throws Exception {

@@ -72,20 +72,20 @@ class RedeliveriesTest {
     }
 
     @Test
-    void theSameMessageIdAgainAtTheSameReceiverIsARedeliveryWithoutTheBrokersMark() {
+    void theSameMessageAgainAtTheSameReceiverIsARedeliveryWithoutTheBrokersMark() {
+        // Artemis delivers some messages again unmarked after a session loss, under a new message-id (its consumer's)
         MessageTiming sent = send("alice", 1);
         long first = System.nanoTime();
-        tracker.reply(sent.msgId(), delivery("alice", "m-1", false, first));
-        tracker.reply(sent.msgId(), delivery("alice", "m-1", false, first + 1000));
-        // a copy on another subscription, and another subscriber's copy: extra copies, as before
-        tracker.reply(sent.msgId(), delivery("alice", "m-2", false, first + 1500));
-        tracker.reply(sent.msgId(), delivery("bob", "m-1", false, first + 2000));
+        tracker.reply(sent.msgId(), delivery("alice", "159,78", false, first));
+        tracker.reply(sent.msgId(), delivery("alice", "166,80", false, first + 1000));
+        // another subscriber's copy: an extra copy, as before
+        tracker.reply(sent.msgId(), delivery("bob", "159,78", false, first + 2000));
         assertThat(tracker.books())
                 .isEqualTo(Books.builder()
                         .sent(1)
                         .answered(1)
                         .answerRecords(1)
-                        .extraReplies(2)
+                        .extraReplies(1)
                         .redeliveries(1)
                         .redeliveryMaxMicros(1)
                         .build());

@@ -283,12 +283,14 @@ class ReplyTrackerTest {
         for (Future<List<String>> future : sent) {
             all.addAll(future.get(60, TimeUnit.SECONDS));
         }
-        // Reply to even ids, twice each from two threads, while the last ones are declared lost.
+        // Reply to even ids, twice each from two threads (two subscribers: a copy each), while the last ones are
+        // declared lost.
         List<Future<?>> repliers = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
+            String receiver = "echo-" + t;
             repliers.add(pool.submit(() -> {
                 for (int i = 0; i < all.size(); i += 2) {
-                    tracker.reply(all.get(i), reply("echo", 1));
+                    tracker.reply(all.get(i), reply(receiver, 1));
                 }
             }));
         }
