@@ -72,7 +72,7 @@ class ReceiptsIT {
                         "subscribeTo=/queue/echo.{{userNumber}}"));
         List<String[]> timing = run.timing();
         assertThat(timing).isNotEmpty().allSatisfy(r -> {
-            assertThat(r).as(String.join(",", r)).hasSize(17);
+            assertThat(r).as(String.join(",", r)).hasSize(18);
             assertThat(r[1]).isEqualTo("ANSWERED");
             assertThat(Long.parseLong(r[RECEIPT_US])).as("receipt_us").isNotNegative();
         });
@@ -146,7 +146,7 @@ class ReceiptsIT {
                 .skip(1)
                 .toList();
         assertThat(timing).isNotEmpty().allSatisfy(r -> {
-            assertThat(r).hasSize(17);
+            assertThat(r).hasSize(18);
             assertThat(r.get(1)).as(String.join(",", r)).isEqualTo("FAILED");
             assertThat(r.get(8))
                     .startsWith("StompError: AMQ339011 Error sending message")

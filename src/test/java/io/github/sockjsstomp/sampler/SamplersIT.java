@@ -103,8 +103,9 @@ class SamplersIT {
             assertThat(r[4]).isEqualTo(r[5]); // echo: the sender is the receiver
             assertThat(r[6]).isEqualTo("/app/echo");
             assertThat(Long.parseLong(r[3])).isGreaterThanOrEqualTo(0);
-            assertThat(r).hasSize(17);
+            assertThat(r).hasSize(18);
             assertThat(r[16]).isEmpty(); // no receipt asked
+            assertThat(r[17]).isEmpty(); // not a redelivery
             assertThat(r[9]).isEqualTo("fire-and-forget"); // the sender's default mode
             assertThat(Long.parseLong(r[11]) / 1000).isEqualTo(Long.parseLong(r[0])); // µs and ms agree
             assertThat(r[12]).isEqualTo("local");
