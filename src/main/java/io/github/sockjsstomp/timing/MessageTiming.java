@@ -45,8 +45,10 @@ public final class MessageTiming {
      */
     private volatile String firstReceiver;
 
-    private volatile String firstSubscription;
-    private volatile long firstReplyNanos;
+    /** Written before {@link #firstReceiver}, read after it: its volatile write publishes them. */
+    private String firstSubscription;
+
+    private long firstReplyNanos;
 
     final long bytes;
     final long sentEpochMicros;
@@ -228,9 +230,12 @@ public final class MessageTiming {
                 && message.subscription().equals(firstSubscription);
     }
 
-    /** When the first reply arrived ({@link System#nanoTime()}); meaningful once {@link #answered()}. */
+    /**
+     * When the first reply arrived ({@link System#nanoTime()}); -1 while the thread that answered the message has not
+     * yet said it (a delivery again that races its first).
+     */
     long firstReplyNanos() {
-        return firstReplyNanos;
+        return firstReceiver == null ? -1 : firstReplyNanos;
     }
 
     /** Whether it was answered at least once. */

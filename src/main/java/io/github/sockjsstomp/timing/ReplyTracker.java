@@ -176,9 +176,9 @@ public final class ReplyTracker {
             return;
         }
         MessageTiming entry = known.get(msgId);
-        boolean markedRedelivered = redelivered(message);
+        // A first delivery (the usual message) looks at no header: redelivery is asked of answered or unknown ones.
         if (entry == null) {
-            if (markedRedelivered && ids.isOurs(msgId)) {
+            if (ids.isOurs(msgId) && redelivered(message)) {
                 // its message was forgotten (its deadline passed): when it was first delivered is not known
                 counts.redelivery(false, 0);
                 return;
@@ -186,7 +186,7 @@ public final class ReplyTracker {
             unmatched(msgId, message, null);
             return;
         }
-        if (entry.answered() && (markedRedelivered || entry.cameAgain(message))) {
+        if (entry.answered() && (entry.cameAgain(message) || redelivered(message))) {
             redelivery(entry, message);
             if (message.receivedNanos() - entry.deadlineNanos > 0) {
                 timeOut(entry, DEADLINE_PASSED);
@@ -220,8 +220,10 @@ public final class ReplyTracker {
      * REDELIVERED record. Never a second answer, never a reply row.
      */
     private void redelivery(MessageTiming entry, IncomingMessage message) {
-        long afterFirstMicros = Math.max(0, (message.receivedNanos() - entry.firstReplyNanos()) / 1000);
-        counts.redelivery(true, afterFirstMicros);
+        long firstNanos = entry.firstReplyNanos();
+        boolean measured = firstNanos != -1;
+        long afterFirstMicros = measured ? Math.max(0, (message.receivedNanos() - firstNanos) / 1000) : -1;
+        counts.redelivery(measured, afterFirstMicros);
         long latencyMicros = Math.max(0, (message.receivedNanos() - entry.sentNanos) / 1000);
         entry.sink.record(entry.record(
                         TimingRecord.Outcome.REDELIVERED,
