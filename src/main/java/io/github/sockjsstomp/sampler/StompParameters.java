@@ -290,9 +290,6 @@ final class StompParameters {
     static final Parameter<String> STEPS_LOG =
             optional("stepsLog", "stomp-steps.csv", "CSV file of one row per step (docs/capacity.md); empty = none");
 
-    /** JMeter properties (-J) that size the objects shared by the whole JVM; read once, on first connect. */
-    static final String PROPERTY_PREFIX = "sockjsstomp.";
-
     /** Set by the session sampler after each sample: true once all of the thread's users are connected. */
     static final String ALL_CONNECTED_VARIABLE = "stompAllConnected";
 

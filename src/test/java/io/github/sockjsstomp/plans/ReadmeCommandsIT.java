@@ -618,7 +618,15 @@ class ReadmeCommandsIT {
             Path source = PlanRun.projectRoot()
                     .resolve("src/test/java")
                     .resolve(it.getName().replace('.', '/') + ".java");
-            String text = Files.readString(source, StandardCharsets.UTF_8);
+            String itself = Files.readString(source, StandardCharsets.UTF_8);
+            // the broker's share of the properties (where it listens, no login steps) is written beside it
+            String text = itself.contains("planProperties(")
+                    ? itself
+                            + Files.readString(
+                                    source.resolveSibling("../broker/ArtemisBroker.java")
+                                            .normalize(),
+                                    StandardCharsets.UTF_8)
+                    : itself;
             assertThat(written)
                     .as(
                             "%s#%s runs %s.jmx with these (else update ReadmeCommandsIT.PLAN_IT_RUNS)",

@@ -18,8 +18,10 @@ import org.springframework.scheduling.TaskScheduler;
  * The acknowledgements of one subscription of one session ({@code ack} {@code client} or {@code client-individual}):
  * each delivered message is consumed for {@code consumeMillis}, one after another as a single consumer thread would,
  * then ACKed or NACKed ({@link NackSpread}); {@code client} sends one cumulative ACK every {@code ackEvery} messages.
- * No thread waits: the next acknowledgement due is one task on the shared scheduler, so the frames of a subscription
- * go in the order the messages came. STOMP 1.2 names a message by its {@code ack} header, 1.1 by its
+ * No thread waits: the next acknowledgement due is one task on the consumers' scheduler (a precise one: the
+ * heart-beats' wheels tick every 25 ms, which would add up to that to every consume time), so the frames of a
+ * subscription go in the order the messages came; with no consume time each is sent at once by the I/O thread
+ * that read the message. STOMP 1.2 names a message by its {@code ack} header, 1.1 by its
  * {@code message-id} and {@code subscription}: each frame carries all three that the message had.
  */
 final class SubscriptionAcks {
@@ -69,6 +71,7 @@ final class SubscriptionAcks {
         String ackId = headers.getAck() != null ? headers.getAck() : messageId;
         boolean redelivered = "true".equals(headers.getFirst(REDELIVERED));
         long dueNanos;
+        List<Frame> frames = null;
         synchronized (this) {
             if (closed) {
                 settings.counts().abandoned(1);
@@ -83,7 +86,17 @@ final class SubscriptionAcks {
             if (armed) {
                 return;
             }
-            armed = true;
+            if (consumeNanos == 0) {
+                // nothing to consume: acknowledged at once, on the I/O thread that read it, so in the order they
+                // came; a scheduler would hold a prefetch-1 consumer to one message per wake-up
+                frames = takeDue(dueNanos);
+            } else {
+                armed = true;
+            }
+        }
+        if (frames != null) {
+            send(frames);
+            return;
         }
         schedule(dueNanos);
     }

@@ -285,7 +285,7 @@ public final class VirtualUser implements AutoCloseable {
             SubscriptionAcks acknowledging = null;
             if (consumer.acknowledges()) {
                 frame.setAck(consumer.mode().header());
-                acknowledging = new SubscriptionAcks(current, consumer, shared.scheduler(), this);
+                acknowledging = new SubscriptionAcks(current, consumer, shared.consumerScheduler(), this);
                 subscriptionAcks.add(acknowledging);
             }
             current.subscribe(frame, listeners.subscription(settings, destination, acknowledging));

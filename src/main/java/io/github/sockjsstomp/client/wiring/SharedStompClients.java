@@ -30,6 +30,7 @@ import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.http.converter.StringHttpMessageConverter;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.socket.client.WebSocketClient;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
@@ -71,6 +72,8 @@ public final class SharedStompClients {
     private final ClientSettings settings;
     private final ThreadPoolTaskExecutor connectExecutor;
     private final HeartbeatWheels heartbeatScheduler;
+    private final int consumerThreads;
+    private ThreadPoolTaskScheduler consumerScheduler;
     /** Per transport, one client per I/O lane (a Tomcat container opens every socket in one group). */
     private final Map<Transport, List<WebSocketStompClient>> stompClients = new EnumMap<>(Transport.class);
     /** For https/wss, built on the first such connect: TLS needs larger session buffers (see below). */
@@ -90,6 +93,8 @@ public final class SharedStompClients {
         this.connectExecutor = connectExecutor(settings.connectThreads());
         this.heartbeatScheduler =
                 new HeartbeatWheels(settings.heartbeatThreads(), HEARTBEAT_TICK_MILLIS, "stomp-heartbeat-");
+        // as many as the heart-beats': an acknowledgement, like a heart-beat, is a write that can wait on its session
+        this.consumerThreads = settings.heartbeatThreads();
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
         this.ioLanes =
                 settings.ioThreads() == 0 ? Collections.singletonList(null) : IoThreads.lanes(settings.ioThreads());
@@ -187,9 +192,27 @@ public final class SharedStompClients {
         }
     }
 
-    /** The heart-beat scheduler, which also times when a session goes silent. */
+    /** The heart-beat scheduler (a 25 ms tick), which also times when a session goes silent. */
     public TaskScheduler scheduler() {
         return heartbeatScheduler;
+    }
+
+    /**
+     * The scheduler of the consumers' acknowledgements ({@code consumeMillis}): to the millisecond, unlike the
+     * heart-beats' wheels, since its delays are the consumers' processing times. Made on first use: a run whose
+     * consumers acknowledge at once or not at all has no thread for it.
+     */
+    public synchronized TaskScheduler consumerScheduler() {
+        if (consumerScheduler == null) {
+            ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+            scheduler.setThreadNamePrefix("stomp-consume-");
+            scheduler.setPoolSize(consumerThreads);
+            scheduler.setDaemon(true);
+            scheduler.setRemoveOnCancelPolicy(true);
+            scheduler.initialize();
+            consumerScheduler = scheduler;
+        }
+        return consumerScheduler;
     }
 
     public CloseableHttpClient httpClient() {
