@@ -127,7 +127,7 @@ class ArtemisAcksIT {
 
     @Test
     void clientIndividualAcksEachMessageAfterTheConsumersTimeAndTheBrokerCountsAsWeDo() throws Exception {
-        PlanRun run = send("individual", "duration=4", "throughput=1200", "ack=client-individual", "consumeMillis=20");
+        PlanRun run = send("individual", "duration=8", "throughput=1200", "ack=client-individual", "consumeMillis=20");
         long sent = allAnswered(run);
         AckLine acks = consumedToTheEnd(run, sent);
         assertThat(acks.ackFrames()).isEqualTo(acks.acked());
@@ -142,7 +142,7 @@ class ArtemisAcksIT {
      */
     @Test
     void aConsumerWindowOfOneMessageHoldsTheRestAtTheBroker() throws Exception {
-        String[] slow = {"duration=5", "throughput=480", "ack=client-individual", "consumeMillis=400"};
+        String[] slow = {"duration=8", "throughput=480", "ack=client-individual", "consumeMillis=400"};
         PlanRun unbounded = send("unbounded", slow);
         long sent = allAnswered(unbounded);
         AckLine all = AckLine.of(unbounded);
@@ -167,7 +167,7 @@ class ArtemisAcksIT {
 
     @Test
     void clientAcksCumulativelyEveryNMessagesAndTheRestBeforeDisconnect() throws Exception {
-        PlanRun run = send("cumulative", "duration=3", "throughput=1200", "ack=client", "ackEvery=4");
+        PlanRun run = send("cumulative", "duration=8", "throughput=1200", "ack=client", "ackEvery=4");
         long sent = allAnswered(run);
         long frames = perQueue(run).values().stream()
                 .mapToLong(n -> n / 4 + (n % 4 == 0 ? 0 : 1))
@@ -183,7 +183,7 @@ class ArtemisAcksIT {
      */
     @Test
     void nackedMessagesAreSpreadEvenlyAndArtemisTakesANackAsAnAck() throws Exception {
-        PlanRun run = send("nack", "duration=3", "throughput=1200", "ack=client-individual", "nackShare=0.25");
+        PlanRun run = send("nack", "duration=8", "throughput=1200", "ack=client-individual", "nackShare=0.25");
         long sent = allAnswered(run);
         long nacked = perQueue(run).values().stream().mapToLong(n -> n / 4).sum();
         AckLine acks = AckLine.of(run);
