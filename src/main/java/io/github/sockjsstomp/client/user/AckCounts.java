@@ -45,16 +45,29 @@ public final class AckCounts {
         }
     }
 
-    /** One ACK frame that acknowledged {@code messages} messages (more than one: a cumulative ACK). */
-    void acked(long messages) {
-        ackFrames.increment();
-        acked.add(messages);
+    /**
+     * The consumer is done with {@code messages} and their ACK or NACK is about to be written: no longer ours to
+     * hold. Counted before the write, since the broker may deliver the next message (a window of one) before the
+     * writing thread returns, and a count taken after would hold both for a moment.
+     */
+    void settling(long messages) {
         unacked.addAndGet(-messages);
     }
 
+    /** One ACK frame, written, that acknowledged {@code messages} messages (more than one: a cumulative ACK). */
+    void acked(long messages) {
+        ackFrames.increment();
+        acked.add(messages);
+    }
+
+    /** One NACK frame, written. */
     void nacked() {
         nacked.increment();
-        unacked.decrementAndGet();
+    }
+
+    /** Messages whose ACK or NACK ({@link #settling}) could not be written: the broker delivers them again. */
+    void unwritten(long messages) {
+        abandoned.add(messages);
     }
 
     /** Messages delivered that the session ended without acknowledging: the broker delivers them again. */

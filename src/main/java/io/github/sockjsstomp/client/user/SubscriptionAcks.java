@@ -182,11 +182,13 @@ final class SubscriptionAcks {
             if (frame.message.subscription != null) {
                 headers.set(SUBSCRIPTION, frame.message.subscription);
             }
+            settings.counts().settling(frame.covers);
             try {
                 session.acknowledge(headers, frame.ack);
             } catch (RuntimeException e) {
                 log.debug("{}: {} failed: {}", owner, frame.ack ? "ACK" : "NACK", Failure.describe(e));
-                abandon(frames.subList(i, frames.size()));
+                settings.counts().unwritten(frame.covers);
+                abandon(frames.subList(i + 1, frames.size()));
                 lost();
                 return;
             }

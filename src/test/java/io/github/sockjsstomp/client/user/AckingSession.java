@@ -12,6 +12,8 @@ final class AckingSession implements StompSession {
     final List<String> frames = new ArrayList<>();
     final List<StompHeaders> headers = new ArrayList<>();
     boolean connected = true;
+    /** Run inside each write, as a broker that delivers the next message before the writer returns. */
+    Runnable duringWrite = () -> {};
 
     @Override
     public String getSessionId() {
@@ -55,6 +57,7 @@ final class AckingSession implements StompSession {
     public synchronized Receiptable acknowledge(StompHeaders frame, boolean consumed) {
         frames.add((consumed ? "ACK " : "NACK ") + frame.getId());
         headers.add(frame);
+        duringWrite.run();
         return null;
     }
 

@@ -119,4 +119,20 @@ class SubscriptionAcksTest {
         assertThat(counts.snapshot().abandoned()).isEqualTo(2);
         assertThat(counts.snapshot().unacked()).isZero();
     }
+
+    @Test
+    void aMessageDeliveredWhileTheAckBeforeItIsWrittenIsNotCountedWithIt() {
+        // a window of one message: the broker sends the next as soon as it reads the ACK, which may be before the
+        // writing thread returns; the consumer holds one message at a time, and the counts must say so
+        SubscriptionAcks acks = acks(AckMode.CLIENT_INDIVIDUAL, 1, 0, 0);
+        int[] next = {2};
+        session.duringWrite = () -> {
+            if (next[0] <= 5) {
+                acks.delivered(message(next[0]++, false), System.nanoTime());
+            }
+        };
+        acks.delivered(message(1, false), System.nanoTime());
+        assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2", "ACK a-3", "ACK a-4", "ACK a-5");
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(5, 5, 5, 0, 0, 0, 1));
+    }
 }
