@@ -276,12 +276,13 @@ def jmeter(home, plan, out, name, props, jvm_args="", gc_algo=None):
 
 
 def samples_between(jtl, label, start_ms, end_ms):
-    """Samples of a label that ended in the window, counted as JMeter's summariser counts them (a closed-loop row is
-    SampleCount round trips), and the failed ones."""
+    """Samples of a label (or of any of a tuple of labels) that ended in the window, counted as JMeter's summariser
+    counts them (a closed-loop row is SampleCount round trips), and the failed ones."""
+    labels = (label,) if isinstance(label, str) else label
     count = errors = 0
     with open(jtl, newline="") as f:
         for row in csv.DictReader(f):
-            if row["label"] != label:
+            if row["label"] not in labels:
                 continue
             end = int(row["timeStamp"]) + int(row["elapsed"])
             if start_ms <= end < end_ms:
@@ -405,7 +406,8 @@ def echo_run(side, server, out, round_no, fire=False):
         # CPU per answered message then measures the server's capacity, not ours (see the errors column).
         done, errors = answered_between(out / f"{name}-timing.csv", start_ms, end_ms)
     else:
-        done, errors = samples_between(jtl, "echo", start_ms, end_ms)
+        # ours writes a reply row per round trip (the plans' default since issue 39) and keeps its echo rows out
+        done, errors = samples_between(jtl, ("echo", "reply /app/echo"), start_ms, end_ms)
     seconds = (end_ms - start_ms) / 1000
     return {"run": name, "per_s": done / seconds, "cpu_us": 1e6 * cpu / max(done, 1),
             "vcs": switches[0] / max(done, 1), "ivcs": switches[1] / max(done, 1), "errors": errors,

@@ -55,13 +55,7 @@ class ArtemisAcksIT {
 
     /** The properties of {@link #send}. */
     private static List<String> properties(String queue, String... more) {
-        List<String> properties = new ArrayList<>(List.of(
-                "host=127.0.0.1",
-                "port=" + broker.port(),
-                "transport=raw",
-                "endpoint=/",
-                "indexPath=none",
-                "pullPath=none",
+        List<String> properties = broker.planProperties(
                 "replySamples=false",
                 "login=guest",
                 "passcode=guest",
@@ -70,7 +64,7 @@ class ArtemisAcksIT {
                 "rampUp=0",
                 "destination=/queue/" + queue + ".{{userNumber}}",
                 "subscribeTo=/queue/" + queue + ".{{userNumber}}",
-                "replyTimeoutMillis=15000"));
+                "replyTimeoutMillis=15000");
         properties.addAll(Arrays.asList(more));
         return properties;
     }
