@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
 
 all: build
 
@@ -45,8 +45,12 @@ test:
 ## the checks `mvn verify` runs after the integration tests, skipped there when test-style runs them beside
 NO_STYLE := -Dspotless.check.skip=true -Dcheckstyle.skip=true
 
-test-java:
+test-java: rabbitmq
 	$(MVN) $(MVN_FLAGS) verify $(MVN_VERIFY_FLAGS)
+
+## rabbitmq: Debian's RabbitMQ where it is missing (root or sudo): the broker tests start private nodes from it
+rabbitmq:
+	bash scripts/rabbitmq-install.sh
 
 test-style:
 	$(MVN) $(MVN_FLAGS) -q spotless:check checkstyle:check

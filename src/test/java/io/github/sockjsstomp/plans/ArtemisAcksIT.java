@@ -93,14 +93,6 @@ class ArtemisAcksIT {
         return total;
     }
 
-    /** Every message sent answered, the books balanced. */
-    private static long allAnswered(PlanRun run) throws Exception {
-        BooksLine books = run.books();
-        assertThat(books.sent()).as(books.line()).isPositive();
-        assertThat(books.allAnswered(books.sent())).as(books.line()).isTrue();
-        return books.sent();
-    }
-
     /** How many messages each user's queue carried, from the timing log: destination to count. */
     private static Map<String, Long> perQueue(PlanRun run) throws Exception {
         return run.timing().stream().collect(Collectors.groupingBy(r -> r[6], Collectors.counting()));
@@ -122,7 +114,7 @@ class ArtemisAcksIT {
     @Test
     void clientIndividualAcksEachMessageAfterTheConsumersTimeAndTheBrokerCountsAsWeDo() throws Exception {
         PlanRun run = send("individual", "duration=8", "throughput=1200", "ack=client-individual", "consumeMillis=20");
-        long sent = allAnswered(run);
+        long sent = run.sentAllAnswered();
         AckLine acks = consumedToTheEnd(run, sent);
         assertThat(acks.ackFrames()).isEqualTo(acks.acked());
         assertThat(acks.maxUnacked()).isBetween(1L, sent);
@@ -138,7 +130,7 @@ class ArtemisAcksIT {
     void aConsumerWindowOfOneMessageHoldsTheRestAtTheBroker() throws Exception {
         String[] slow = {"duration=8", "throughput=480", "ack=client-individual", "consumeMillis=400"};
         PlanRun unbounded = send("unbounded", slow);
-        long sent = allAnswered(unbounded);
+        long sent = unbounded.sentAllAnswered();
         AckLine all = AckLine.of(unbounded);
         assertThat(all.maxUnacked()).as("unacknowledged at most, no window").isGreaterThan(USERS);
         // every reply came at once, so the run ended while the consumers were still at work: what they had not
@@ -151,7 +143,7 @@ class ArtemisAcksIT {
         List<String> windowed = new ArrayList<>(List.of(slow));
         windowed.add("subscribeHeaders=consumer-window-size:1");
         PlanRun window = send("window", windowed.toArray(String[]::new));
-        long windowSent = allAnswered(window);
+        long windowSent = window.sentAllAnswered();
         AckLine one = consumedToTheEnd(window, windowSent);
         assertThat(one.maxUnacked())
                 .as("unacknowledged at most, a window of one")
@@ -162,7 +154,7 @@ class ArtemisAcksIT {
     @Test
     void clientAcksCumulativelyEveryNMessagesAndTheRestBeforeDisconnect() throws Exception {
         PlanRun run = send("cumulative", "duration=8", "throughput=1200", "ack=client", "ackEvery=4");
-        long sent = allAnswered(run);
+        long sent = run.sentAllAnswered();
         long frames = perQueue(run).values().stream()
                 .mapToLong(n -> n / 4 + (n % 4 == 0 ? 0 : 1))
                 .sum();
@@ -178,7 +170,7 @@ class ArtemisAcksIT {
     @Test
     void nackedMessagesAreSpreadEvenlyAndArtemisTakesANackAsAnAck() throws Exception {
         PlanRun run = send("nack", "duration=8", "throughput=1200", "ack=client-individual", "nackShare=0.25");
-        long sent = allAnswered(run);
+        long sent = run.sentAllAnswered();
         long nacked = perQueue(run).values().stream().mapToLong(n -> n / 4).sum();
         AckLine acks = AckLine.of(run);
         assertThat(acks).isEqualTo(new AckLine(sent, sent - nacked, sent - nacked, nacked, 0, acks.maxUnacked(), 0));

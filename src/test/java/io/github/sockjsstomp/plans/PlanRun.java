@@ -216,8 +216,17 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         return Files.readAllLines(timingLog, StandardCharsets.UTF_8).stream()
                 .skip(1)
                 .map(line -> line.split(",", -1))
+                .filter(r -> !r[1].equals("REDELIVERED")) // no answer, so never a reply row
                 .filter(r -> (Long.parseLong(r[11]) + Long.parseLong(r[3])) / 1000 >= last)
                 .count();
+    }
+
+    /** The messages the run sent, once its books say some were and every one was answered. */
+    long sentAllAnswered() throws IOException {
+        BooksLine books = books();
+        assertThat(books.sent()).as(books.line()).isPositive();
+        assertThat(books.allAnswered(books.sent())).as(books.line()).isTrue();
+        return books.sent();
     }
 
     /** The timing log's records, split into columns (no field of a record holds a comma in these tests). */
@@ -264,6 +273,7 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
                 Pattern.compile("late replies=(\\d+)(?: up to (\\d+) ms after their send)?");
         private static final Pattern RECEIPTS = Pattern.compile(" receipts=(\\d+) no-receipt=(\\d+)");
         private static final Pattern UNWRITTEN = Pattern.compile(", timing log unwritten=(\\d+);");
+        private static final Pattern REDELIVERIES = Pattern.compile(", redeliveries=(\\d+)");
 
         /** The first books line in {@code log} (a run that sent nothing writes none), read from {@code where}. */
         static BooksLine in(String log, String where) {
@@ -293,6 +303,12 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
         /** Whether every one of {@code messages} was answered: none lost, failed or pending. */
         boolean allAnswered(long messages) {
             return sent == messages && answered == messages && lost == 0 && failed == 0 && pending == 0;
+        }
+
+        /** The messages delivered again the line counts beside the books (0 when it names none). */
+        long redeliveries() {
+            Matcher counted = REDELIVERIES.matcher(line);
+            return counted.find() ? Long.parseLong(counted.group(1)) : 0;
         }
 
         /** sent = answered + lost + failed + pending, and the line does not say otherwise. */

@@ -6,6 +6,7 @@ import io.github.sockjsstomp.apps.GreetingApp;
 import io.github.sockjsstomp.apps.SecuredChatApp;
 import io.github.sockjsstomp.apps.SecuredChatApp.StompAuth;
 import io.github.sockjsstomp.broker.ArtemisBroker;
+import io.github.sockjsstomp.broker.RabbitBroker;
 import io.github.sockjsstomp.demo.DemoServer;
 import io.github.sockjsstomp.properties.PlanDefaults;
 import io.github.sockjsstomp.properties.PlanPropertyNames;
@@ -32,11 +33,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every headless JMeter command line of README.md, docs/*.md and jmx/README.md, as a user copies it. Each
- * property a line passes must be one its plan reads. A line for a server this machine does not have (RabbitMQ,
- * another host, remote engines) stops there; a line a plan IT already runs ({@link #PLAN_IT_RUNS}) is not run
+ * property a line passes must be one its plan reads. A line for a server this machine does not have (another
+ * host, remote engines) stops there; a line a plan IT already runs ({@link #PLAN_IT_RUNS}) is not run
  * twice, nor the greeting app's stepped line, which {@link GreetingAppCapacityIT} runs for its verdict; every other
  * line runs through bash against the server it names (the demo server with its login steps, Spring's greeting app
- * as published, its 1 s pause per greeting, the Spring Security app, ActiveMQ Artemis), only its port and its length
+ * as published, its 1 s pause per greeting, the Spring Security app, ActiveMQ Artemis, a RabbitMQ node of the test's
+ * own with its queues deleted before each line, as a user's first run finds a broker), only its ports and its length
  * changed, and must balance its books: every message sent answered (jmeter.log's books line: sent = answered, lost =
  * 0, failed = 0), a sample per message, a session per user.
  */
@@ -261,6 +263,7 @@ class ReadmeCommandsIT {
     private static GreetingApp greetings;
     private static SecuredChatApp secured;
     private static ArtemisBroker artemis;
+    private static RabbitBroker rabbit;
 
     /** The servers start when a line first needs one: a server no line runs against costs nothing. */
     @BeforeAll
@@ -270,7 +273,7 @@ class ReadmeCommandsIT {
 
     @AfterAll
     static void stopServers() throws Exception {
-        for (AutoCloseable server : new AutoCloseable[] {demo, greetings, secured, artemis}) {
+        for (AutoCloseable server : new AutoCloseable[] {demo, greetings, secured, artemis, rabbit}) {
             if (server != null) {
                 server.close();
             }
@@ -349,9 +352,12 @@ class ReadmeCommandsIT {
                 // the drain) is in the timing log and the books only; every one before it is a reply row.
                 Path timingLog = work.resolve(asRun.getOrDefault("timingLog", "stomp-timing.csv"));
                 long drained = PlanRun.finishedFromTheLastReplyRow(run.rows(), timingLog);
-                // A row per record of the timing log: a message's outcome, or in a broadcast each copy received.
-                long records =
-                        Files.readAllLines(timingLog, StandardCharsets.UTF_8).size() - 1L;
+                // A row per record of the timing log: a message's outcome, or in a broadcast each copy received; a
+                // message delivered again (a NACK's) is no answer, so it has its record and no row.
+                long records = Files.readAllLines(timingLog, StandardCharsets.UTF_8).stream()
+                        .skip(1)
+                        .filter(record -> !record.split(",", 3)[1].equals("REDELIVERED"))
+                        .count();
                 assertThat(samples)
                         .as(
                                 "a reply sample per timing record (%d), %d in the drain aside; samples %s",
@@ -448,7 +454,15 @@ class ReadmeCommandsIT {
             // connections' TTL every 2 s: a silent session it had not closed by the end would be NotExpired.
             appended.add("duration=15");
         }
-        return runInBash(command, portFor(command), appended, work);
+        int port = portFor(command);
+        if (rabbit != null && port == rabbit.webStompPort()) {
+            // its management API, where a line watches the broker's figures
+            ReadmeCommand atTheNode = ReadmeCommand.parse(
+                    command.text().replace("127.0.0.1:15672", "127.0.0.1:" + rabbit.managementPort()),
+                    String.join(", ", command.where()));
+            return runInBash(atTheNode, port, appended, work);
+        }
+        return runInBash(command, port, appended, work);
     }
 
     /**
@@ -515,6 +529,13 @@ class ReadmeCommandsIT {
                 artemis = ArtemisBroker.start(dir.resolve("artemis"), Map.of("guest", "guest"), 0);
             }
             return artemis.port();
+        }
+        if ("15674".equals(properties.get("port"))) {
+            if (rabbit == null) {
+                rabbit = RabbitBroker.start(dir.resolve("rabbitmq"));
+            }
+            rabbit.deleteQueues();
+            return rabbit.webStompPort();
         }
         String endpoint = properties.getOrDefault("endpoint", "");
         if (endpoint.equals("/chat-websocket")) {
