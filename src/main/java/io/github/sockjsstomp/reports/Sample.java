@@ -3,6 +3,7 @@ package io.github.sockjsstomp.reports;
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionException;
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.samplers.SampleSaveConfiguration;
@@ -61,6 +62,43 @@ public final class Sample {
         } finally {
             result.sampleEnd();
         }
+        return result;
+    }
+
+    /**
+     * The end of a timed sample that {@link #started} on one thread and ends on another, whichever thread ends the
+     * wait it was started for (an I/O thread, a timer): as {@link #timed}, but {@code failure} (what ended the wait
+     * exceptionally, null if nothing did) comes first, and an interrupt fails the sample without touching the flag
+     * of a thread that was never interrupted.
+     */
+    public static SampleResult completed(SampleResult result, Throwable failure, Body body) {
+        try {
+            Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                    ? wrapped.getCause()
+                    : failure;
+            if (cause instanceof InterruptedException) {
+                fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
+            } else if (cause != null) {
+                log.warn("{}: sample failed", result.getSampleLabel(), cause);
+                fail(result, SAMPLER_ERROR, Failure.describe(cause));
+            } else {
+                body.run(result);
+            }
+        } catch (InterruptedException e) {
+            fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
+        } catch (RuntimeException e) {
+            log.warn("{}: sample failed", result.getSampleLabel(), e);
+            fail(result, SAMPLER_ERROR, Failure.describe(e));
+        } finally {
+            result.sampleEnd();
+        }
+        return result;
+    }
+
+    /** A sample whose time starts now, to be ended by {@link #completed}. */
+    public static SampleResult started(String label) {
+        SampleResult result = newResult(label);
+        result.sampleStart();
         return result;
     }
 

@@ -1,13 +1,18 @@
 package io.github.sockjsstomp.users;
 
 import io.github.sockjsstomp.reports.Sample;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.jmeter.samplers.SampleResult;
@@ -16,8 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The connects a thread has under way at once, {@code connectsInFlight} at most, so that its connect rate is the
- * server's and not one handshake at a time. Each connect runs on a connect lane of the thread's own (a user's login
- * steps are blocking HTTP requests, and its connect waits for CONNECTED), touching only its user; the JMeter thread
+ * server's and not one handshake at a time. A connect that blocks (a user's login steps are blocking HTTP requests,
+ * SockJS asks its /info, transport auto its probe) runs on a connect lane of the thread's own, which then waits for
+ * CONNECTED; a plain WebSocket connect with no login steps runs on no lane and no thread waits for it (the
+ * handshake is on Spring's connect threads, CONNECTED read on an I/O thread, which ends the sample): a lane's
+ * hand-overs and wake-ups were a tenth of a connect's CPU. Either way it touches only its user; the JMeter thread
  * paces the starts ({@link UserConnects#awaitTurn}), takes the finished ones in the order they finish and applies
  * their outcomes ({@link UserConnects#apply}) itself, since {@link Reconnects} and the turns are its alone, and the
  * users' states change only where the turns look ({@link Reconnects#isConnecting} while under way). With a
@@ -56,6 +64,22 @@ public final class ConnectsInFlight {
 
         /** User {@code index}'s session, opened after Stop, is closed: on its connect lane. */
         void disconnect(int index);
+
+        /**
+         * Whether user {@code index}'s connect needs no thread to wait on it (no login steps, a plain WebSocket):
+         * then it is made by {@link #attemptAsync}, with no lane.
+         */
+        default boolean connectsWithoutWaiting(int index) {
+            return false;
+        }
+
+        /**
+         * The connect, timed, completing on whatever thread ends its wait, touching only its user; only where
+         * {@link #connectsWithoutWaiting}.
+         */
+        default CompletableFuture<UserConnects.Attempt> attemptAsync(int index, String label) {
+            throw new UnsupportedOperationException("connects that wait use attempt");
+        }
     }
 
     private final Connects connects;
@@ -67,6 +91,9 @@ public final class ConnectsInFlight {
     private final BlockingQueue<UserConnects.Attempt> finished;
     /** With a limit of 1: the connect done on the JMeter thread, until {@link #awaitFirst} takes it. */
     private UserConnects.Attempt doneHere;
+
+    /** The connects under way that no lane runs ({@link Connects#attemptAsync}), until they land. */
+    private final Set<CompletableFuture<UserConnects.Attempt>> waitedOnByNoOne = ConcurrentHashMap.newKeySet();
 
     private int inFlight;
     /** Made on the first connect that needs one (with a limit of 1 none does); its lanes end when idle. */
@@ -123,6 +150,16 @@ public final class ConnectsInFlight {
             doneHere = connects.attempt(index, label);
             return;
         }
+        if (connects.connectsWithoutWaiting(index)) {
+            // nothing of it blocks: no lane, no thread waiting for CONNECTED; it lands in the queue when done
+            CompletableFuture<UserConnects.Attempt> connect = connects.attemptAsync(index, label);
+            waitedOnByNoOne.add(connect);
+            connect.whenComplete((done, failure) -> {
+                landed(index, label, cancelled, done, failure);
+                waitedOnByNoOne.remove(connect);
+            });
+            return;
+        }
         try {
             lanes().execute(() -> runOnLane(index, label, cancelled));
         } catch (RejectedExecutionException e) {
@@ -156,6 +193,22 @@ public final class ConnectsInFlight {
             // a given-up connect ends as if interrupted (its sample says Interrupted); the lane's next one must not
             Thread.interrupted();
         }
+    }
+
+    private void landed(int index, String label, long cancelledBefore, UserConnects.Attempt done, Throwable failure) {
+        if (done == null) {
+            // not expected: the attempt makes a failed sample of every failure
+            long now = System.nanoTime();
+            log.warn("{}: connect of user {} failed", this, index, failure);
+            finished.add(new UserConnects.Attempt(
+                    index, Sample.failedAtOnce(label, Sample.SAMPLER_ERROR, String.valueOf(failure)), now, now));
+            return;
+        }
+        if (cancels.get() != cancelledBefore && done.result().isSuccessful()) {
+            // connected after Stop passed over its user: no one else closes it before the test ends
+            connects.disconnect(index);
+        }
+        finished.add(done);
     }
 
     /**
@@ -201,6 +254,7 @@ public final class ConnectsInFlight {
      */
     void close() {
         cancel();
+        awaitTheUnwaited();
         ExecutorService made;
         synchronized (this) {
             made = lanes;
@@ -218,6 +272,24 @@ public final class ConnectsInFlight {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The connects no lane runs, bounded by the longest a connect can take: given up, they end at once. */
+    private void awaitTheUnwaited() {
+        CompletableFuture<?>[] underWay = waitedOnByNoOne.toArray(CompletableFuture<?>[]::new);
+        if (underWay.length == 0) {
+            return;
+        }
+        try {
+            CompletableFuture.allOf(underWay).get(longestConnectNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn(
+                    "{}: connects still under way after {} ms",
+                    this,
+                    TimeUnit.NANOSECONDS.toMillis(longestConnectNanos));
         }
     }
 

@@ -7,6 +7,7 @@ import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.reports.Sample;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.jmeter.samplers.SampleResult;
 
 /**
@@ -92,6 +93,27 @@ public final class UserConnects implements ConnectsInFlight.Connects {
         return new Attempt(index, result, startNanos, System.nanoTime());
     }
 
+    @Override
+    public boolean connectsWithoutWaiting(int index) {
+        return users.get(index).connectsWithoutWaiting();
+    }
+
+    /**
+     * {@link #attempt} with no thread waiting on it, where {@link #connectsWithoutWaiting}: the sample ends on the
+     * thread that ends the connect's wait (the I/O thread that read CONNECTED, which also writes the SUBSCRIBEs),
+     * touching only its user.
+     */
+    @Override
+    public CompletableFuture<Attempt> attemptAsync(int index, String label) {
+        VirtualUser user = users.get(index);
+        long startNanos = System.nanoTime();
+        SampleResult result = Sample.started(label);
+        return user.connectAsync().handle((connect, failure) -> {
+            Sample.completed(result, failure, r -> afterConnect(user, r, connect));
+            return new Attempt(index, result, startNanos, System.nanoTime());
+        });
+    }
+
     /** Applies a connect's outcome to the thread's books: on the JMeter thread that owns {@link Reconnects}. */
     @Override
     public void apply(Attempt attempt) {
@@ -121,7 +143,11 @@ public final class UserConnects implements ConnectsInFlight.Connects {
                 return;
             }
         }
-        StepResult connect = user.connect();
+        afterConnect(user, result, user.connect());
+    }
+
+    /** The connect's step, then the subscribes. */
+    private void afterConnect(VirtualUser user, SampleResult result, StepResult connect) {
         result.connectEnd();
         result.latencyEnd();
         Sample.addStep(result, connect);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -152,6 +153,64 @@ class ConnectsInFlightTest {
         assertThat(row.getResponseMessage()).contains("closed");
     }
 
+    /**
+     * A connect that needs no thread to wait on it (a plain WebSocket, no login steps) runs on no lane: it is started
+     * on the JMeter thread and lands when whatever thread ends its wait completes it, here the test's own.
+     */
+    @Test
+    void aConnectThatWaitsForNothingHasNoLaneAndLandsWhenItsWaitEnds() throws InterruptedException {
+        connects.withoutWaiting = true;
+        inFlight = new ConnectsInFlight(connects, 3, LONGEST_MILLIS);
+        for (int index = 0; index < 3; index++) {
+            inFlight.start(index, "session");
+        }
+        assertThat(connects.attemptThreads.values())
+                .containsOnly(Thread.currentThread().getName());
+        assertThat(inFlight.hasFinished()).isFalse();
+
+        List<String> rows = new ArrayList<>();
+        for (int index : new int[] {1, 2, 0}) {
+            Thread ender = new Thread(() -> connects.complete(index), "io-" + index);
+            ender.start();
+            rows.add(inFlight.awaitFirst("session").getResponseMessage());
+        }
+
+        assertThat(rows).containsExactly("user 1", "user 2", "user 0");
+        assertThat(connects.applied).containsExactly(1, 2, 0);
+        assertThat(connects.applyThreads).containsOnly(Thread.currentThread().getName());
+        assertThat(Thread.getAllStackTraces().keySet().stream().map(Thread::getName))
+                .noneMatch(name -> name.startsWith("stomp-connect-lane"));
+    }
+
+    @Test
+    void aConnectWithNoLaneThatConnectsAfterStopIsClosedAndCloseWaitsForTheRest() throws InterruptedException {
+        connects.withoutWaiting = true;
+        inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
+        inFlight.start(0, "session");
+        inFlight.start(1, "session");
+
+        inFlight.cancel();
+        connects.complete(0);
+        SampleResult row = inFlight.awaitFirst("session");
+        assertThat(row.isSuccessful()).isTrue();
+        assertThat(connects.disconnected).as("connected after Stop").containsExactly(0);
+
+        Thread ender = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    connects.complete(1);
+                },
+                "io-late");
+        ender.start();
+        inFlight.close();
+        assertThat(connects.pending.get(1).isDone()).as("close waited for it").isTrue();
+        assertThat(connects.disconnected).containsExactly(0, 1);
+    }
+
     @Test
     void aLimitBelowOneIsRefused() {
         assertThatThrownBy(() -> new ConnectsInFlight(connects, 0, LONGEST_MILLIS))
@@ -176,6 +235,31 @@ class ConnectsInFlightTest {
         final CountDownLatch[] runningAtLeast = {new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1)};
 
         volatile boolean finishAtOnce;
+        /** Connects that wait for nothing: {@link #attemptAsync}, each ended by {@link #complete}. */
+        volatile boolean withoutWaiting;
+
+        final Map<Integer, CompletableFuture<UserConnects.Attempt>> pending = new ConcurrentHashMap<>();
+        final Map<Integer, SampleResult> startedRows = new ConcurrentHashMap<>();
+        final Map<Integer, Long> startNanos = new ConcurrentHashMap<>();
+
+        void complete(int index) {
+            SampleResult result = Sample.completed(startedRows.get(index), null, r -> Sample.ok(r, "user " + index));
+            pending.get(index)
+                    .complete(new UserConnects.Attempt(index, result, startNanos.get(index), System.nanoTime()));
+        }
+
+        @Override
+        public boolean connectsWithoutWaiting(int index) {
+            return withoutWaiting;
+        }
+
+        @Override
+        public CompletableFuture<UserConnects.Attempt> attemptAsync(int index, String label) {
+            attemptThreads.put(index, Thread.currentThread().getName());
+            startNanos.put(index, System.nanoTime());
+            startedRows.put(index, Sample.started(label));
+            return pending.computeIfAbsent(index, i -> new CompletableFuture<>());
+        }
 
         void finish(int index) {
             latch(index).countDown();

@@ -4,6 +4,7 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +129,83 @@ public final class VirtualUser implements AutoCloseable {
      * soon as its transport opens, so no socket or XHR thread outlives it.
      */
     public StepResult connect() throws InterruptedException {
+        Started started = start();
+        if (started.done() != null) {
+            return started.done();
+        }
+        Throwable waited = null;
+        try {
+            started.connectedOrEnded().get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            waited = e;
+        } catch (InterruptedException e) {
+            started.current().abandon(started.future());
+            throw e;
+        }
+        return settle(started, waited);
+    }
+
+    /**
+     * Whether {@link #connectAsync} needs no thread of the caller's: a plain WebSocket (no SockJS /info, no probe
+     * of what the endpoint speaks) and no HTTP login steps, each of which blocks the thread it runs on.
+     */
+    public boolean connectsWithoutWaiting() {
+        WebLogin web = settings.web();
+        return settings.server().transport() == Transport.RAW
+                && web.indexPath().isEmpty()
+                && web.pullPath().isEmpty()
+                && web.formLoginPath().isEmpty()
+                && web.csrfPath().isEmpty();
+    }
+
+    /**
+     * {@link #connect} with no thread waiting for it (only where {@link #connectsWithoutWaiting}): the step
+     * completes on the thread that ends the wait, the I/O thread that read CONNECTED or an ERROR frame, the
+     * JDK's delay thread at the connect timeout, or the thread that gave the connect up ({@link #disconnect}),
+     * which completes it exceptionally with an InterruptedException, as {@link #connect} throws one.
+     */
+    public CompletableFuture<StepResult> connectAsync() {
+        Started started = start();
+        if (started.done() != null) {
+            return CompletableFuture.completedFuture(started.done());
+        }
+        return started.connectedOrEnded()
+                .orTimeout(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS)
+                .handle((ignored, failure) -> {
+                    Throwable waited = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                            ? wrapped.getCause()
+                            : failure;
+                    try {
+                        return settle(
+                                started,
+                                waited == null || waited instanceof TimeoutException
+                                        ? waited
+                                        : new ExecutionException(waited));
+                    } catch (InterruptedException givenUp) {
+                        throw new CompletionException(givenUp);
+                    }
+                });
+    }
+
+    /**
+     * A connect under way: its attempt, the STOMP session's future and when it started; or {@code done}, a step
+     * that failed before there was anything to wait for.
+     */
+    private record Started(
+            ConnectAttempt current,
+            CompletableFuture<StompSession> future,
+            URI uri,
+            long startMillis,
+            long startNanos,
+            StepResult done) {
+
+        /** Done at CONNECTED, an ERROR frame or the connect given up, whichever comes first. */
+        CompletableFuture<Object> connectedOrEnded() {
+            return CompletableFuture.anyOf(future, current.error, current.givenUp);
+        }
+    }
+
+    private Started start() {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         closeSession();
@@ -139,8 +218,18 @@ public final class VirtualUser implements AutoCloseable {
                     settings.server().endpointHttpUri(),
                     http.cookieHeader(settings.server().endpointHttpUri()));
             if (!found.ok()) {
-                return StepResult.failure(
-                        "connect", found.code(), "transport auto: " + found.message(), startMillis, startNanos);
+                return new Started(
+                        null,
+                        null,
+                        null,
+                        startMillis,
+                        startNanos,
+                        StepResult.failure(
+                                "connect",
+                                found.code(),
+                                "transport auto: " + found.message(),
+                                startMillis,
+                                startNanos));
             }
             use = settings.withTransport(found.transport());
             ChosenTransports.sayOnce(settings.server().endpointHttpUri(), found);
@@ -152,19 +241,29 @@ public final class VirtualUser implements AutoCloseable {
                 new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener, settings.name()));
         attempt = current;
         live = current;
-        CompletableFuture<StompSession> future;
         try {
-            future = Handshake.open(shared, http, use, uri, current, sessionHandler);
+            return new Started(
+                    current,
+                    Handshake.open(shared, http, use, uri, current, sessionHandler),
+                    uri,
+                    startMillis,
+                    startNanos,
+                    null);
         } catch (RuntimeException e) {
             // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
             current.abandon();
             log.debug("{} connect failed", this, e);
-            return failed(use, uri, Failure.of(e), startMillis, startNanos);
+            return new Started(
+                    current,
+                    null,
+                    uri,
+                    startMillis,
+                    startNanos,
+                    failed(use, uri, Failure.of(e), startMillis, startNanos));
         } finally {
             // SockJS's /info was asked and read on this thread, inside connectAsync.
             shared.forgetSockJsInfo(use.server().transport());
         }
-        return awaitConnected(current, future, uri, startMillis, startNanos);
     }
 
     private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
@@ -189,40 +288,17 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /**
-     * Waits for CONNECTED, an ERROR frame, the connect timeout or the connect being given up ({@link #disconnect}
-     * from another thread: an InterruptedException, as if this thread had been interrupted), whichever comes first.
+     * The connect's step once its wait ended: CONNECTED, an ERROR frame, the connect timeout ({@code waited} a
+     * TimeoutException), a failed transport ({@code waited} an ExecutionException) or the connect given up from
+     * another thread ({@link #disconnect}: an InterruptedException, as if the waiting thread had been interrupted).
      */
-    private StepResult awaitConnected(
-            ConnectAttempt current, CompletableFuture<StompSession> future, URI uri, long startMillis, long startNanos)
-            throws InterruptedException {
-        try {
-            CompletableFuture.anyOf(future, current.error, current.givenUp)
-                    .get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
-            if (current.givenUp.isDone()) {
-                throw givenUp();
-            }
-            String error = current.error.getNow(null);
-            if (error != null) {
-                current.abandon(future);
-                return refused(error, startMillis, startNanos);
-            }
-            session = future.getNow(null);
-            attempt = null;
-            everConnected = true;
-            lastLoss = null;
-            if (current.silence != null) {
-                current.silence.arm(shared.scheduler(), silentAfterMillis);
-            }
-            return StepResult.success(
-                    "connect",
-                    "200",
-                    "CONNECTED over " + used.server().transport()
-                            + (settings.server().transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri,
-                    startMillis,
-                    startNanos,
-                    0,
-                    "");
-        } catch (TimeoutException e) {
+    private StepResult settle(Started started, Throwable waited) throws InterruptedException {
+        ConnectAttempt current = started.current();
+        CompletableFuture<StompSession> future = started.future();
+        URI uri = started.uri();
+        long startMillis = started.startMillis();
+        long startNanos = started.startNanos();
+        if (waited instanceof TimeoutException) {
             current.abandon(future);
             return StepResult.failure(
                     "connect",
@@ -230,23 +306,45 @@ public final class VirtualUser implements AutoCloseable {
                     "No CONNECTED from " + uri + " within " + settings.connect().timeoutMillis() + " ms",
                     startMillis,
                     startNanos);
-        } catch (InterruptedException e) {
-            current.abandon(future);
-            throw e;
-        } catch (ExecutionException e) {
+        }
+        if (waited != null) {
             if (current.givenUp.isDone()) {
                 // the transport it closed ended the connect
                 current.abandon(future);
                 throw givenUp();
             }
             current.abandon(future);
-            log.debug("{} connect failed", this, e.getCause());
+            log.debug("{} connect failed", this, waited.getCause());
             String error = stompError;
             if (error != null) {
                 return refused(error, startMillis, startNanos);
             }
-            return failed(used, uri, Failure.of(e), startMillis, startNanos);
+            return failed(used, uri, Failure.of(waited), startMillis, startNanos);
         }
+        if (current.givenUp.isDone()) {
+            throw givenUp();
+        }
+        String error = current.error.getNow(null);
+        if (error != null) {
+            current.abandon(future);
+            return refused(error, startMillis, startNanos);
+        }
+        session = future.getNow(null);
+        attempt = null;
+        everConnected = true;
+        lastLoss = null;
+        if (current.silence != null) {
+            current.silence.arm(shared.scheduler(), silentAfterMillis);
+        }
+        return StepResult.success(
+                "connect",
+                "200",
+                "CONNECTED over " + used.server().transport()
+                        + (settings.server().transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri,
+                startMillis,
+                startNanos,
+                0,
+                "");
     }
 
     private InterruptedException givenUp() {
