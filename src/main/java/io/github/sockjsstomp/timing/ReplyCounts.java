@@ -145,13 +145,16 @@ final class ReplyCounts {
         return summary;
     }
 
-    /** Writes the summary lines for the time since the last ones, then stops the summary. */
+    /**
+     * Writes the two summary lines for the time since the last ones, then stops the summary; the third line (what
+     * else the run counts) is the run's end line's to say, once.
+     */
     synchronized void endSummary() {
         ReplySummary last = summary;
         summary = null;
         if (last != null) {
             last.close();
-            last.report();
+            last.reportLast();
         }
     }
 }

@@ -53,7 +53,20 @@ public final class ReplySummary implements AutoCloseable {
     }
 
     /** The lines for the time since the last report; one set of lines per call. */
-    synchronized void report() {
+    void report() {
+        report(true);
+    }
+
+    /**
+     * The two lines for the time since the last report, without the third: at the run's end the run writes that one
+     * itself, after its sessions closed (what they left unacknowledged is counted by then), and a second copy a
+     * line apart would be read as two figures.
+     */
+    void reportLast() {
+        report(false);
+    }
+
+    private synchronized void report(boolean withMore) {
         long now = System.nanoTime();
         Histogram recent = interval.getIntervalHistogram(recycled);
         total.add(recent);
@@ -61,7 +74,7 @@ public final class ReplySummary implements AutoCloseable {
         long refused = refusals.count();
         out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos));
         out.accept(line("=", books, refused, total, now - startNanos));
-        String third = more.get();
+        String third = withMore ? more.get() : null;
         if (third != null) {
             out.accept(third);
         }

@@ -338,7 +338,10 @@ public final class ReplyTracker {
         summaryMore = more;
     }
 
-    /** Writes the summary lines for the time since the last ones, then stops the summary. */
+    /**
+     * Writes the two summary lines for the time since the last ones, then stops the summary; the third line (what
+     * else the run counts) is the run's end line's to say, once.
+     */
     public void endSummary() {
         counts.endSummary();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,10 +20,16 @@ record AckLine(long delivered, long acked, long ackFrames, long nacked, long una
             + "frames\\) nacked=(\\d+) unacked=(-?\\d+) \\(max (\\d+)\\)(?: left unacknowledged at a session's "
             + "end=(\\d+))?");
 
+    /** The run's end line: the last one in jmeter.log (the live summary writes the line every interval before it). */
     static AckLine of(PlanRun run) throws IOException {
         String log = Files.readString(run.dir().resolve("jmeter.log"), StandardCharsets.UTF_8);
         Matcher line = LINE.matcher(log);
         assertThat(line.find()).as("a 'stomp acks:' line in %s", run.dir()).isTrue();
+        int last = line.start();
+        while (line.find()) {
+            last = line.start();
+        }
+        line.find(last);
         return new AckLine(
                 Long.parseLong(line.group(1)),
                 Long.parseLong(line.group(2)),
@@ -31,5 +38,25 @@ record AckLine(long delivered, long acked, long ackFrames, long nacked, long una
                 Long.parseLong(line.group(5)),
                 Long.parseLong(line.group(6)),
                 line.group(7) == null ? 0 : Long.parseLong(line.group(7)));
+    }
+
+    /**
+     * The console's {@code stomp acks:} lines after the live summary's last lines (those its end writes), where the
+     * run's end line is.
+     */
+    static List<String> atTheEnd(PlanRun run) throws IOException {
+        List<String> console = Files.readAllLines(run.dir().resolve("console.txt"), StandardCharsets.UTF_8);
+        int lastSummary = -1;
+        for (int i = 0; i < console.size(); i++) {
+            if (console.get(i).startsWith("stomp replies =")) {
+                lastSummary = i;
+            }
+        }
+        assertThat(lastSummary)
+                .as("the live summary's lines on the console of %s", run.dir())
+                .isNotNegative();
+        return console.subList(lastSummary + 1, console.size()).stream()
+                .filter(line -> line.startsWith("stomp acks:"))
+                .toList();
     }
 }

@@ -113,9 +113,16 @@ class ArtemisAcksIT {
 
     @Test
     void clientIndividualAcksEachMessageAfterTheConsumersTimeAndTheBrokerCountsAsWeDo() throws Exception {
-        PlanRun run = send("individual", "duration=8", "throughput=1200", "ack=client-individual", "consumeMillis=20");
+        PlanRun run = send(
+                "individual",
+                "duration=8",
+                "throughput=1200",
+                "ack=client-individual",
+                "consumeMillis=20",
+                "summariser.interval=3");
         long sent = run.sentAllAnswered();
         AckLine acks = consumedToTheEnd(run, sent);
+        assertThat(AckLine.atTheEnd(run)).as("the end's 'stomp acks:' lines").hasSize(1);
         assertThat(acks.ackFrames()).isEqualTo(acks.acked());
         assertThat(acks.maxUnacked()).isBetween(1L, sent);
         assertThat(brokerCounts("individual")).isEqualTo(new QueueCounts(sent, acks.acked(), acks.abandoned(), 0));

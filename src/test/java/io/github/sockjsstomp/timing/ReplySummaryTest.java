@@ -52,4 +52,21 @@ class ReplySummaryTest {
         tracker.endSummary();
         assertThat(lines.get(0)).endsWith("pending 1; no replies");
     }
+
+    /**
+     * The run's end writes the acknowledgements' line itself, after its sessions closed: the summary's last report
+     * leaves it out, or a run's end showed it twice.
+     */
+    @Test
+    void theThirdLineComesWithEveryIntervalButNotWithTheLastReport() {
+        tracker.summarizeAlso(() -> "stomp acks: delivered=1");
+        ReplySummary summary = tracker.summarizeEvery(3600, lines::add);
+        answer(send());
+        summary.report();
+        tracker.endSummary();
+
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(2)).isEqualTo("stomp acks: delivered=1");
+        assertThat(lines.subList(3, 5)).allSatisfy(line -> assertThat(line).startsWith("stomp replies "));
+    }
 }
