@@ -11,13 +11,22 @@ import java.util.regex.Pattern;
 
 /**
  * The consumers' acknowledgements as a run's end writes them to jmeter.log: {@code stomp acks: delivered=20
- * acked=15 (15 ACK frames) nacked=5 unacked=0 (max 3)}, and {@code left unacknowledged at a session's end=N} when
- * there were any.
+ * acked=15 (15 ACK frames) nacked=5 unacked=0 (max 3, at most 2 at one subscription)}, and {@code left
+ * unacknowledged at a session's end=N} when there were any.
  */
-record AckLine(long delivered, long acked, long ackFrames, long nacked, long unacked, long maxUnacked, long abandoned) {
+record AckLine(
+        long delivered,
+        long acked,
+        long ackFrames,
+        long nacked,
+        long unacked,
+        long maxUnacked,
+        long maxAtOneSubscription,
+        long abandoned) {
 
     private static final Pattern LINE = Pattern.compile("stomp acks: delivered=(\\d+) acked=(\\d+) \\((\\d+) ACK "
-            + "frames\\) nacked=(\\d+) unacked=(-?\\d+) \\(max (\\d+)\\)(?: left unacknowledged at a session's "
+            + "frames\\) nacked=(\\d+) unacked=(-?\\d+) \\(max (\\d+), at most (\\d+) at one "
+            + "subscription\\)(?: left unacknowledged at a session's "
             + "end=(\\d+))?");
 
     /** The run's end line: the last one in jmeter.log (the live summary writes the line every interval before it). */
@@ -37,7 +46,8 @@ record AckLine(long delivered, long acked, long ackFrames, long nacked, long una
                 Long.parseLong(line.group(4)),
                 Long.parseLong(line.group(5)),
                 Long.parseLong(line.group(6)),
-                line.group(7) == null ? 0 : Long.parseLong(line.group(7)));
+                Long.parseLong(line.group(7)),
+                line.group(8) == null ? 0 : Long.parseLong(line.group(8)));
     }
 
     /**

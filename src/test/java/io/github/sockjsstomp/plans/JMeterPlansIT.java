@@ -405,7 +405,16 @@ class JMeterPlansIT {
         assertThat(books.allAnswered(books.sent())).as(books.line()).isTrue();
         assertThat(books.line()).doesNotContain("redeliveries");
         AckLine acks = AckLine.of(run);
-        assertThat(acks).isEqualTo(new AckLine(books.sent(), books.sent(), books.sent(), 0, 0, acks.maxUnacked(), 0));
+        assertThat(acks)
+                .isEqualTo(new AckLine(
+                        books.sent(),
+                        books.sent(),
+                        books.sent(),
+                        0,
+                        0,
+                        acks.maxUnacked(),
+                        acks.maxAtOneSubscription(),
+                        0));
         assertThat(run.rows())
                 .allSatisfy(r -> assertThat(r.get("success"))
                         .as("%s %s", r.get("label"), r.get("responseMessage"))

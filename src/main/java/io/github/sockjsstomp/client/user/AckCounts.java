@@ -1,14 +1,17 @@
 package io.github.sockjsstomp.client.user;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A run's acknowledgements as the consumers sent them, over every virtual user that subscribes with {@code ack}
  * {@code client} or {@code client-individual}: the messages delivered, ACKed, NACKed and left unacknowledged when a
- * session ended, and how many were delivered but not yet acknowledged, now and at most. With a slow consumer
- * ({@code consumeMillis}) and a prefetch, the unacknowledged count is what the broker holds for us. Thread-safe;
- * counted on I/O and scheduler threads.
+ * session ended, and how many were delivered but not yet acknowledged, now and at most, over the run and at one
+ * subscription. With a slow consumer ({@code consumeMillis}) and a prefetch, the unacknowledged count is what the
+ * broker holds for us; the most one subscription held is what a user sets beside the prefetch (RabbitMQ
+ * {@code prefetch-count}, Artemis {@code consumer-window-size}), which bounds each subscription, not the run.
+ * Thread-safe; counted on I/O and scheduler threads.
  */
 public final class AckCounts {
 
@@ -19,10 +22,18 @@ public final class AckCounts {
     private final LongAdder abandoned = new LongAdder();
     private final AtomicLong unacked = new AtomicLong();
     private final AtomicLong maxUnacked = new AtomicLong();
+    private final AtomicInteger maxAtOneSubscription = new AtomicInteger();
 
     /** What the counts say at one moment. */
     public record Snapshot(
-            long delivered, long acked, long ackFrames, long nacked, long abandoned, long unacked, long maxUnacked) {
+            long delivered,
+            long acked,
+            long ackFrames,
+            long nacked,
+            long abandoned,
+            long unacked,
+            long maxUnacked,
+            int maxAtOneSubscription) {
 
         /** Whether any message was delivered on a subscription that acknowledges. */
         public boolean any() {
@@ -32,7 +43,8 @@ public final class AckCounts {
         @Override
         public String toString() {
             return "acks: delivered=" + delivered + " acked=" + acked + " (" + ackFrames + " ACK frames) nacked="
-                    + nacked + " unacked=" + unacked + " (max " + maxUnacked + ")"
+                    + nacked + " unacked=" + unacked + " (max " + maxUnacked + ", at most " + maxAtOneSubscription
+                    + " at one subscription)"
                     + (abandoned == 0 ? "" : " left unacknowledged at a session's end=" + abandoned);
         }
     }
@@ -42,6 +54,16 @@ public final class AckCounts {
         long now = unacked.incrementAndGet();
         if (now > maxUnacked.get()) {
             maxUnacked.accumulateAndGet(now, Math::max);
+        }
+    }
+
+    /**
+     * One subscription holds {@code unacknowledged} messages now, the one just delivered among them. Read first and
+     * written only when exceeded: past the first deliveries a compare per message, no write to a shared line.
+     */
+    void heldByOne(int unacknowledged) {
+        if (unacknowledged > maxAtOneSubscription.get()) {
+            maxAtOneSubscription.accumulateAndGet(unacknowledged, Math::max);
         }
     }
 
@@ -86,7 +108,8 @@ public final class AckCounts {
                 nacked.sum(),
                 abandoned.sum(),
                 unacked.get(),
-                maxUnacked.get());
+                maxUnacked.get(),
+                maxAtOneSubscription.get());
     }
 
     @Override

@@ -83,6 +83,9 @@ final class SubscriptionAcks {
             dueNanos = start + consumeNanos;
             lastDueNanos = dueNanos;
             waiting.add(new Pending(ackId, messageId, headers.getFirst(SUBSCRIPTION), nack, dueNanos));
+            // what the consumer has not yet settled: those it is working on, and with client those done but not
+            // yet covered by a cumulative ACK (a frame taken for writing is settled: the broker hears of it next)
+            settings.counts().heldByOne(waiting.size() + (int) unackedSinceLast);
             if (armed) {
                 return;
             }

@@ -45,7 +45,7 @@ class SubscriptionAcksTest {
         assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2", "ACK a-3");
         assertThat(session.headers.get(0).getMessageId()).isEqualTo("m-1");
         assertThat(session.headers.get(0).getFirst("subscription")).isEqualTo("0");
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(3, 3, 3, 0, 0, 0, 1));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(3, 3, 3, 0, 0, 0, 1, 1));
     }
 
     @Test
@@ -57,7 +57,7 @@ class SubscriptionAcksTest {
         assertThat(counts.snapshot().unacked()).isOne();
         acks.finish();
         assertThat(session.frames).containsExactly("ACK a-3", "ACK a-6", "ACK a-7");
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(7, 7, 3, 0, 0, 0, 3));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(7, 7, 3, 0, 0, 0, 3, 3));
     }
 
     @Test
@@ -65,7 +65,7 @@ class SubscriptionAcksTest {
         SubscriptionAcks acks = acks(AckMode.CLIENT, 10, 0, 0.25);
         deliver(acks, 1, 8, System.nanoTime());
         assertThat(session.frames).containsExactly("ACK a-3", "NACK a-4", "ACK a-7", "NACK a-8");
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(8, 6, 2, 2, 0, 0, 4));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(8, 6, 2, 2, 0, 0, 4, 4));
     }
 
     @Test
@@ -92,7 +92,7 @@ class SubscriptionAcksTest {
         // closed before the consumer is done: the third stays unacknowledged, the broker's to deliver again
         acks.finish();
         assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2");
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(3, 2, 2, 0, 1, 0, 3));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(3, 2, 2, 0, 1, 0, 3, 3));
     }
 
     @Test
@@ -106,7 +106,7 @@ class SubscriptionAcksTest {
         deliver(acks, 4, 4, System.nanoTime());
         scheduler.runAll();
         assertThat(session.frames).isEmpty();
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(4, 0, 0, 0, 4, 0, 3));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(4, 0, 0, 0, 4, 0, 3, 3));
     }
 
     @Test
@@ -133,6 +133,31 @@ class SubscriptionAcksTest {
         };
         acks.delivered(message(1, false), System.nanoTime());
         assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2", "ACK a-3", "ACK a-4", "ACK a-5");
-        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(5, 5, 5, 0, 0, 0, 1));
+        assertThat(counts.snapshot()).isEqualTo(new AckCounts.Snapshot(5, 5, 5, 0, 0, 0, 1, 1));
+    }
+
+    /**
+     * The prefetch bounds each subscription, so the run's maximum (all of them together) cannot be set beside it:
+     * the most one subscription held is counted apart.
+     */
+    @Test
+    void theMostOneSubscriptionHeldIsCountedBesideTheRunsMaximum() {
+        SubscriptionAcks first = acks(AckMode.CLIENT_INDIVIDUAL, 1, 4_000, 0);
+        SubscriptionAcks second = acks(AckMode.CLIENT_INDIVIDUAL, 1, 4_000, 0);
+        long now = System.nanoTime();
+        deliver(first, 1, 3, now);
+        deliver(second, 4, 5, now);
+        assertThat(counts.snapshot().unacked()).isEqualTo(5);
+        assertThat(counts.snapshot().maxUnacked()).isEqualTo(5);
+        assertThat(counts.snapshot().maxAtOneSubscription()).isEqualTo(3);
+        first.finish();
+        second.finish();
+        deliver(acks(AckMode.CLIENT_INDIVIDUAL, 1, 4_000, 0), 6, 7, now);
+        assertThat(counts.snapshot().maxAtOneSubscription())
+                .as("a maximum stays")
+                .isEqualTo(3);
+        assertThat(counts.snapshot().toString())
+                .isEqualTo("acks: delivered=7 acked=0 (0 ACK frames) nacked=0 unacked=2 (max 5, at most 3 at one "
+                        + "subscription) left unacknowledged at a session's end=5");
     }
 }
