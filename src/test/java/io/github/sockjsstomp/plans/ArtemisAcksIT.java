@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.sockjsstomp.broker.ArtemisBroker;
 import io.github.sockjsstomp.broker.ArtemisBroker.QueueCounts;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -254,5 +255,55 @@ class ArtemisAcksIT {
                 .as("left unacknowledged by the lost sessions")
                 .isPositive();
         assertThat(acks.delivered()).as("%s; %s", books.line(), acks).isEqualTo(books.answered() + redeliveries);
+    }
+
+    /**
+     * Rate steps (issue 41: "a stepped run can step ... the producers' rate") over consumers that take 200 ms a
+     * message, one message at a time (consumer-window-size:1): each user's consumer does at most 5 a second, so the
+     * step of 8 a second per user grows a queue at the broker by 3 a second per user, and its last messages wait
+     * seconds for their delivery: that step breaks a p99 of 1 s by arithmetic, whatever the machine's speed.
+     */
+    @Test
+    void rateStepsOverSlowConsumersWithAWindowOfOneKeepEachStepsBooks() throws Exception {
+        Path runDir = dir.resolve("rate-steps");
+        PlanRun run = PlanRun.run(
+                runDir,
+                "send",
+                false,
+                properties(
+                        "ratesteps",
+                        "ack=client-individual",
+                        "consumeMillis=200",
+                        "subscribeHeaders=consumer-window-size:1",
+                        "steps=4,16",
+                        "stepRampSeconds=1",
+                        "stepHoldSeconds=4",
+                        "sloP99Millis=1000",
+                        "sloLostPercent=0",
+                        "replyTimeoutMillis=5000")); // later -J win: a step's verdict waits for its replies' timeout
+
+        List<Map<String, String>> steps =
+                SteppedCapacityIT.stepsLog(runDir.resolve("stomp-steps.csv"), runDir.resolve("console.txt"));
+        assertThat(steps).extracting(r -> r.get("kind")).containsExactly("rate", "rate");
+        assertThat(steps)
+                .extracting(r -> r.get("verdict"))
+                .allSatisfy(v -> assertThat(v).isIn("held", "broke"));
+        assertThat(steps.get(1).get("verdict")).isEqualTo("broke");
+        assertThat(steps.get(1).get("limit")).isIn("server", "machine");
+        SteppedCapacityIT.assertExactBooksPerStep(run, steps);
+        assertThat(Files.readString(runDir.resolve("console.txt")))
+                .contains("stomp steps: 2 steps of msg/s (4, 16)")
+                .containsPattern("stomp capacity: held [^;]+; broke at [\\d,]+ msg/s: p99 ");
+
+        BooksLine books = run.books();
+        assertThat(books.balanced()).as(books.line()).isTrue();
+        AckLine acks = AckLine.of(run);
+        assertThat(acks.maxAtOneSubscription()).as("a window of one message").isOne();
+        assertThat(acks.delivered()).as("%s; %s", books.line(), acks).isEqualTo(books.answered() + books.lateReplies());
+        assertThat(acks.acked() + acks.abandoned()).isEqualTo(acks.delivered());
+        assertThat(acks.unacked()).isZero();
+        QueueCounts counted = brokerCounts("ratesteps");
+        assertThat(counted.added()).isEqualTo(books.sent());
+        assertThat(counted.acknowledged()).isEqualTo(acks.acked());
     }
 }
