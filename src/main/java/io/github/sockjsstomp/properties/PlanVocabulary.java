@@ -85,6 +85,7 @@ public final class PlanVocabulary {
             "sloP999Millis",
             "sloP99Millis",
             "stepHoldSeconds",
+            "stepKind",
             "stepRampSeconds",
             "steps",
             "stepsLog",

@@ -35,6 +35,7 @@ import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.AckCounts;
 import io.github.sockjsstomp.client.user.AckSettings;
+import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
@@ -122,7 +123,8 @@ final class ConnectionParameters {
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         SubscribeHeaders subscribeHeaders = subscribeHeaders(params, subscribeTo);
-        AckSettings acks = acks(params, subscribeHeaders, run.acks());
+        AckSettings acks = acks(
+                params, subscribeHeaders, run.acks(), run.attach(SteppedConsumeTime.class, SteppedConsumeTime::new));
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params);
         if (params.hasErrors() || share == null) {
@@ -186,7 +188,8 @@ final class ConnectionParameters {
      * problems). An {@code ack} in {@code subscribeHeaders} must say what {@code ack} says: the parameter is what
      * makes the client send the ACKs.
      */
-    static AckSettings acks(ParameterReader params, SubscribeHeaders headers, AckCounts counts) {
+    static AckSettings acks(
+            ParameterReader params, SubscribeHeaders headers, AckCounts counts, SteppedConsumeTime stepped) {
         AckMode mode = params.read(ACK);
         long every = params.read(ACK_EVERY);
         long consumeMillis = params.read(CONSUME_MILLIS);
@@ -218,7 +221,7 @@ final class ConnectionParameters {
         }
         return mode == AckMode.AUTO
                 ? AckSettings.AUTO
-                : new AckSettings(mode, Math.toIntExact(every), consumeMillis, nackShare, counts);
+                : new AckSettings(mode, Math.toIntExact(every), consumeMillis, nackShare, counts, stepped);
     }
 
     /** Each user's login, passcode and bearer token: a users file's line, else the same for all, or templates. */

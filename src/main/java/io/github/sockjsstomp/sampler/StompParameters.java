@@ -249,7 +249,8 @@ final class StompParameters {
     static final Parameter<StepKind> STEP_KIND = parsed(
             "stepKind",
             "rate",
-            "what the steps change: rate (msg/s), users (online) or looping (users of closed loops that loop)",
+            "what the steps change: rate (msg/s), users (online), looping (users of closed loops that loop) or consume "
+                    + "(the consumers' ms per message before their ACK)",
             StepKind::of);
     static final Parameter<String> STEPS = required(
             "steps",

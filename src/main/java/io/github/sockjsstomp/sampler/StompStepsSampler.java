@@ -17,6 +17,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.STEP_KIND;
 import static io.github.sockjsstomp.sampler.StompParameters.STEP_RAMP_SECONDS;
 import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
+import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.reports.EngineName;
 import io.github.sockjsstomp.reports.RunReports;
@@ -55,6 +56,12 @@ import org.apache.jmeter.util.JMeterUtils;
  * Shutdown does, so the books and logs are flushed.
  */
 public class StompStepsSampler extends StompSampler {
+
+    /**
+     * How often consume steps tell the consumers their offer: a ramp moves in changes this small, and a step's hold
+     * begins with the previous one's time for at most this long.
+     */
+    private static final long CONSUME_OFFER_MILLIS = 20;
 
     /** How long one sample waits for a step's verdict before it is not reported (JMeter sees its Stop). */
     private static final long POLL_MILLIS = 1000;
@@ -96,6 +103,10 @@ public class StompStepsSampler extends StompSampler {
         }
         if (kind == StepKind.LOOPING) {
             refuseABlockingLoop(params, stepsText);
+        }
+        if (kind == StepKind.CONSUME && JMeterUtils.getJMeterProperties() != null) {
+            refuseConsumeStepsWithoutAConsumer(
+                    params, JMeterUtils.getProperty("ack"), JMeterUtils.getProperty("consumeMillis"));
         }
         long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
         long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
@@ -149,6 +160,10 @@ public class StompStepsSampler extends StompSampler {
             return;
         }
         run.atFinish(stepper::finish);
+        if (kind == StepKind.CONSUME) {
+            stepper.tellOffer(
+                    CONSUME_OFFER_MILLIS, run.attach(SteppedConsumeTime.class, SteppedConsumeTime::new)::millis);
+        }
         stepper.start();
         RunReports.say("stomp steps: " + plan + ", from " + startWords(start) + "; " + level
                 + (stopOnBreak ? "; stops one step after a break" : "") + "; steps log "
@@ -178,6 +193,31 @@ public class StompStepsSampler extends StompSampler {
                     stepsText,
                     "rate steps change the scheduled sender's rate; pacing=" + pacing + " has no scheduled sender "
                             + "(leave pacing at schedule)");
+        }
+    }
+
+    /**
+     * Consume steps step the time the consumers take before their ACK, as the plans' {@code ack} and {@code
+     * consumeMillis} properties make them (a plan of your own gives them as properties too): with ack auto there is
+     * no consumer to slow, and a {@code consumeMillis} would be overridden by the steps.
+     */
+    static void refuseConsumeStepsWithoutAConsumer(ParameterReader params, String ack, String consumeMillis) {
+        String mode = ack == null ? "auto" : ack.trim();
+        if (mode.equalsIgnoreCase("auto") || mode.isEmpty()) {
+            params.error(
+                    STEP_KIND.name,
+                    StepKind.CONSUME.parameter,
+                    "consume steps step the consumers' time per message before their ACK, and ack=" + mode
+                            + " acknowledges nothing: set ack=client-individual or ack=client");
+        }
+        if (consumeMillis != null
+                && !consumeMillis.trim().isEmpty()
+                && !consumeMillis.trim().equals("0")) {
+            params.error(
+                    STEP_KIND.name,
+                    StepKind.CONSUME.parameter,
+                    "the steps set the consumers' time per message, and consumeMillis=" + consumeMillis.trim()
+                            + " would be ignored: give the times in steps (ms per message), not consumeMillis");
         }
     }
 

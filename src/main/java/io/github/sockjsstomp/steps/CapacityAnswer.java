@@ -84,7 +84,7 @@ public final class CapacityAnswer {
             if (f.failed() > 0) {
                 text.append(", ").append(percent(f.failedPercent())).append("% failed");
             }
-            if (f.kind() == StepKind.RATE) {
+            if (f.kind().sendsAtARate()) {
                 text.append(", achieved ")
                         .append(StepPlan.format(Math.round(f.achieved())))
                         .append(" msg/s");

@@ -60,6 +60,10 @@ public final class StepPlan {
                 throw new IllegalArgumentException(
                         "the last step " + format(to) + " is below the first " + format(from));
             }
+            if (times && from == 0) {
+                throw new IllegalArgumentException(
+                        "a factor cannot grow from 0: give an increment (0..40+10) or a list (0,10,20,40)");
+            }
             if (times ? !(by > 1) : !(by > 0)) {
                 throw new IllegalArgumentException(
                         times
@@ -106,8 +110,9 @@ public final class StepPlan {
             throw new IllegalArgumentException("not a number: '" + text + "'; expected a list (1000,2000,4000), "
                     + "a factor (1000..8000*2) or an increment (1000..5000+1000)");
         }
-        if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException("a step must be above 0: " + text);
+        if (!(kind.fromZero() ? value >= 0 : value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(
+                    (kind.fromZero() ? "a step must be 0 or above: " : "a step must be above 0: ") + text);
         }
         if (kind.whole() && value != Math.rint(value)) {
             throw new IllegalArgumentException("users are whole: " + text);

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleConsumer;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -187,6 +188,16 @@ public final class Stepper {
                 && epochMs < stopOfferingEpochMs;
     }
 
+    /**
+     * Tells {@code offer} the offer every {@code everyMillis} on the steps' clock, from now until the steps are
+     * over (then 0): for what follows the steps without a thread of its own to look (the consumers' time per message,
+     * read by each consumer as a message comes). A ramp moves it in as many small changes.
+     */
+    public void tellOffer(long everyMillis, DoubleConsumer offer) {
+        clock.scheduleAtFixedRate(
+                () -> offer.accept(offeredAt(System.currentTimeMillis())), 0, everyMillis, TimeUnit.MILLISECONDS);
+    }
+
     /** A scheduled sender following the steps wakes at most once per {@code tickMillis}. */
     public void senderTick(long tickMillis) {
         longestTickMillis = Math.max(longestTickMillis, tickMillis);
@@ -312,7 +323,7 @@ public final class Stepper {
         double holdSeconds = Math.max(1, state.endEpochMs - state.holdStartEpochMs) / 1000.0;
         boolean hasLatency = latency.getTotalCount() > 0;
         double achieved = switch (plan.kind()) {
-            case RATE -> window.answered() / holdSeconds;
+            case RATE, CONSUME -> window.answered() / holdSeconds;
             case USERS -> state.users;
             case LOOPING -> Math.min(state.users, plan.offered(step)); // those online of the users it let loop
         };

@@ -258,6 +258,55 @@ class ArtemisAcksIT {
     }
 
     /**
+     * The consume steps' line of docs/capacity.md and docs/broker-consumers.md as {@link
+     * #consumeStepsSlowEveryConsumerWhileTheProducersKeepTheirRate} runs it, sizes apart; ReadmeCommandsIT counts the
+     * line run here.
+     */
+    static final List<String> CONSUME_STEPS = List.of(
+            "login=guest",
+            "passcode=guest",
+            "destination=/queue/orders.{{userNumber}}",
+            "subscribeTo=/queue/orders.{{userNumber}}",
+            "users=2",
+            "threads=2",
+            "rampUp=0",
+            "throughput=3600",
+            "ack=client-individual",
+            "subscribeHeaders=consumer-window-size:1",
+            "stepKind=consume",
+            "steps=0..40+10",
+            "sloP99Millis=500",
+            "sloLostPercent=0",
+            "stepRampSeconds=1",
+            "stepHoldSeconds=4",
+            "replyTimeoutMillis=5000");
+
+    /**
+     * A stepped run's steps over consumers that hold one message at a time, {@code queue}'s: a verdict per step, each
+     * step's books exact, the consumers' acknowledgements and the broker's counts as ours.
+     */
+    private static List<Map<String, String>> stepsOverAWindowOfOne(PlanRun run, String queue) throws Exception {
+        List<Map<String, String>> steps = SteppedCapacityIT.stepsLog(
+                run.dir().resolve("stomp-steps.csv"), run.dir().resolve("console.txt"));
+        assertThat(steps)
+                .extracting(r -> r.get("verdict"))
+                .allSatisfy(v -> assertThat(v).isIn("held", "broke"));
+        SteppedCapacityIT.assertExactBooksPerStep(run, steps);
+        BooksLine books = run.books();
+        assertThat(books.balanced()).as(books.line()).isTrue();
+        AckLine acks = AckLine.of(run);
+        assertThat(acks.maxAtOneSubscription()).as("a window of one message").isOne();
+        // a message LOST at its reply timeout (a consumer too slow for a step) may still be delivered after it
+        assertThat(acks.delivered()).as("%s; %s", books.line(), acks).isEqualTo(books.answered() + books.lateReplies());
+        assertThat(acks.acked() + acks.abandoned()).isEqualTo(acks.delivered());
+        assertThat(acks.unacked()).isZero();
+        QueueCounts counted = brokerCounts(queue);
+        assertThat(counted.added()).isEqualTo(books.sent());
+        assertThat(counted.acknowledged()).isEqualTo(acks.acked());
+        return steps;
+    }
+
+    /**
      * Rate steps (issue 41: "a stepped run can step ... the producers' rate") over consumers that take 200 ms a
      * message, one message at a time (consumer-window-size:1): each user's consumer does at most 5 a second, so the
      * step of 8 a second per user grows a queue at the broker by 3 a second per user, and its last messages wait
@@ -282,28 +331,38 @@ class ArtemisAcksIT {
                         "sloLostPercent=0",
                         "replyTimeoutMillis=5000")); // later -J win: a step's verdict waits for its replies' timeout
 
-        List<Map<String, String>> steps =
-                SteppedCapacityIT.stepsLog(runDir.resolve("stomp-steps.csv"), runDir.resolve("console.txt"));
+        List<Map<String, String>> steps = stepsOverAWindowOfOne(run, "ratesteps");
         assertThat(steps).extracting(r -> r.get("kind")).containsExactly("rate", "rate");
-        assertThat(steps)
-                .extracting(r -> r.get("verdict"))
-                .allSatisfy(v -> assertThat(v).isIn("held", "broke"));
         assertThat(steps.get(1).get("verdict")).isEqualTo("broke");
         assertThat(steps.get(1).get("limit")).isIn("server", "machine");
-        SteppedCapacityIT.assertExactBooksPerStep(run, steps);
         assertThat(Files.readString(runDir.resolve("console.txt")))
                 .contains("stomp steps: 2 steps of msg/s (4, 16)")
                 .containsPattern("stomp capacity: held [^;]+; broke at [\\d,]+ msg/s: p99 ");
+    }
 
-        BooksLine books = run.books();
-        assertThat(books.balanced()).as(books.line()).isTrue();
-        AckLine acks = AckLine.of(run);
-        assertThat(acks.maxAtOneSubscription()).as("a window of one message").isOne();
-        assertThat(acks.delivered()).as("%s; %s", books.line(), acks).isEqualTo(books.answered() + books.lateReplies());
-        assertThat(acks.acked() + acks.abandoned()).isEqualTo(acks.delivered());
-        assertThat(acks.unacked()).isZero();
-        QueueCounts counted = brokerCounts("ratesteps");
-        assertThat(counted.added()).isEqualTo(books.sent());
-        assertThat(counted.acknowledged()).isEqualTo(acks.acked());
+    /**
+     * Consume steps: docs/capacity.md's and docs/broker-consumers.md's line, sizes apart ({@link #CONSUME_STEPS}).
+     * The producers keep 30 messages a second per user; the steps slow every consumer from 0 to 40 ms a message, one
+     * message at a time. At 40 ms a consumer does fewer than 25 a second, so the queue at the broker grows by 5 a
+     * second per user and the hold's last messages wait 20 x 40 ms for their delivery: the last step breaks a p99 of
+     * 500 ms by arithmetic, which shows the steps' time reached the consumers.
+     */
+    @Test
+    void consumeStepsSlowEveryConsumerWhileTheProducersKeepTheirRate() throws Exception {
+        Path runDir = dir.resolve("consume-steps");
+        PlanRun run = PlanRun.run(runDir, "send", false, broker.planProperties(CONSUME_STEPS.toArray(String[]::new)));
+
+        List<Map<String, String>> steps = stepsOverAWindowOfOne(run, "orders");
+        assertThat(steps).extracting(r -> r.get("kind")).containsOnly("consume").hasSize(5);
+        assertThat(steps)
+                .extracting(r -> Double.parseDouble(r.get("offered")))
+                .containsExactly(0.0, 10.0, 20.0, 30.0, 40.0);
+        assertThat(steps.get(4).get("verdict")).isEqualTo("broke");
+        assertThat(steps.get(4).get("limit")).isIn("server", "machine");
+        assertThat(Files.readString(runDir.resolve("console.txt")))
+                .contains("stomp steps: 5 steps of ms per message (0, 10, 20, 30, 40), each 1.0 s ramp + 4.0 s hold")
+                .contains("stomp step 5 of 5: 40 ms per message broke (")
+                .containsPattern("stomp capacity: (held [\\d,]+ ms per message \\(p99 [^)]*achieved [\\d,]+ msg/s\\)|"
+                        + "held no step); broke at [\\d,]+ ms per message: p99 [\\d,]+ ms");
     }
 }

@@ -101,6 +101,23 @@ class ReadmeCommandTest {
         assertThat(commands.get(1).plan()).isEqualTo("echo");
     }
 
+    /** The consume steps' line of capacity.md and broker-consumers.md is one invocation, run by ArtemisAcksIT. */
+    @Test
+    void theConsumeStepsLineIsRunByArtemisAcksIT() throws Exception {
+        List<ReadmeCommand> consume = ReadmeCommandsIT.commands().stream()
+                .filter(c -> "consume".equals(c.properties().get("stepKind")))
+                .toList();
+        assertThat(consume)
+                .singleElement()
+                .satisfies(line -> assertThat(line.where()).hasSize(2));
+        PlanItRun run = ReadmeCommandsIT.PLAN_IT_RUNS.stream()
+                .filter(it -> it.covers(consume.get(0)))
+                .findFirst()
+                .orElseThrow();
+        assertThat(run).hasToString("ArtemisAcksIT#consumeStepsSlowEveryConsumerWhileTheProducersKeepTheirRate");
+        run.assertStillWritten();
+    }
+
     @Test
     void aPlanItCoversALineWithTheSamePropertiesSizesApart() {
         PlanItRun it = new PlanItRun(

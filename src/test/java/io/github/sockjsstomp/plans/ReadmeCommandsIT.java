@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,8 @@ class ReadmeCommandsIT {
             "heartbeatMillis",
             "replyTimeoutMillis",
             "connectsPerSecond",
+            "stepRampSeconds",
+            "stepHoldSeconds",
             "port",
             "timingLog");
 
@@ -236,6 +239,19 @@ class ReadmeCommandsIT {
                     "throughput=1200",
                     "destination=/queue/echo.{{userNumber}}",
                     "subscribeTo=/queue/echo.{{userNumber}}"),
+            new PlanItRun(
+                    ArtemisAcksIT.class,
+                    "consumeStepsSlowEveryConsumerWhileTheProducersKeepTheirRate",
+                    "send",
+                    Stream.concat(
+                                    Stream.of(
+                                            "host=127.0.0.1",
+                                            "transport=raw",
+                                            "endpoint=/",
+                                            "indexPath=none",
+                                            "pullPath=none"),
+                                    ArtemisAcksIT.CONSUME_STEPS.stream())
+                            .toArray(String[]::new)),
             new PlanItRun(
                     ReceiptsIT.class,
                     "awaitReceiptIsAnsweredByTheReceiptAlone",

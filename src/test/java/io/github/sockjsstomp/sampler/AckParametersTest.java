@@ -6,6 +6,7 @@ import io.github.sockjsstomp.client.message.AckMode;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.user.AckCounts;
 import io.github.sockjsstomp.client.user.AckSettings;
+import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,8 @@ class AckParametersTest {
     }
 
     private static AckSettings read(ParameterReader params) {
-        return ConnectionParameters.acks(params, params.read(StompParameters.SUBSCRIBE_HEADERS), new AckCounts());
+        return ConnectionParameters.acks(
+                params, params.read(StompParameters.SUBSCRIBE_HEADERS), new AckCounts(), new SteppedConsumeTime());
     }
 
     @Test

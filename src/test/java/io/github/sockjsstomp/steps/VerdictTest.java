@@ -156,6 +156,50 @@ class VerdictTest {
                         + "8,000 msg/s: p99 1,240 ms, 2.1% lost (the server's limit: the generator kept its pace)");
     }
 
+    /** A consume step: the consumers' ms per message; the producers' rate is the same in each (300 msg/s here). */
+    static StepFigures consume(int step, double millis, long lost, long p99Micros) {
+        StepFigures figures = rate(step, 300, 300, lost, p99Micros, 1.0, 0.3);
+        return new StepFigures(
+                figures.step(),
+                StepKind.CONSUME,
+                millis,
+                figures.rampStartEpochMs(),
+                figures.holdStartEpochMs(),
+                figures.endEpochMs(),
+                figures.users(),
+                figures.sent(),
+                figures.answered(),
+                figures.lost(),
+                figures.failed(),
+                300.0 - lost,
+                figures.p50Micros(),
+                figures.p99Micros(),
+                figures.p999Micros(),
+                figures.sendLagP99Millis(),
+                figures.generatorCpu(),
+                figures.machineCpu(),
+                0,
+                0,
+                null,
+                0);
+    }
+
+    @Test
+    void consumeStepsSayTheConsumersTimePerMessageAndTheRateTheyGotThrough() {
+        List<StepFigures> steps =
+                List.of(consume(1, 0, 0, 4_000L), consume(2, 10, 0, 12_000L), consume(3, 20, 30, 2_400_000L));
+        List<Verdict> verdicts = steps.stream()
+                .map(s -> Verdict.of(s, P99_500_NO_LOSS, GeneratorCheck.DEFAULT, 2))
+                .toList();
+        assertThat(verdicts).extracting(Verdict::verdict).containsExactly("held", "held", "broke");
+        assertThat(CapacityAnswer.stepLine(steps.get(1), verdicts.get(1), 3))
+                .isEqualTo("stomp step 2 of 3: 10 ms per message held (p99 12 ms, 0 lost, achieved 300 msg/s)");
+        assertThat(CapacityAnswer.line(steps, verdicts))
+                .isEqualTo(
+                        "stomp capacity: held 10 ms per message (p99 12 ms, 0 lost, achieved 300 msg/s); broke at "
+                                + "20 ms per message: p99 2,400 ms, 10% lost (the server's limit: the generator kept its pace)");
+    }
+
     @Test
     void aGeneratorsKneeSaysTheFigureThatShowedIt() {
         List<StepFigures> steps =

@@ -16,16 +16,29 @@ import io.github.sockjsstomp.client.message.AckMode;
  * @param nackShare the share of first deliveries (0 to 1) NACKed instead of ACKed, spread evenly ({@link NackSpread});
  *     a redelivered message is always ACKed
  * @param counts the run's counts, shared by every user
+ * @param stepped the consume time a stepped run sets for every user of the run ({@code stepKind=consume}), in place
+ *     of {@code consumeMillis} once set
  */
-public record AckSettings(AckMode mode, int ackEvery, long consumeMillis, double nackShare, AckCounts counts) {
+public record AckSettings(
+        AckMode mode,
+        int ackEvery,
+        long consumeMillis,
+        double nackShare,
+        AckCounts counts,
+        SteppedConsumeTime stepped) {
 
     /** STOMP's default: nothing acknowledged, nothing counted. */
     public static final AckSettings AUTO = new AckSettings(AckMode.AUTO, 1, 0, 0, new AckCounts());
 
+    /** Settings whose consume time no steps change. */
+    public AckSettings(AckMode mode, int ackEvery, long consumeMillis, double nackShare, AckCounts counts) {
+        this(mode, ackEvery, consumeMillis, nackShare, counts, new SteppedConsumeTime());
+    }
+
     /** @throws IllegalArgumentException naming the setting out of its range */
     public AckSettings {
-        if (mode == null || counts == null) {
-            throw new IllegalArgumentException("mode and counts are required");
+        if (mode == null || counts == null || stepped == null) {
+            throw new IllegalArgumentException("mode, counts and the stepped consume time are required");
         }
         if (ackEvery < 1) {
             throw new IllegalArgumentException("ackEvery " + ackEvery + " is below 1");

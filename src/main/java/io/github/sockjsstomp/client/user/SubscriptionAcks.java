@@ -16,7 +16,8 @@ import org.springframework.scheduling.TaskScheduler;
 
 /**
  * The acknowledgements of one subscription of one session ({@code ack} {@code client} or {@code client-individual}):
- * each delivered message is consumed for {@code consumeMillis}, one after another as a single consumer thread would,
+ * each delivered message is consumed for {@code consumeMillis} (or the time a stepped run sets, {@link
+ * SteppedConsumeTime}, in force when the message comes), one after another as a single consumer thread would,
  * then ACKed or NACKed ({@link NackSpread}); {@code client} sends one cumulative ACK every {@code ackEvery} messages.
  * No thread waits: the next acknowledgement due is one task on the consumers' scheduler (a precise one: the
  * heart-beats' wheels tick every 25 ms, which would add up to that to every consume time), so the frames of a
@@ -67,6 +68,7 @@ final class SubscriptionAcks {
     /** A MESSAGE of this subscription arrived (on an I/O thread): its acknowledgement is scheduled. */
     void delivered(StompHeaders headers, long receivedNanos) {
         settings.counts().delivered();
+        long takesNanos = settings.stepped().nanosOr(consumeNanos);
         String messageId = headers.getMessageId();
         String ackId = headers.getAck() != null ? headers.getAck() : messageId;
         boolean redelivered = "true".equals(headers.getFirst(REDELIVERED));
@@ -80,7 +82,7 @@ final class SubscriptionAcks {
             boolean nack = !redelivered && spread.nextIsNacked();
             long start =
                     lastDueNanos == Long.MIN_VALUE || receivedNanos - lastDueNanos > 0 ? receivedNanos : lastDueNanos;
-            dueNanos = start + consumeNanos;
+            dueNanos = start + takesNanos;
             lastDueNanos = dueNanos;
             waiting.add(new Pending(ackId, messageId, headers.getFirst(SUBSCRIPTION), nack, dueNanos));
             // what the consumer has not yet settled: those it is working on, and with client those done but not
@@ -89,7 +91,7 @@ final class SubscriptionAcks {
             if (armed) {
                 return;
             }
-            if (consumeNanos == 0) {
+            if (takesNanos == 0) {
                 // nothing to consume: acknowledged at once, on the I/O thread that read it, so in the order they
                 // came; a scheduler would hold a prefetch-1 consumer to one message per wake-up
                 frames = takeDue(dueNanos);

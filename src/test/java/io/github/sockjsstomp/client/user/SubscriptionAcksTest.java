@@ -160,4 +160,31 @@ class SubscriptionAcksTest {
                 .isEqualTo("acks: delivered=7 acked=0 (0 ACK frames) nacked=0 unacked=2 (max 5, at most 3 at one "
                         + "subscription) left unacknowledged at a session's end=5");
     }
+
+    /** stepKind=consume: one time for every subscription, set as the steps move, taken by each message as it comes. */
+    @Test
+    void aConsumeStepChangesTheTimeOfEverySubscriptionForTheMessagesThatComeAfterIt() {
+        SteppedConsumeTime stepped = new SteppedConsumeTime();
+        AckSettings settings = new AckSettings(AckMode.CLIENT_INDIVIDUAL, 1, 0, 0, counts, stepped);
+        SubscriptionAcks first = new SubscriptionAcks(session, settings, scheduler, "first");
+        SubscriptionAcks second = new SubscriptionAcks(session, settings, scheduler, "second");
+        long now = System.nanoTime();
+        first.delivered(message(1, false), now - TimeUnit.SECONDS.toNanos(20));
+        assertThat(session.frames)
+                .as("its own consumeMillis, 0, until a step sets one")
+                .containsExactly("ACK a-1");
+
+        stepped.millis(4_000);
+        first.delivered(message(2, false), now - TimeUnit.SECONDS.toNanos(10)); // done 6 s ago
+        second.delivered(message(3, false), now); // done in 4 s
+        assertThat(session.frames).containsExactly("ACK a-1");
+        assertThat(scheduler.scheduled()).isEqualTo(2);
+        scheduler.runAll();
+        assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2");
+        assertThat(scheduler.scheduled()).as("the third's, when it is due").isOne();
+
+        stepped.millis(0);
+        first.delivered(message(4, false), now);
+        assertThat(session.frames).containsExactly("ACK a-1", "ACK a-2", "ACK a-4");
+    }
 }
