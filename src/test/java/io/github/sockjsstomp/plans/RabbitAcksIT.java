@@ -119,7 +119,9 @@ class RabbitAcksIT {
                 .allSatisfy(r -> assertThat(answered).as("answered before").contains(r[2]));
 
         AckLine acks = AckLine.of(run);
-        assertThat(acks).isEqualTo(new AckLine(sent + nacked, sent, sent, nacked, 0, acks.maxUnacked(), 0));
+        assertThat(acks)
+                .isEqualTo(new AckLine(
+                        sent + nacked, sent, sent, nacked, 0, acks.maxUnacked(), acks.maxAtOneSubscription(), 0));
         assertThat(brokerCounts("nack", sent)).isEqualTo(new QueueCounts(sent, sent + nacked, nacked, sent, 0, 0));
     }
 
@@ -153,9 +155,10 @@ class RabbitAcksIT {
                 .as("messages waiting at the broker at most, %s", queueDepths)
                 .isGreaterThan(USERS);
         AckLine acks = AckLine.of(run);
-        assertThat(acks.maxUnacked())
-                .as("unacknowledged at most, a prefetch of one")
-                .isBetween(1L, (long) USERS);
+        assertThat(acks.maxAtOneSubscription())
+                .as("unacknowledged at most at one subscription, a prefetch of one")
+                .isEqualTo(1);
+        assertThat(acks.maxUnacked()).as("unacknowledged at most").isBetween(1L, (long) USERS);
         assertThat(acks.abandoned()).as("left in the consumers' hands").isBetween(0L, (long) USERS);
         assertThat(acks)
                 .isEqualTo(new AckLine(
@@ -165,6 +168,7 @@ class RabbitAcksIT {
                         0,
                         0,
                         acks.maxUnacked(),
+                        1,
                         acks.abandoned()));
         QueueCounts counts = brokerCounts("prefetch", sent);
         assertThat(counts.acked()).isEqualTo(acks.acked());
