@@ -14,7 +14,7 @@ public final class CapacityAnswer {
     public static String stepLine(StepFigures f, Verdict verdict, int steps) {
         String what = switch (verdict.verdict()) {
             case Verdict.HELD -> "held";
-            case Verdict.BROKE -> "broke (the " + whose(verdict) + " limit: " + verdict.reason() + ")";
+            case Verdict.BROKE -> "broke (" + whose(f.kind(), verdict) + ": " + verdict.reason() + ")";
             default -> "unchecked";
         };
         String generator = !verdict.broke() && !verdict.reason().isEmpty() ? "; " + verdict.reason() : "";
@@ -55,17 +55,24 @@ public final class CapacityAnswer {
                 "the generator's limit: " + after(verdict.reason(), "generator: ")
                         + "; the server's figures say nothing here";
             case Verdict.MACHINE -> "the machine's limit: " + after(verdict.reason(), "machine: ");
-            default -> "the server's limit: the generator kept its pace";
+            default ->
+                knee.kind() == StepKind.CONSUME
+                        ? "the consumers too slow for the service level: the generator kept its pace"
+                        : "the server's limit: the generator kept its pace";
         };
         return "stomp capacity: " + held + "; broke at " + StepPlan.format(knee.offered()) + unit + ": "
                 + brokeFigures(knee) + " (" + whose + ")";
     }
 
-    private static String whose(Verdict verdict) {
+    /**
+     * Whose limit a broken step met. Consume steps slow the consumers on purpose: a step they break is the consumers'
+     * time per message the service level cannot take, not a limit the server showed.
+     */
+    private static String whose(StepKind kind, Verdict verdict) {
         return switch (verdict.limit()) {
-            case Verdict.GENERATOR -> "generator's";
-            case Verdict.MACHINE -> "machine's";
-            default -> "server's";
+            case Verdict.GENERATOR -> "the generator's limit";
+            case Verdict.MACHINE -> "the machine's limit";
+            default -> kind == StepKind.CONSUME ? "the consumers too slow" : "the server's limit";
         };
     }
 

@@ -195,9 +195,11 @@ class VerdictTest {
         assertThat(CapacityAnswer.stepLine(steps.get(1), verdicts.get(1), 3))
                 .isEqualTo("stomp step 2 of 3: 10 ms per message held (p99 12 ms, 0 lost, achieved 300 msg/s)");
         assertThat(CapacityAnswer.line(steps, verdicts))
-                .isEqualTo(
-                        "stomp capacity: held 10 ms per message (p99 12 ms, 0 lost, achieved 300 msg/s); broke at "
-                                + "20 ms per message: p99 2,400 ms, 10% lost (the server's limit: the generator kept its pace)");
+                .isEqualTo("stomp capacity: held 10 ms per message (p99 12 ms, 0 lost, achieved 300 msg/s); broke at "
+                        + "20 ms per message: p99 2,400 ms, 10% lost (the consumers too slow for the service "
+                        + "level: the generator kept its pace)");
+        assertThat(CapacityAnswer.stepLine(steps.get(2), verdicts.get(2), 3))
+                .startsWith("stomp step 3 of 3: 20 ms per message broke (the consumers too slow: p99 2400 ms > 500 ms");
     }
 
     @Test
