@@ -72,10 +72,12 @@ public final class ReplySummary implements AutoCloseable {
         total.add(recent);
         Books books = counts.books();
         long refused = refusals.count();
-        out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos));
-        out.accept(line("=", books, refused, total, now - startNanos));
-        String third = withMore ? more.get() : null;
-        if (third != null) {
+        // the third line is the acknowledging consumers': with them, a late delivery may be their own pace
+        String third = more.get();
+        String behind = third == null ? SERVER_BEHIND : CONSUMERS_OR_SERVER_BEHIND;
+        out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos, behind));
+        out.accept(line("=", books, refused, total, now - startNanos, behind));
+        if (withMore && third != null) {
             out.accept(third);
         }
         lastRefusals = refused;
@@ -98,8 +100,19 @@ public final class ReplySummary implements AutoCloseable {
                 .build();
     }
 
-    /** @param refusals ERROR frames on open sessions in the line's time: the server refused frames */
-    static String line(String kind, Books books, long refusals, Histogram latency, long elapsedNanos) {
+    /** Why replies came after their message was LOST, with no consumer of ours that acknowledges. */
+    static final String SERVER_BEHIND = "the server fell behind";
+    /**
+     * The same where consumers acknowledge: a consumer slower than its messages (consumeMillis, consume steps) keeps
+     * the rest at the broker with a prefetch, and they come late through no fault of the server's.
+     */
+    static final String CONSUMERS_OR_SERVER_BEHIND = "the consumers or the server fell behind";
+
+    /**
+     * @param refusals ERROR frames on open sessions in the line's time: the server refused frames
+     * @param behind who fell behind, where replies came after their message was LOST
+     */
+    static String line(String kind, Books books, long refusals, Histogram latency, long elapsedNanos, String behind) {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
         String latencyText = latency.getTotalCount() == 0
                 ? "no replies"
@@ -109,17 +122,18 @@ public final class ReplySummary implements AutoCloseable {
                         Percentiles.higher(latency, 0.5) / 1000.0,
                         Percentiles.higher(latency, 0.99) / 1000.0,
                         latency.getMaxValue() / 1000.0);
-        // A LOST message whose reply came after all was late, not lost: the server fell behind.
+        // A LOST message whose reply came after all was late, not lost: someone fell behind.
         String late = books.lateReplies() == 0
                 ? ""
                 : String.format(
                         Locale.ROOT,
-                        " (%d replies came after their message was LOST%s: the server fell behind)",
+                        " (%d replies came after their message was LOST%s: %s)",
                         books.lateReplies(),
                         books.lateMaxMicros() == 0
                                 ? ""
                                 : String.format(
-                                        Locale.ROOT, ", up to %.1f s after the send", books.lateMaxMicros() / 1e6));
+                                        Locale.ROOT, ", up to %.1f s after the send", books.lateMaxMicros() / 1e6),
+                        behind);
         return String.format(
                 Locale.ROOT,
                 "stomp replies %s %9d sent in %02d:%02d:%02d: answered %d, lost %d%s, failed %d, pending %d%s%s; %s",

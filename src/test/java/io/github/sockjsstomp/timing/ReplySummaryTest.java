@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.messaging.simp.stomp.StompHeaders;
 
 class ReplySummaryTest {
 
@@ -68,5 +72,28 @@ class ReplySummaryTest {
         assertThat(lines).hasSize(5);
         assertThat(lines.get(2)).isEqualTo("stomp acks: delivered=1");
         assertThat(lines.subList(3, 5)).allSatisfy(line -> assertThat(line).startsWith("stomp replies "));
+    }
+
+    /**
+     * Replies that came after their message was LOST: the server fell behind, or, in a run whose consumers acknowledge
+     * (its third line), those consumers may have: a slow one with a prefetch keeps the rest at the broker.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void lateRepliesBlameTheConsumersTooWhereConsumersAcknowledge(boolean acknowledging) {
+        if (acknowledging) {
+            tracker.summarizeAlso(() -> "stomp acks: delivered=1");
+        }
+        tracker.summarizeEvery(3600, lines::add);
+        var message = TestMessages.outgoing("alice", ids.next());
+        MessageTiming sent = TestMessages.register(tracker, message, TestMessages.options(1, 1, false), r -> {});
+        long late = sent.sentNanos + TimeUnit.SECONDS.toNanos(2);
+        tracker.expire(late);
+        tracker.reply(sent.msgId(), TestMessages.incoming("alice", new StompHeaders(), new byte[1], late));
+        tracker.endSummary();
+
+        assertThat(lines.get(1))
+                .contains("lost 1 (1 replies came after their message was LOST, up to 2.0 s after the send: "
+                        + (acknowledging ? "the consumers or the server fell behind)" : "the server fell behind)"));
     }
 }
