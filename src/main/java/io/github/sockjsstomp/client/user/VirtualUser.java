@@ -146,12 +146,17 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /**
-     * Whether {@link #connectAsync} needs no thread of the caller's: a plain WebSocket (no SockJS /info, no probe
-     * of what the endpoint speaks) and no HTTP login steps, each of which blocks the thread it runs on.
+     * Whether {@link #connectAsync} needs no thread of the caller's: a plain WebSocket (no SockJS /info), given or
+     * what transport auto found the endpoint to speak (its answer is kept: asked once per thread, on the thread's
+     * first connect, which waits), and no HTTP login steps, each of which blocks the thread it runs on.
      */
     public boolean connectsWithoutWaiting() {
         WebLogin web = settings.web();
-        return settings.server().transport() == Transport.RAW
+        Transport transport = settings.server().transport();
+        boolean plain = transport == Transport.RAW
+                || transport == Transport.AUTO
+                        && probe.known(settings.server().endpointHttpUri()).orElse(Transport.AUTO) == Transport.RAW;
+        return plain
                 && web.indexPath().isEmpty()
                 && web.pullPath().isEmpty()
                 && web.formLoginPath().isEmpty()

@@ -66,6 +66,12 @@ public final class TransportProbe {
         return result;
     }
 
+    /** The kept answer for this endpoint, without asking: empty until a probe of it succeeded. */
+    public Optional<Transport> known(URI endpoint) {
+        Result known = found.get(httpUri(endpoint));
+        return known == null ? Optional.empty() : Optional.of(known.transport());
+    }
+
     /**
      * Asks {@code <endpoint>/info} now.
      *

@@ -82,6 +82,7 @@ class TransportProbeTest {
 
             assertThat(first.transport()).isEqualTo(Transport.WEBSOCKET);
             assertThat(second).isSameAs(first);
+            assertThat(probe.known(server.uri("/ws"))).contains(Transport.WEBSOCKET);
             assertThat(server.requests).hasSize(1);
             assertThat(server.requests.get(0).header("Cookie")).isEqualTo("SESSION=abc");
         }
@@ -92,10 +93,14 @@ class TransportProbeTest {
         try (FakeHttpServer server = new FakeHttpServer()) {
             server.route("/ws/info", r -> new Answer(503, "text/plain", "busy"));
 
+            assertThat(probe.known(server.uri("/ws"))).as("nothing asked yet").isEmpty();
             probe.transportFor(server.uri("/ws"), "");
             TransportProbe.Result again = probe.transportFor(server.uri("/ws"), "");
 
             assertThat(again.ok()).isFalse();
+            assertThat(probe.known(server.uri("/ws")))
+                    .as("a failure is not kept")
+                    .isEmpty();
             assertThat(server.requests).hasSize(2);
         }
     }
