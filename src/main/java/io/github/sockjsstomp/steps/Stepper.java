@@ -62,6 +62,14 @@ public final class Stepper {
         return thread;
     });
     private final StepState[] steps;
+    /**
+     * Each step's books, opened a step ahead of its hold (step 1's when the steps begin): a window counts the outcomes
+     * that come while it is open, so one opened at its hold's start by a clock that woke late (a loaded machine) would
+     * miss the messages sent from that start and answered before it opened. Which messages are the hold's is the
+     * window's own test, by their send time.
+     */
+    private final StepWindows.Window[] opened;
+
     private final List<StepFigures> ended = new ArrayList<>();
     private final List<Verdict> verdicts = new ArrayList<>();
     /** When step 1's ramp begins; until steps that begin online do, never (the offer is 0). */
@@ -96,6 +104,7 @@ public final class Stepper {
         this.listener = listener;
         this.stopTest = stopTest;
         this.steps = new StepState[settings.plan().count() + 1];
+        this.opened = new StepWindows.Window[settings.plan().count() + 1];
         this.ioLanes = new IoLanes(settings.ioThreadPrefix());
     }
 
@@ -129,6 +138,9 @@ public final class Stepper {
     private void begin(long epochMs) {
         startEpochMs = epochMs;
         StepPlan plan = settings.plan();
+        synchronized (this) {
+            window(1);
+        }
         for (int step = 1; step <= plan.count(); step++) {
             int k = step;
             at(plan.holdStartOffset(k), () -> beginHold(k));
@@ -214,12 +226,23 @@ public final class Stepper {
         if (over || steps[step] != null || holdStart >= stopOfferingEpochMs) {
             return;
         }
-        long end = startEpochMs + plan.endOffset(step);
         lag.reset();
-        steps[step] = new StepState(windows.open(holdStart, end), holdStart, cpu.mark());
+        steps[step] = new StepState(window(step), holdStart, cpu.mark());
+        if (step < plan.count()) {
+            window(step + 1);
+        }
         steps[step].machineMark = machine.mark();
         steps[step].queuesAtStart = queues.get();
         steps[step].ioLaneMark = ioLanes.mark();
+    }
+
+    /** Step {@code step}'s books, opened now if they are not yet. */
+    private StepWindows.Window window(int step) {
+        if (opened[step] == null) {
+            StepPlan plan = settings.plan();
+            opened[step] = windows.open(startEpochMs + plan.holdStartOffset(step), startEpochMs + plan.endOffset(step));
+        }
+        return opened[step];
     }
 
     private synchronized void endHold(int step, long endEpochMs) {
@@ -283,6 +306,9 @@ public final class Stepper {
             StepState state = steps[k];
             if (state != null && state.endEpochMs == 0) {
                 endHold(k, epochMs);
+            } else if (state == null && opened[k] != null) {
+                // opened ahead for a hold that will not come
+                windows.close(opened[k]);
             }
         }
     }
