@@ -32,6 +32,11 @@ public record WebLogin(
         bearerToken = trimmed(bearerToken);
     }
 
+    /** Whether a connect starts with HTTP requests of its own (index, clientPull, form login, CSRF token). */
+    public boolean hasSteps() {
+        return !indexPath.isEmpty() || !pullPath.isEmpty() || !formLoginPath.isEmpty() || !csrfPath.isEmpty();
+    }
+
     /** The same steps with another user's token. */
     public WebLogin withBearerToken(String token) {
         return new WebLogin(indexPath, pullPath, formLoginPath, csrfPath, token, bearerOnConnect);

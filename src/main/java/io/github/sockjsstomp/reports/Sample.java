@@ -49,20 +49,7 @@ public final class Sample {
      * SamplerError with the time it took.
      */
     public static SampleResult timed(String label, Body body) {
-        SampleResult result = newResult(label);
-        result.sampleStart();
-        try {
-            body.run(result);
-        } catch (InterruptedException e) {
-            fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.warn("{}: sample failed", label, e);
-            fail(result, SAMPLER_ERROR, Failure.describe(e));
-        } finally {
-            result.sampleEnd();
-        }
-        return result;
+        return ended(started(label), null, body, true);
     }
 
     /**
@@ -72,12 +59,20 @@ public final class Sample {
      * of a thread that was never interrupted.
      */
     public static SampleResult completed(SampleResult result, Throwable failure, Body body) {
+        return ended(result, failure, body, false);
+    }
+
+    /**
+     * Runs {@code body} unless {@code failure} (what ended the wait, unwrapped) already failed the sample, then ends
+     * it once; {@code onItsThread}: the sample's own thread, whose interrupt flag an interrupt restores.
+     */
+    private static SampleResult ended(SampleResult result, Throwable failure, Body body, boolean onItsThread) {
         try {
             Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                     ? wrapped.getCause()
                     : failure;
             if (cause instanceof InterruptedException) {
-                fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
+                throw (InterruptedException) cause;
             } else if (cause != null) {
                 log.warn("{}: sample failed", result.getSampleLabel(), cause);
                 fail(result, SAMPLER_ERROR, Failure.describe(cause));
@@ -86,6 +81,9 @@ public final class Sample {
             }
         } catch (InterruptedException e) {
             fail(result, INTERRUPTED, "Interrupted (JMeter's Stop, Shutdown or Sample Timeout)");
+            if (onItsThread) {
+                Thread.currentThread().interrupt();
+            }
         } catch (RuntimeException e) {
             log.warn("{}: sample failed", result.getSampleLabel(), e);
             fail(result, SAMPLER_ERROR, Failure.describe(e));

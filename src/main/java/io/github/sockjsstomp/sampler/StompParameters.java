@@ -95,7 +95,8 @@ final class StompParameters {
             "connectsInFlight",
             8,
             range(1, 1024),
-            "this thread's connects under way at once (each on a connect lane of the thread's); "
+            "this thread's connects under way at once (a plain WebSocket one on no thread of its own, one with login "
+                    + "steps or SockJS on a connect lane of the thread's); "
                     + "1 = one after another on the JMeter thread");
     // Dead clients: the session sampler's own.
     static final Parameter<Double> SILENT_AFTER = decimal(

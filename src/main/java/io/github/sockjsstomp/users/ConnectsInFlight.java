@@ -183,12 +183,7 @@ public final class ConnectsInFlight {
             return;
         }
         try {
-            UserConnects.Attempt done = connects.attempt(index, label);
-            if (cancels.get() != cancelledBefore && done.result().isSuccessful()) {
-                // connected after Stop passed over its user: no one else closes it before the test ends
-                connects.disconnect(index);
-            }
-            finished.add(done);
+            landed(index, label, cancelledBefore, connects.attempt(index, label), null);
         } finally {
             // a given-up connect ends as if interrupted (its sample says Interrupted); the lane's next one must not
             Thread.interrupted();

@@ -69,20 +69,22 @@ class RabbitAcksIT {
     private static QueueCounts brokerCounts(String queue, long published) throws Exception {
         QueueCounts total = null;
         for (int attempt = 0; attempt < 100; attempt++) {
-            total = new QueueCounts(0, 0, 0, 0, 0, 0);
-            for (int n = 1; n <= USERS; n++) {
-                total = total.plus(broker.counts(queue + "." + n));
-            }
+            total = usersQueues(queue);
             if (total.published() == published && total.unacked() == 0) {
                 // one more collection, for the deliveries and acknowledgements that came after the last publish
                 Thread.sleep(1000);
-                QueueCounts settled = new QueueCounts(0, 0, 0, 0, 0, 0);
-                for (int n = 1; n <= USERS; n++) {
-                    settled = settled.plus(broker.counts(queue + "." + n));
-                }
-                return settled;
+                return usersQueues(queue);
             }
             Thread.sleep(200);
+        }
+        return total;
+    }
+
+    /** The counts of the users' queues {@code queue}.1 ... added up. */
+    private static QueueCounts usersQueues(String queue) throws Exception {
+        QueueCounts total = new QueueCounts(0, 0, 0, 0, 0, 0);
+        for (int n = 1; n <= USERS; n++) {
+            total = total.plus(broker.counts(queue + "." + n));
         }
         return total;
     }

@@ -4,7 +4,6 @@ import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
-import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
@@ -151,16 +150,11 @@ public final class VirtualUser implements AutoCloseable {
      * first connect, which waits), and no HTTP login steps, each of which blocks the thread it runs on.
      */
     public boolean connectsWithoutWaiting() {
-        WebLogin web = settings.web();
         Transport transport = settings.server().transport();
         boolean plain = transport == Transport.RAW
                 || transport == Transport.AUTO
                         && probe.known(settings.server().endpointHttpUri()).orElse(Transport.AUTO) == Transport.RAW;
-        return plain
-                && web.indexPath().isEmpty()
-                && web.pullPath().isEmpty()
-                && web.formLoginPath().isEmpty()
-                && web.csrfPath().isEmpty();
+        return plain && !settings.web().hasSteps();
     }
 
     /**
