@@ -93,7 +93,7 @@ public final class ConnectsInFlight {
     private UserConnects.Attempt doneHere;
 
     /** The connects under way that no lane runs ({@link Connects#attemptAsync}), until they land. */
-    private final Set<CompletableFuture<UserConnects.Attempt>> waitedOnByNoOne = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<Void>> waitedOnByNoOne = ConcurrentHashMap.newKeySet();
 
     private int inFlight;
     /** Made on the first connect that needs one (with a limit of 1 none does); its lanes end when idle. */
@@ -152,12 +152,15 @@ public final class ConnectsInFlight {
         }
         if (connects.connectsWithoutWaiting(index)) {
             // nothing of it blocks: no lane, no thread waiting for CONNECTED; it lands in the queue when done
-            CompletableFuture<UserConnects.Attempt> connect = connects.attemptAsync(index, label);
-            waitedOnByNoOne.add(connect);
-            connect.whenComplete((done, failure) -> {
-                landed(index, label, cancelled, done, failure);
-                waitedOnByNoOne.remove(connect);
-            });
+            // close waits for the landing, not the connect: a connect that completes after Stop is closed there,
+            // and a wait on the connect alone may wake before the thread that completed it has run its landing
+            CompletableFuture<Void> landing = connects.attemptAsync(index, label)
+                    .handle((done, failure) -> {
+                        landed(index, label, cancelled, done, failure);
+                        return null;
+                    });
+            waitedOnByNoOne.add(landing);
+            landing.whenComplete((ignored, failure) -> waitedOnByNoOne.remove(landing));
             return;
         }
         try {

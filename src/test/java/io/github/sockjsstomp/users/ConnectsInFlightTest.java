@@ -185,6 +185,7 @@ class ConnectsInFlightTest {
     @Test
     void aConnectWithNoLaneThatConnectsAfterStopIsClosedAndCloseWaitsForTheRest() throws InterruptedException {
         connects.withoutWaiting = true;
+        connects.slowDisconnects = true;
         inFlight = new ConnectsInFlight(connects, 2, LONGEST_MILLIS);
         inFlight.start(0, "session");
         inFlight.start(1, "session");
@@ -208,7 +209,7 @@ class ConnectsInFlightTest {
         ender.start();
         inFlight.close();
         assertThat(connects.pending.get(1).isDone()).as("close waited for it").isTrue();
-        assertThat(connects.disconnected).containsExactly(0, 1);
+        assertThat(connects.disconnected).as("close waited for its close").containsExactly(0, 1);
     }
 
     @Test
@@ -237,6 +238,8 @@ class ConnectsInFlightTest {
         volatile boolean finishAtOnce;
         /** Connects that wait for nothing: {@link #attemptAsync}, each ended by {@link #complete}. */
         volatile boolean withoutWaiting;
+
+        volatile boolean slowDisconnects;
 
         final Map<Integer, CompletableFuture<UserConnects.Attempt>> pending = new ConcurrentHashMap<>();
         final Map<Integer, SampleResult> startedRows = new ConcurrentHashMap<>();
@@ -315,6 +318,14 @@ class ConnectsInFlightTest {
 
         @Override
         public void disconnect(int index) {
+            if (slowDisconnects) {
+                try {
+                    // a close that takes a while, as a real one does: whoever waits for it must wait for it
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             disconnected.add(index);
         }
 
