@@ -68,6 +68,7 @@ public class StompConnectSampler extends StompSampler {
     private static List<Parameter<?>> parameters() {
         List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
         all.add(StompParameters.CONNECTS_IN_FLIGHT);
+        all.add(StompParameters.WARM_UP);
         all.add(StompParameters.SILENT_AFTER);
         all.add(StompParameters.SILENT_SHARE);
         all.addAll(ServerFigurePolling.PARAMETERS);
@@ -81,7 +82,8 @@ public class StompConnectSampler extends StompSampler {
         double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
-        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, run));
+        boolean messages = params.read(StompParameters.WARM_UP);
+        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, messages, run));
         steps = new StepsFollower(run, GroupThreads.ofThisThread(run), 0);
         if (users != null) {
             if (silentShare > 0) {

@@ -98,6 +98,12 @@ final class StompParameters {
             "this thread's connects under way at once (a plain WebSocket one on no thread of its own, one with login "
                     + "steps or SockJS on a connect lane of the thread's); "
                     + "1 = one after another on the JMeter thread");
+    static final Parameter<Boolean> WARM_UP = parsed(
+            "warmUp",
+            "true",
+            "true: this JVM's first connect waits while the generator warms its per-message code (sockjsstomp.warmUp="
+                    + "false turns it off everywhere); false: a plan that sends and times no messages",
+            StompParameters::bool);
     // Dead clients: the session sampler's own.
     static final Parameter<Double> SILENT_AFTER = decimal(
             "silentAfter",

@@ -571,7 +571,9 @@ class JMeterPlansIT {
                     "duration=8",
                     "aliveMillis=1000",
                     "sockjsstomp.reconnectMinMillis=2000",
-                    "sockjsstomp.reconnectMaxMillis=60000");
+                    "sockjsstomp.reconnectMaxMillis=60000",
+                    // on, as a user's run has it: the connect test's session sampler skips it all the same
+                    "sockjsstomp.warmUp=true");
         }
         return tenUsersOnTwoThreads;
     }
@@ -588,6 +590,14 @@ class JMeterPlansIT {
         assertThat(run.labels()).containsOnlyKeys("session", "index", "clientPull", "connect", "session alive");
         assertThat(run.rows()).allSatisfy(r -> assertThat(r.get("success")).isEqualTo("true"));
         assertThat(run.timingLog()).doesNotExist();
+    }
+
+    /** A plan that sends no messages does not pay the message warm-up (its session sampler's warmUp=false). */
+    @Test
+    void connectSkipsTheMessageWarmUpThatSendingPlansRun() throws Exception {
+        PlanRun run = tenUsersOnTwoThreads();
+        assertThat(Files.readString(run.dir().resolve("jmeter.log"))).doesNotContain("Warm-up");
+        assertThat(run.count("session")).isEqualTo(10);
     }
 
     // ------------------------------------------------------------------ servers other than the demo's own setup
