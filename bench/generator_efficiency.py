@@ -25,7 +25,10 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             like), no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
             server's CPU per session between the two (polled every 0.25 s), JMeter's by thread kind. A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
             bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
-            same number of sessions: what the server gives a client that does nothing else. With BROKER=rabbitmq
+            same number of sessions: what the server gives a client that does nothing else; "jfloor:K" the floor inside
+            JMeter (JavaRequestConnectFloor, bench/floor-connect.jmx: Tomcat's client in a Java Request, one sample per
+            session, K in flight per thread), "jfloor-args:K" the same with connect.jmx's session arguments: what
+            JMeter charges per session, apart from the plugin. With BROKER=rabbitmq
             against RabbitMQ's Web-STOMP (guest/guest).
 
   replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
@@ -685,17 +688,31 @@ def connects_run(in_flight, server, out, round_no):
     name = f"connects-{str(in_flight).replace(':', '_')}-r{round_no}"
     # JFR=connects: the first run's connects recorded (from the test's start, not the JVM's, to its end)
     jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
-    # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
-    in_flight, _, key = str(in_flight).partition(":")
-    plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
-    home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+    extra = {}
+    if str(in_flight).startswith("jfloor"):
+        # "jfloor:K": JavaRequestConnectFloor, the connect floor inside a Java Request (src/bench/java, on JMeter's
+        # user.classpath; the plugin's jar gives it Tomcat); "jfloor-args:K" with our session sampler's arguments
+        kind, _, in_flight = str(in_flight).partition(":")
+        key = ""
+        test_classpath()
+        plan = floor_plan("bench/floor-connect.jmx", "jmx/connect.jmx", "session",
+                          "args" if kind == "jfloor-args" else "", out)
+        home = OURS_HOME
+        extra = {"user.classpath": ROOT / "target/test-classes"}
+        shown = f"{kind}:{in_flight}"
+    else:
+        # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
+        in_flight, _, key = str(in_flight).partition(":")
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
+        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+        shown = in_flight + (f":{key}" if key else "")
     process, jtl, pid = jmeter(home, plan, out, name,
                                {"host": "127.0.0.1", "port": server.port, "transport": "raw",
                                 "endpoint": server.endpoint, "indexPath": "none", "pullPath": "none",
                                 "heartbeatMillis": int(os.environ.get("CONNECT_HEARTBEAT_MS", "10000")),
                                 "users": users, "threads": threads, "rampUp": 0,
                                 "duration": duration, "aliveMillis": 5000, "connectsInFlight": in_flight,
-                                **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}},
+                                **{k: v for k, v in server.ours().items() if k in ("login", "passcode")}, **extra},
                                (jfr_launch(out) if jfr else "") + " " + os.environ.get("JVM_" + key, "") * bool(key))
     if jfr:
         await_line(out / f"{name}.log", "Starting thread group", process)
@@ -707,7 +724,7 @@ def connects_run(in_flight, server, out, round_no):
     with open(jtl, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["label"] == "session"]
     ok = [r for r in rows if r["success"] == "true"]
-    figures = {"run": name, "in_flight": in_flight + (f":{key}" if key else ""), "users": users, "threads": threads,
+    figures = {"run": name, "in_flight": shown, "users": users, "threads": threads,
                "connected": len(ok),
                "failed": len(rows) - len(ok)}
     if len(ok) > 1:

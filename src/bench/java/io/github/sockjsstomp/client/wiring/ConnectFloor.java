@@ -140,8 +140,7 @@ public final class ConnectFloor {
     }
 
     /** Upgrade, CONNECT, and wait for CONNECTED: one session as the lean client opens it. */
-    private static Session connect(
-            WsWebSocketContainer container, ClientEndpointConfig config, URI uri, String connectFrame)
+    static Session connect(WsWebSocketContainer container, ClientEndpointConfig config, URI uri, String connectFrame)
             throws Exception {
         CompletableFuture<String> connected = new CompletableFuture<>();
         Endpoint endpoint = new Endpoint() {
@@ -161,13 +160,13 @@ public final class ConnectFloor {
     }
 
     /** Threads named by their job, so that the bench's CPU by thread kind says which is which. */
-    private static ThreadFactory named(String prefix) {
+    static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return task -> new Thread(task, prefix + count.incrementAndGet());
     }
 
     /** A STOMP heart-beat: an end of line, written as Spring's session writes its own. */
-    private static void heartbeat(Session session) {
+    static void heartbeat(Session session) {
         try {
             session.getBasicRemote().sendText("\n");
         } catch (Exception e) {
