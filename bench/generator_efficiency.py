@@ -21,8 +21,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
   connects  connect.jmx's connect rate with CONNECT_IN_FLIGHT (default "1 8 32") connects under way per thread,
             alternating: CONNECT_USERS (6000) users on CONNECT_THREADS (6) threads, raw, heart-beats
-            CONNECT_HEARTBEAT_MS (10000, the plan's; the floor and the lean client send none: 0 compares like with
-            like), no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
+            CONNECT_HEARTBEAT_MS (10000, the plan's, the floors' too; the lean client sends none: 0 compares
+            like with like), no login steps; sessions/s from the results file (first start to last CONNECTED), JMeter's and the
             server's CPU per session between the two (polled every 0.25 s), JMeter's by thread kind. A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
             bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
             same number of sessions: what the server gives a client that does nothing else; "jfloor:K" the floor inside
