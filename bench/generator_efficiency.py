@@ -28,7 +28,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             same number of sessions: what the server gives a client that does nothing else; "jfloor:K" the floor inside
             JMeter (JavaRequestConnectFloor, bench/floor-connect.jmx: Tomcat's client in a Java Request, one sample per
             session, K in flight per thread), "jfloor-args:K" the same with connect.jmx's session arguments: what
-            JMeter charges per session, apart from the plugin. With BROKER=rabbitmq
+            JMeter charges per session, apart from the plugin; "sfloor:K" the same with Spring's STOMP client as the
+            plugin builds it instead of Tomcat's alone (client=spring). With BROKER=rabbitmq
             against RabbitMQ's Web-STOMP (guest/guest).
 
   replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
@@ -689,7 +690,7 @@ def connects_run(in_flight, server, out, round_no):
     # JFR=connects: the first run's connects recorded (from the test's start, not the JVM's, to its end)
     jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
     extra = {}
-    if str(in_flight).startswith("jfloor"):
+    if str(in_flight).startswith(("jfloor", "sfloor")):
         # "jfloor:K": JavaRequestConnectFloor, the connect floor inside a Java Request (src/bench/java, on JMeter's
         # user.classpath; the plugin's jar gives it Tomcat); "jfloor-args:K" with our session sampler's arguments
         kind, _, in_flight = str(in_flight).partition(":")
@@ -698,7 +699,7 @@ def connects_run(in_flight, server, out, round_no):
         plan = floor_plan("bench/floor-connect.jmx", "jmx/connect.jmx", "session",
                           "args" if kind == "jfloor-args" else "", out)
         home = OURS_HOME
-        extra = {"user.classpath": ROOT / "target/test-classes"}
+        extra = {"user.classpath": ROOT / "target/test-classes", "client": "spring" if kind == "sfloor" else "tomcat"}
         shown = f"{kind}:{in_flight}"
     else:
         # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)

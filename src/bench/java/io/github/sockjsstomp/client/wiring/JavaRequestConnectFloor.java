@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.client.wiring;
 
+import io.github.sockjsstomp.client.Transport;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Session;
 import java.net.URI;
@@ -19,6 +20,11 @@ import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.tomcat.websocket.WsWebSocketContainer;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+import org.springframework.messaging.simp.stomp.StompSession;
+import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
+import org.springframework.web.socket.WebSocketHttpHeaders;
+import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
  * The connect floor of a JMeter plugin: {@link ConnectFloor}'s connect (Tomcat's WebSocket client alone, an upgrade
@@ -30,7 +36,11 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  * and is not reported. Nothing of the plugin runs: no Spring session, no virtual users, no books. What it costs
  * above {@link ConnectFloor} is what JMeter charges per session (an iteration, a sample, its row, the sampler's
  * arguments evaluated and restored, JMeter's code compiled by the JIT); connect.jmx is measured against both
- * (bench/generator_efficiency.py's connects side {@code jfloor:K}). Bench code, never shipped.
+ * (bench/generator_efficiency.py's connects side {@code jfloor:K}). With {@code client=spring} each connect is
+ * Spring's {@code WebSocketStompClient.connectAsync} on the plugin's shared client instead ({@link SharedStompClients}:
+ * its I/O lanes, connect threads and heart-beat wheels), still nothing of the plugin's virtual users (side
+ * {@code sfloor:K}): what Spring's STOMP client adds to Tomcat's, apart from the plugin's per-user work. Bench code,
+ * never shipped.
  */
 public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
 
@@ -45,6 +55,12 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
 
     private final BlockingQueue<SampleResult> finished = new LinkedBlockingQueue<>();
     private final List<Session> open = new ArrayList<>();
+    private final List<StompSession> openSpring = new ArrayList<>();
+    /** Spring's client as the plugin builds it, when {@code client=spring}; null for Tomcat's alone. */
+    private WebSocketStompClient spring;
+
+    private String login;
+    private String passcode;
     private URI uri;
     private String connectFrame;
     private long heartbeatMillis;
@@ -62,6 +78,7 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         args.addArgument("connectsInFlight", "8");
         args.addArgument("heartbeatMillis", "10000");
         args.addArgument("aliveMillis", "5000");
+        args.addArgument("client", "tomcat");
         return args;
     }
 
@@ -71,6 +88,11 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         heartbeatMillis = context.getLongParameter("heartbeatMillis", 10_000);
         aliveMillis = context.getLongParameter("aliveMillis", 5_000);
         inFlight = context.getIntParameter("connectsInFlight", 8);
+        login = context.getParameter("login");
+        passcode = context.getParameter("passcode");
+        if ("spring".equals(context.getParameter("client", "tomcat"))) {
+            spring = SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false);
+        }
         connectFrame = "CONNECT\naccept-version:1.2\nlogin:" + context.getParameter("login") + "\npasscode:"
                 + context.getParameter("passcode") + "\nheart-beat:" + heartbeatMillis + "," + heartbeatMillis
                 + "\n\n\0";
@@ -110,6 +132,10 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         SampleResult result = new SampleResult();
         result.setSampleLabel("session");
         result.sampleStart();
+        if (spring != null) {
+            startSpring(result);
+            return;
+        }
         CONNECT_THREADS.execute(() -> {
             try {
                 Session session = ConnectFloor.connect(container, CONFIG, uri, connectFrame);
@@ -135,6 +161,29 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         });
     }
 
+    /** Spring's connect: its connect threads run Tomcat's handshake, an I/O thread reads CONNECTED. */
+    private void startSpring(SampleResult result) {
+        StompHeaders connect = new StompHeaders();
+        connect.setLogin(login);
+        connect.setPasscode(passcode);
+        connect.setHeartbeat(new long[] {heartbeatMillis, heartbeatMillis});
+        spring.connectAsync(uri, new WebSocketHttpHeaders(), connect, new StompSessionHandlerAdapter() {})
+                .whenComplete((session, failure) -> {
+                    result.sampleEnd();
+                    if (failure == null) {
+                        synchronized (open) {
+                            openSpring.add(session);
+                        }
+                        result.setSuccessful(true);
+                        result.setResponseCodeOK();
+                    } else {
+                        result.setResponseCode("ConnectFailed");
+                        result.setResponseMessage(failure.toString());
+                    }
+                    finished.add(result);
+                });
+    }
+
     /** All up: the thread waits, as connect.jmx's hold does, and the sample is not reported. */
     private SampleResult held() {
         SampleResult nothing = new SampleResult();
@@ -158,6 +207,7 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
     @Override
     public void teardownTest(JavaSamplerContext context) {
         synchronized (open) {
+            openSpring.forEach(StompSession::disconnect);
             for (Session session : open) {
                 try {
                     session.getBasicRemote().sendText("DISCONNECT\n\n\0");
