@@ -82,8 +82,8 @@ public class StompConnectSampler extends StompSampler {
         double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
-        boolean messages = params.read(StompParameters.WARM_UP);
-        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, messages, run));
+        boolean warmUp = params.read(StompParameters.WARM_UP);
+        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, warmUp, run));
         steps = new StepsFollower(run, GroupThreads.ofThisThread(run), 0);
         if (users != null) {
             if (silentShare > 0) {
