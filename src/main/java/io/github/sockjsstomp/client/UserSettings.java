@@ -35,15 +35,25 @@ public record UserSettings(
     }
 
     /**
-     * Where a user connects.
-     *
-     * @param scheme http or https (and so ws or wss)
-     * @param endpoint the STOMP endpoint's path
-     * @param transport how: SockJS's transports, a raw WebSocket, or {@code auto} until a probe chose
+     * Where a user connects. A value, as a record is; its URLs are made once, since a thread's users share one
+     * server and every connect and every held session (Tomcat keeps the URL it opened) would otherwise have its own.
      */
-    public record Server(String scheme, String host, int port, String endpoint, Transport transport) {
+    public static final class Server {
 
-        public Server {
+        private final String scheme;
+        private final String host;
+        private final int port;
+        private final String endpoint;
+        private final Transport transport;
+        private final URI endpointHttpUri;
+        private final URI stompUri;
+
+        /**
+         * @param scheme http or https (and so ws or wss)
+         * @param endpoint the STOMP endpoint's path
+         * @param transport how: SockJS's transports, a raw WebSocket, or {@code auto} until a probe chose
+         */
+        public Server(String scheme, String host, int port, String endpoint, Transport transport) {
             Objects.requireNonNull(transport, "transport is required");
             if (!"http".equals(scheme) && !"https".equals(scheme)) {
                 throw new IllegalArgumentException("scheme must be http or https, was '" + scheme + "'");
@@ -51,6 +61,36 @@ public record UserSettings(
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("port must be 1..65535, was " + port);
             }
+            this.scheme = scheme;
+            this.host = host;
+            this.port = port;
+            this.endpoint = endpoint;
+            this.transport = transport;
+            this.endpointHttpUri = httpUri(endpoint);
+            this.stompUri = transport.isSockJs() || transport == Transport.AUTO
+                    ? endpointHttpUri
+                    : URI.create(
+                            ("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
+        }
+
+        public String scheme() {
+            return scheme;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        public String endpoint() {
+            return endpoint;
+        }
+
+        public Transport transport() {
+            return transport;
         }
 
         /** The same server over another transport: what {@code auto} found. */
@@ -64,16 +104,12 @@ public record UserSettings(
 
         /** The endpoint as an http(s) URL, whatever the transport: where SockJS's /info is asked. */
         public URI endpointHttpUri() {
-            return httpUri(endpoint);
+            return endpointHttpUri;
         }
 
         /** The URL given to the STOMP client: http(s) for SockJS (and auto, before it chose), ws(s) for raw. */
         public URI stompUri() {
-            if (transport.isSockJs() || transport == Transport.AUTO) {
-                return httpUri(endpoint);
-            }
-            return URI.create(
-                    ("https".equals(scheme) ? "wss" : "ws") + "://" + host + ":" + port + withSlash(endpoint));
+            return stompUri;
         }
 
         /** https, and so wss. */
@@ -83,6 +119,27 @@ public record UserSettings(
 
         private static String withSlash(String path) {
             return path.startsWith("/") ? path : "/" + path;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Server that
+                    && port == that.port
+                    && scheme.equals(that.scheme)
+                    && Objects.equals(host, that.host)
+                    && Objects.equals(endpoint, that.endpoint)
+                    && transport == that.transport;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(scheme, host, port, endpoint, transport);
+        }
+
+        @Override
+        public String toString() {
+            return "Server[scheme=" + scheme + ", host=" + host + ", port=" + port + ", endpoint=" + endpoint
+                    + ", transport=" + transport + "]";
         }
     }
 

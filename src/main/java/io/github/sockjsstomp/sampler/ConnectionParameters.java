@@ -263,7 +263,17 @@ final class ConnectionParameters {
         int port = params.readInt(PORT);
         String endpoint = params.read(ENDPOINT);
         Transport transport = params.read(TRANSPORT);
-        return params.hasErrors() ? null : new UserSettings.Server(scheme, host, port, endpoint, transport);
+        if (params.hasErrors()) {
+            return null;
+        }
+        try {
+            return new UserSettings.Server(scheme, host, port, endpoint, transport);
+        } catch (IllegalArgumentException e) {
+            // the server makes its URLs once: a host or endpoint that makes none fails here, not in every connect
+            params.error(
+                    HOST.name + "/" + ENDPOINT.name, host + " " + endpoint, "do not make a URL: " + e.getMessage());
+            return null;
+        }
     }
 
     /** The login steps every user of the thread takes; each user's bearer token is set later. */
@@ -277,17 +287,8 @@ final class ConnectionParameters {
                 params.read(BEARER_ON_CONNECT));
     }
 
-    /** Host, endpoint and login paths that make no URL fail here, once, not as an exception in every connect. */
+    /** Login paths that make no URL fail here, once, not as an exception in every connect (the server's: above). */
     private static void checkUrls(ParameterReader params, UserSettings.Server server, WebLogin web) {
-        try {
-            server.stompUri();
-        } catch (IllegalArgumentException e) {
-            params.error(
-                    HOST.name + "/" + ENDPOINT.name,
-                    server.host() + " " + server.endpoint(),
-                    "do not make a URL: " + e.getMessage());
-            return;
-        }
         Map<Parameter<String>, String> paths = Map.of(
                 INDEX_PATH,
                 web.indexPath(),

@@ -155,6 +155,11 @@ public final class UserConnects implements ConnectsInFlight.Connects {
             Sample.fail(result, connect.code(), connect.message());
             return;
         }
+        if (subscribeTo.isEmpty()) {
+            // the connect test's every session: nothing to render
+            Sample.ok(result, "Connected " + user);
+            return;
+        }
         Template.Values values = Template.of(user.settings());
         List<String> destinations =
                 subscribeTo.stream().map(d -> d.render(values)).toList();
@@ -167,6 +172,6 @@ public final class UserConnects implements ConnectsInFlight.Connects {
                 return;
             }
         }
-        Sample.ok(result, "Connected " + user + (destinations.isEmpty() ? "" : ", subscribed to " + destinations));
+        Sample.ok(result, "Connected " + user + ", subscribed to " + destinations);
     }
 }

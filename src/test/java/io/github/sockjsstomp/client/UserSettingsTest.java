@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -28,6 +29,30 @@ class UserSettingsTest {
                 new UserSettings.ConnectOptions(Map.of(), 0, 1000));
         assertThat(settings.server().stompUri()).hasToString(expected);
         assertThat(settings.server().httpUri("index")).hasToString(scheme + "://h:8080/index");
+    }
+
+    /**
+     * A thread's users share one server: its URLs are made once, so that no connect parses them again and every
+     * held session (Tomcat keeps the URL it opened) holds the same one. Still a value, as the record it was.
+     */
+    @Test
+    void aServerMakesItsUrlsOnceAndIsAValue() {
+        UserSettings.Server server = new UserSettings.Server("http", "h", 8080, "/ws", Transport.RAW);
+        assertThat(server.stompUri()).isSameAs(server.stompUri()).hasToString("ws://h:8080/ws");
+        assertThat(server.endpointHttpUri()).isSameAs(server.endpointHttpUri()).hasToString("http://h:8080/ws");
+        UserSettings.Server same = new UserSettings.Server("http", "h", 8080, "/ws", Transport.RAW);
+        assertThat(same).isEqualTo(server).hasSameHashCodeAs(server).hasToString(server.toString());
+        assertThat(server.withTransport(Transport.WEBSOCKET))
+                .isNotEqualTo(server)
+                .satisfies(sockJs -> assertThat(sockJs.stompUri()).hasToString("http://h:8080/ws"));
+        assertThat(new UserSettings.Server("http", "h", 8081, "/ws", Transport.RAW))
+                .isNotEqualTo(server);
+    }
+
+    @Test
+    void aHostThatMakesNoUrlIsRefusedWhenTheServerIsMade() {
+        assertThatThrownBy(() -> new UserSettings.Server("http", "bad host", 8080, "/ws", Transport.RAW))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @ParameterizedTest

@@ -158,6 +158,30 @@ class StrictBrokerIT {
         }
     }
 
+    /**
+     * Two users on a thread connect on no lane (a plain WebSocket, no login steps): no thread waits for them, and
+     * their connect timeout is a timer of the heart-beats' wheels, which gives each up as a blocking wait would.
+     */
+    @Test
+    void connectsOnNoLaneTimeOutAndCloseTheirConnectionsToo() throws Exception {
+        int before = DemoServer.strictBrokerOpenSessions();
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            Map<String, String> p = strict("guest", "no-answer");
+            p.put("connectTimeoutMillis", "300");
+            p.put("sessionsPerThread", "2");
+            List<SampleResult> results =
+                    harness.run(1, StompConnectSampler::new, i -> p, 2).get(0);
+            assertThat(results)
+                    .hasSize(2)
+                    .allSatisfy(r -> assertThat(r.getResponseCode())
+                            .as(r.getResponseMessage())
+                            .isEqualTo("ConnectTimeout"));
+            assertThat(results)
+                    .allSatisfy(r -> assertThat(r.getResponseMessage()).contains("within 300 ms"));
+            assertThat(awaitOpenSessions(before)).isEqualTo(before);
+        }
+    }
+
     @Test
     void interruptEndsAnAwaitedReplyAtOnce() throws Exception {
         try (SamplerHarness harness = new SamplerHarness(1)) {

@@ -57,6 +57,19 @@ class ReplySummaryTest {
         assertThat(lines.get(0)).endsWith("pending 1; no replies");
     }
 
+    /** A run that has sent nothing (the connect test, senders not started yet) prints no lines of zeros. */
+    @Test
+    void nothingSentSaysNothingUntilTheFirstSend() {
+        ReplySummary summary = tracker.summarizeEvery(3600, lines::add);
+        summary.report();
+        assertThat(lines).isEmpty();
+        answer(send());
+        tracker.endSummary();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("stomp replies +         1 sent").contains("answered 1");
+        assertThat(lines.get(1)).startsWith("stomp replies =         1 sent");
+    }
+
     /**
      * The run's end writes the acknowledgements' line itself, after its sessions closed: the summary's last report
      * leaves it out, or a run's end showed it twice.

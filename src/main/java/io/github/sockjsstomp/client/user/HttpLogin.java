@@ -162,10 +162,15 @@ final class HttpLogin {
 
     /** The Cookie header value the user's store holds for this URI (RFC 6265 matching), or "" if none. */
     String cookieHeader(URI uri) {
+        List<Cookie> all = cookies.getCookies();
+        if (all.isEmpty()) {
+            // a user with no login steps has none: every connect of the connect test asks
+            return "";
+        }
         CookieOrigin origin = origin(uri);
         Date now = new Date();
         List<Cookie> matching = new ArrayList<>();
-        for (Cookie cookie : cookies.getCookies()) {
+        for (Cookie cookie : all) {
             if (!cookie.isExpired(now) && COOKIE_SPEC.match(cookie, origin)) {
                 matching.add(cookie);
             }

@@ -8,12 +8,14 @@ import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -159,8 +161,8 @@ public final class VirtualUser implements AutoCloseable {
 
     /**
      * {@link #connect} with no thread waiting for it (only where {@link #connectsWithoutWaiting}): the step
-     * completes on the thread that ends the wait, the I/O thread that read CONNECTED or an ERROR frame, the
-     * JDK's delay thread at the connect timeout, or the thread that gave the connect up ({@link #disconnect}),
+     * completes on the thread that ends the wait, the I/O thread that read CONNECTED or an ERROR frame, a
+     * heart-beat wheel's thread at the connect timeout, or the thread that gave the connect up ({@link #disconnect}),
      * which completes it exceptionally with an InterruptedException, as {@link #connect} throws one.
      */
     public CompletableFuture<StepResult> connectAsync() {
@@ -168,22 +170,33 @@ public final class VirtualUser implements AutoCloseable {
         if (started.done() != null) {
             return CompletableFuture.completedFuture(started.done());
         }
-        return started.connectedOrEnded()
-                .orTimeout(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS)
-                .handle((ignored, failure) -> {
-                    Throwable waited = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                            ? wrapped.getCause()
-                            : failure;
-                    try {
-                        return settle(
-                                started,
-                                waited == null || waited instanceof TimeoutException
-                                        ? waited
-                                        : new ExecutionException(waited));
-                    } catch (InterruptedException givenUp) {
-                        throw new CompletionException(givenUp);
-                    }
-                });
+        CompletableFuture<Object> outcome = started.connectedOrEnded();
+        timeOut(outcome, settings.connect().timeoutMillis());
+        return outcome.handle((ignored, failure) -> {
+            Throwable waited = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                    ? wrapped.getCause()
+                    : failure;
+            try {
+                return settle(
+                        started,
+                        waited == null || waited instanceof TimeoutException ? waited : new ExecutionException(waited));
+            } catch (InterruptedException givenUp) {
+                throw new CompletionException(givenUp);
+            }
+        });
+    }
+
+    /**
+     * Fails {@code waited} with a TimeoutException after {@code millis}, on the heart-beats' wheels rather than the
+     * JDK's delay thread (CompletableFuture.orTimeout): there every CONNECTED cancelled the earliest timeout, under
+     * that queue's lock, and woke its thread; a wheel's cancel is a flag. Up to a tick late (25 ms).
+     */
+    private void timeOut(CompletableFuture<Object> waited, long millis) {
+        ScheduledFuture<?> timeout = shared.scheduler()
+                .schedule(
+                        () -> waited.completeExceptionally(new TimeoutException()),
+                        Instant.now().plusMillis(millis));
+        waited.whenComplete((ignored, failure) -> timeout.cancel(false));
     }
 
     /**
