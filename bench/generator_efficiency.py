@@ -29,7 +29,8 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             JMeter (JavaRequestConnectFloor, bench/floor-connect.jmx: Tomcat's client in a Java Request, one sample per
             session, K in flight per thread), "jfloor-args:K" the same with connect.jmx's session arguments: what
             JMeter charges per session, apart from the plugin; "sfloor:K" the same with Spring's STOMP client as the
-            plugin builds it instead of Tomcat's alone (client=spring). With BROKER=rabbitmq
+            plugin builds it instead of Tomcat's alone (client=spring), "sfloor-args:K" that with connect.jmx's
+            session arguments: the design's floor for a JMeter plugin on Spring's client. With BROKER=rabbitmq
             against RabbitMQ's Web-STOMP (guest/guest).
 
   replies-idle  send.jmx's replies thread when nothing finishes: IDLE_USERS (2) users, one message a minute in all;
@@ -697,9 +698,9 @@ def connects_run(in_flight, server, out, round_no):
         key = ""
         test_classpath()
         plan = floor_plan("bench/floor-connect.jmx", "jmx/connect.jmx", "session",
-                          "args" if kind == "jfloor-args" else "", out)
+                          "args" if kind.endswith("-args") else "", out)
         home = OURS_HOME
-        extra = {"user.classpath": ROOT / "target/test-classes", "client": "spring" if kind == "sfloor" else "tomcat"}
+        extra = {"user.classpath": ROOT / "target/test-classes", "client": "spring" if kind.startswith("sfloor") else "tomcat"}
         shown = f"{kind}:{in_flight}"
     else:
         # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
