@@ -654,7 +654,8 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
                                         **{"user.classpath": ROOT / "target/test-classes"}))
     else:
         home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # "ours:K": another build
-        process, jtl, pid = jmeter(home, ROOT / "jmx/connect.jmx", out, name,
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
+        process, jtl, pid = jmeter(home, plan, out, name,
                                    dict(common, transport="raw", endpoint=server.endpoint, indexPath="none",
                                         pullPath="none", heartbeatMillis=10000,
                                         users=threads * sessions_per_thread,
