@@ -93,9 +93,8 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         if ("spring".equals(context.getParameter("client", "tomcat"))) {
             spring = SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false);
         }
-        connectFrame = "CONNECT\naccept-version:1.2\nlogin:" + context.getParameter("login") + "\npasscode:"
-                + context.getParameter("passcode") + "\nheart-beat:" + heartbeatMillis + "," + heartbeatMillis
-                + "\n\n\0";
+        connectFrame = "CONNECT\naccept-version:1.2\nlogin:" + login + "\npasscode:" + passcode + "\nheart-beat:"
+                + heartbeatMillis + "," + heartbeatMillis + "\n\n\0";
         // the thread's share of the group's users, as connect.jmx shares them (shares differ by at most one)
         int users = context.getIntParameter("users", 1000);
         int threads = JMeterContextService.getContext().getThreadGroup().getNumThreads();

@@ -187,16 +187,16 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /**
-     * Fails {@code waited} with a TimeoutException after {@code millis}, on the heart-beats' wheels rather than the
+     * Fails {@code outcome} with a TimeoutException after {@code millis}, on the heart-beats' wheels rather than the
      * JDK's delay thread (CompletableFuture.orTimeout): there every CONNECTED cancelled the earliest timeout, under
      * that queue's lock, and woke its thread; a wheel's cancel is a flag. Up to a tick late (25 ms).
      */
-    private void timeOut(CompletableFuture<Object> waited, long millis) {
+    private void timeOut(CompletableFuture<Object> outcome, long millis) {
         ScheduledFuture<?> timeout = shared.scheduler()
                 .schedule(
-                        () -> waited.completeExceptionally(new TimeoutException()),
+                        () -> outcome.completeExceptionally(new TimeoutException()),
                         Instant.now().plusMillis(millis));
-        waited.whenComplete((ignored, failure) -> timeout.cancel(false));
+        outcome.whenComplete((ignored, failure) -> timeout.cancel(false));
     }
 
     /**
