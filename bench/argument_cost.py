@@ -33,8 +33,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-OURS_HOME = Path(os.environ.get("OURS_HOME", ROOT / "target/jmeter"))
+import generator_efficiency as ge  # the plans' argument elements, OURS_HOME
+
+ROOT, OURS_HOME = ge.ROOT, ge.OURS_HOME
 PLAN = ROOT / os.environ.get("PLAN", "jmx/connect.jmx")
 SAMPLER = os.environ.get("SAMPLER", "session")
 VARIANTS = os.environ.get("VARIANTS", "none listed literal short").split()
@@ -45,7 +46,6 @@ SHORT_DROP = os.environ.get("SHORT_DROP", "formLoginPath csrfPath bearerToken be
                             "subscribeHeaders ack ackEvery consumeMillis nackShare silentAfter silentShare "
                             "serverFigures serverFiguresMillis serverFiguresLog").split()
 
-ARGUMENT = re.compile(r'\s*<elementProp name="(\w+)" elementType="Argument">.*?</elementProp>', re.DOTALL)
 PROPERTY = re.compile(r'\$\{__P\((\w+),(.*)\)\}$')
 RESULT = re.compile(r"argument cost: (\d+) arguments, \d+ samples, ([\d.]+) us per sample")
 
@@ -79,13 +79,6 @@ PLAN_TEMPLATE = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def sampler_arguments():
-    """The argument elements of SAMPLER in PLAN, as the plan writes them."""
-    text = PLAN.read_text()
-    start = text.index(f'testname="{SAMPLER}"')
-    return list(ARGUMENT.finditer(text[start:text.index("</JavaSampler>", start)]))
-
-
 def literal(element):
     """An argument element with its ${__P(name,default)} value replaced by the default (a nested function: 1000)."""
     def plain(value):
@@ -96,7 +89,7 @@ def literal(element):
 
 
 def variant_arguments(variant):
-    found = sampler_arguments()
+    found = ge.sampler_arguments(PLAN, SAMPLER)
     if variant == "none":
         return ""
     if variant == "listed":
@@ -143,7 +136,7 @@ def cold(variant, out, start_cpu):
     """The process's CPU per sample for COLD_THREADS x COLD_LOOPS samples from a fresh JVM, less `start_cpu`."""
     name = f"cold-{variant}"
     _, cpu = jmeter(plan(variant, out, name, COLD_THREADS, COLD_LOOPS), out, name, 10**12)
-    return len(ARGUMENT.findall(variant_arguments(variant))) + 1, (cpu - start_cpu) / (COLD_THREADS * COLD_LOOPS) * 1e6
+    return len(ge.ARGUMENT.findall(variant_arguments(variant))) + 1, (cpu - start_cpu) / (COLD_THREADS * COLD_LOOPS) * 1e6
 
 
 def table(title, figures, arguments):

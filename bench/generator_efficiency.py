@@ -433,15 +433,19 @@ def floor_plan(default, our_plan, sampler, key, out):
     return Path(os.environ.get("PLAN_" + key, ROOT / default)) if key else ROOT / default
 
 
+def sampler_arguments(plan, sampler):
+    """The argument elements (regex matches: name, whole element) of the Java Request `sampler` in `plan`."""
+    text = (ROOT / plan).read_text()
+    start = text.index(f'testname="{sampler}"')
+    return list(ARGUMENT.finditer(text[start:text.index("</JavaSampler>", start)]))
+
+
 def with_our_arguments(floor_plan, our_plan, sampler, out):
     """The floor plan with the arguments of our sampler `sampler` in `our_plan` that it lacks (unread by the floor):
     what JMeter's per-thread copy and per-sample restore of our argument list cost, apart from what we do."""
-    ours = (ROOT / our_plan).read_text()
-    start = ours.index(f'testname="{sampler}"')
     plan = (ROOT / floor_plan).read_text()
     have = set(ARGUMENT.findall(plan))
-    extra = "".join(m.group(0) for m in ARGUMENT.finditer(ours[start:ours.index("</JavaSampler>", start)])
-                    if m.group(1) not in have)
+    extra = "".join(m.group(0) for m in sampler_arguments(our_plan, sampler) if m.group(1) not in have)
     end = plan.index("</collectionProp>")
     path = out / (Path(floor_plan).stem + "-with-our-arguments.jmx")
     path.write_text(plan[:end] + extra + "\n" + plan[end:])

@@ -74,18 +74,15 @@ public final class ReplySummary implements AutoCloseable {
         long refused = refusals.count();
         // the third line is the acknowledging consumers': with them, a late delivery may be their own pace
         String third = more.get();
-        if (books.sent() == 0 && refused == 0 && third == null) {
-            // nothing sent yet: a plan that sends nothing (the connect test) has no replies to sum up, and lines of
-            // zeros beside JMeter's summary read as if its messages were lost
-            lastNanos = now;
-            recycled = recent;
-            return;
-        }
-        String behind = third == null ? SERVER_BEHIND : CONSUMERS_OR_SERVER_BEHIND;
-        out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos, behind));
-        out.accept(line("=", books, refused, total, now - startNanos, behind));
-        if (withMore && third != null) {
-            out.accept(third);
+        // nothing sent yet: a plan that sends nothing (the connect test) has no replies to sum up, and lines of zeros
+        // beside JMeter's summary read as if its messages were lost
+        if (books.sent() > 0 || refused > 0 || third != null) {
+            String behind = third == null ? SERVER_BEHIND : CONSUMERS_OR_SERVER_BEHIND;
+            out.accept(line("+", delta(books, last), refused - lastRefusals, recent, now - lastNanos, behind));
+            out.accept(line("=", books, refused, total, now - startNanos, behind));
+            if (withMore && third != null) {
+                out.accept(third);
+            }
         }
         lastRefusals = refused;
         recycled = recent;
