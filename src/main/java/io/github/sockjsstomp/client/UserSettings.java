@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.client;
 
+import io.github.sockjsstomp.client.deflate.DeflateOffer;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
@@ -112,6 +113,15 @@ public record UserSettings(
             return stompUri;
         }
 
+        /**
+         * The origin of a page this server serves ({@code http://host:port}, the port left out where it is the
+         * scheme's own), which is what a browser sends as {@code Origin} from such a page.
+         */
+        public String origin() {
+            boolean defaultPort = port == ("https".equals(scheme) ? 443 : 80);
+            return scheme + "://" + host + (defaultPort ? "" : ":" + port);
+        }
+
         /** https, and so wss. */
         public boolean secure() {
             return "https".equals(scheme);
@@ -169,13 +179,40 @@ public record UserSettings(
      * @param headers extra STOMP CONNECT headers, in order
      * @param heartbeatMillis STOMP heart-beat in both directions; 0 disables it
      * @param timeoutMillis how long a connect (and each login step) may take
+     * @param compression what the WebSocket upgrade offers ({@code Sec-WebSocket-Extensions})
+     * @param handshakeHeaders the HTTP headers of the handshake (the upgrade and SockJS's requests) beyond those the
+     *     protocols and the login set, per user
      */
-    public record ConnectOptions(Map<String, String> headers, long heartbeatMillis, long timeoutMillis) {
+    public record ConnectOptions(
+            Map<String, String> headers,
+            long heartbeatMillis,
+            long timeoutMillis,
+            DeflateOffer compression,
+            HandshakeHeaders handshakeHeaders) {
 
         public ConnectOptions {
             Objects.requireNonNull(headers, "headers is required");
+            Objects.requireNonNull(compression, "compression is required");
+            Objects.requireNonNull(handshakeHeaders, "handshakeHeaders is required");
             headers = Map.copyOf(headers);
         }
+
+        /** No offer and no extra handshake headers: a bare client (the warm-up's, the tests' of one class). */
+        public ConnectOptions(Map<String, String> headers, long heartbeatMillis, long timeoutMillis) {
+            this(headers, heartbeatMillis, timeoutMillis, DeflateOffer.OFF, HandshakeHeaders.NONE);
+        }
+    }
+
+    /**
+     * A user's handshake headers (Origin, User-Agent, what the plan adds), in the order they go: made by the plan's
+     * {@code handshakeHeaders}, which may name the user in their values.
+     */
+    @FunctionalInterface
+    public interface HandshakeHeaders {
+
+        HandshakeHeaders NONE = user -> Map.of();
+
+        Map<String, String> of(UserSettings user);
     }
 
     @Override

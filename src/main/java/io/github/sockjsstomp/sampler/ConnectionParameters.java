@@ -4,6 +4,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.ACK;
 import static io.github.sockjsstomp.sampler.StompParameters.ACK_EVERY;
 import static io.github.sockjsstomp.sampler.StompParameters.BEARER_ON_CONNECT;
 import static io.github.sockjsstomp.sampler.StompParameters.BEARER_TOKEN;
+import static io.github.sockjsstomp.sampler.StompParameters.COMPRESSION;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECTS_PER_SECOND;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.CONNECT_TIMEOUT_MILLIS;
@@ -11,6 +12,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.CONSUME_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.CSRF_PATH;
 import static io.github.sockjsstomp.sampler.StompParameters.ENDPOINT;
 import static io.github.sockjsstomp.sampler.StompParameters.FORM_LOGIN_PATH;
+import static io.github.sockjsstomp.sampler.StompParameters.HANDSHAKE_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.HEARTBEAT_MILLIS;
 import static io.github.sockjsstomp.sampler.StompParameters.HOST;
 import static io.github.sockjsstomp.sampler.StompParameters.INDEX_PATH;
@@ -83,6 +85,8 @@ final class ConnectionParameters {
                 PASSCODE,
                 USERS_FILE,
                 CONNECT_HEADERS,
+                COMPRESSION,
+                HANDSHAKE_HEADERS,
                 HEARTBEAT_MILLIS,
                 CONNECT_TIMEOUT_MILLIS,
                 USERS,
@@ -118,8 +122,7 @@ final class ConnectionParameters {
             Run run) {
         UserSettings.Server server = server(params);
         WebLogin web = webLogin(params);
-        UserSettings.ConnectOptions connect = new UserSettings.ConnectOptions(
-                params.read(CONNECT_HEADERS), params.read(HEARTBEAT_MILLIS), params.read(CONNECT_TIMEOUT_MILLIS));
+        UserSettings.ConnectOptions connect = connectOptions(params);
         if (!params.hasErrors()) {
             checkUrls(params, server, web);
         }
@@ -171,6 +174,16 @@ final class ConnectionParameters {
         }
         return new ThreadUsers(
                 users, subscribeTo, subscribeHeaders, connectsPerSecond, connectsInFlight, run.capacity());
+    }
+
+    /** How the users open their sessions (a bad value's default stands in; the reader has the problem). */
+    static UserSettings.ConnectOptions connectOptions(ParameterReader params) {
+        return new UserSettings.ConnectOptions(
+                params.read(CONNECT_HEADERS),
+                params.read(HEARTBEAT_MILLIS),
+                params.read(CONNECT_TIMEOUT_MILLIS),
+                params.read(COMPRESSION),
+                params.read(HANDSHAKE_HEADERS));
     }
 
     /**

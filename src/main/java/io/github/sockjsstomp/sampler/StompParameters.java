@@ -8,7 +8,9 @@ import static io.github.sockjsstomp.sampler.Parameter.required;
 import static io.github.sockjsstomp.sampler.Parameter.whole;
 
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.deflate.DeflateOffer;
 import io.github.sockjsstomp.client.message.AckMode;
+import io.github.sockjsstomp.client.message.HandshakeHeaderList;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
@@ -70,6 +72,19 @@ final class StompParameters {
             optional("usersFile", "", "CSV file of login,passcode lines, one per user; overrides login");
     static final Parameter<Map<String, String>> CONNECT_HEADERS =
             parsed("connectHeaders", "", "extra CONNECT headers: name:value;name2:value2", HeaderList::parse);
+    static final Parameter<DeflateOffer> COMPRESSION = parsed(
+            "compression",
+            DeflateOffer.BROWSER_WORD,
+            "WebSocket compression offered on the upgrade: browser (what browsers offer: permessage-deflate; "
+                    + "client_max_window_bits), off, or an offer written out (permessage-deflate; ...)",
+            DeflateOffer::parse);
+    static final Parameter<HandshakeHeaderList> HANDSHAKE_HEADERS = parsed(
+            "handshakeHeaders",
+            "",
+            "HTTP headers of the handshake and SockJS requests: name:value;... (Origin defaults to the server's own, "
+                    + "User-Agent to the plugin's; Origin: with no value sends none); may use {{userNumber}} "
+                    + "{{thread}} {{user}} {{login}}",
+            HandshakeHeaderList::parse);
     static final Parameter<Long> HEARTBEAT_MILLIS =
             whole("heartbeatMillis", 10_000, range(0, Integer.MAX_VALUE), "STOMP heart-beat both ways; 0 = off");
     static final Parameter<Long> CONNECT_TIMEOUT_MILLIS =

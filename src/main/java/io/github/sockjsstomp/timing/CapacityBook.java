@@ -3,6 +3,7 @@ package io.github.sockjsstomp.timing;
 import io.github.sockjsstomp.client.user.SessionLoss;
 import io.github.sockjsstomp.client.user.Silence;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,6 +20,8 @@ import org.HdrHistogram.Histogram;
 public final class CapacityBook implements Silence.Listener, SessionLoss.Listener {
 
     static final int MAX_CONNECT_FAILURE_CAUSES = 20;
+    static final int MAX_AGREEMENTS = 10;
+    static final String OTHER_AGREEMENTS = "other answers";
 
     private final ConcurrentLinkedQueue<Silence> silent = new ConcurrentLinkedQueue<>();
     /** From silent to closed by the server, in microseconds. */
@@ -34,6 +37,12 @@ public final class CapacityBook implements Silence.Listener, SessionLoss.Listene
     private long lastConnectNanos;
     private long held;
     private long peak;
+    /**
+     * Sessions by what their WebSocket agreed on ({@code permessage-deflate; ...} or {@code none}), in the order first
+     * seen; a few kinds in any run, bounded all the same.
+     */
+    private final Map<String, Long> agreed = new LinkedHashMap<>();
+
     /** Sessions lost (not closed by us), by why. */
     private final Map<SessionLoss, Long> losses = new EnumMap<>(SessionLoss.class);
 
@@ -59,6 +68,39 @@ public final class CapacityBook implements Silence.Listener, SessionLoss.Listene
             lastConnectNanos = endNanos;
         }
         peak = Math.max(peak, ++held);
+    }
+
+    /**
+     * A session's WebSocket agreed on {@code extensions} (with compression: {@code permessage-deflate; ...}; without:
+     * {@code none}); true the first time the run sees that answer, when the caller says it.
+     */
+    public synchronized boolean agreed(String extensions) {
+        Long before = agreed.get(extensions);
+        if (before == null && agreed.size() >= MAX_AGREEMENTS) {
+            extensions = OTHER_AGREEMENTS;
+            before = agreed.get(extensions);
+        }
+        agreed.put(extensions, before == null ? 1 : before + 1);
+        return before == null;
+    }
+
+    /**
+     * {@code websocket extensions: 1990 sessions permessage-deflate; client_max_window_bits=15, 10 none}: what the
+     * run's sessions agreed on with the server; null when no WebSocket session opened.
+     */
+    public synchronized String agreementsLine() {
+        if (agreed.isEmpty()) {
+            return null;
+        }
+        List<String> kinds = agreed.entrySet().stream()
+                .map(e -> e.getValue() + (e.getValue() == 1 ? " session " : " sessions ") + e.getKey())
+                .toList();
+        return "websocket extensions: " + String.join(", ", kinds);
+    }
+
+    /** Sessions by what their WebSocket agreed on, in the order first seen. */
+    public synchronized Map<String, Long> agreements() {
+        return new LinkedHashMap<>(agreed);
     }
 
     /**

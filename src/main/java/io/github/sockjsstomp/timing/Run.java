@@ -356,6 +356,10 @@ public final class Run {
         if (figures != null) {
             summaries.accept(figures);
         }
+        String compression = capacity.agreementsLine();
+        if (compression != null) {
+            summaries.accept(compression);
+        }
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         AckCounts.Snapshot acknowledged = acks.snapshot();
         if (acknowledged.any()) {

@@ -1,8 +1,10 @@
 package io.github.sockjsstomp.users;
 
+import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.reports.ClientProperties;
+import io.github.sockjsstomp.reports.RunReports;
 import io.github.sockjsstomp.timing.CapacityBook;
 import java.util.BitSet;
 import java.util.List;
@@ -121,6 +123,7 @@ public final class Reconnects implements UserTurns.States {
         ReconnectBackoff.Schedule schedule = schedules.get(index);
         boolean wasWaiting = schedule.isWaiting();
         capacity.connected(startNanos, nowNanos);
+        sayAgreed(users.get(index));
         lossSaid.clear(index);
         schedule.connected(nowNanos);
         countWaiting(wasWaiting, schedule);
@@ -138,6 +141,24 @@ public final class Reconnects implements UserTurns.States {
         countWaiting(wasWaiting, schedule);
         if (server != null) {
             server.failed(code, schedule.failures(), nowNanos);
+        }
+    }
+
+    /**
+     * What the server agreed to on the WebSocket (compression or none) is said once per answer in the run, on the
+     * console and in jmeter.log: whether the server under test works as browsers make it work is the first thing to
+     * know of a capacity figure. The run's end counts the sessions of each answer.
+     */
+    private void sayAgreed(VirtualUser user) {
+        String agreed = user.agreedExtensions();
+        if (agreed != null && capacity.agreed(agreed)) {
+            UserSettings.Server server = user.settings().server();
+            String line = "WebSocket sessions to " + server.stompUri() + " agreed on " + agreed + " (offered: "
+                    + user.settings().connect().compression() + "); the run's end counts the sessions of each answer";
+            log.info(line);
+            if (RunReports.consoleSeen()) {
+                System.out.println(line);
+            }
         }
     }
 

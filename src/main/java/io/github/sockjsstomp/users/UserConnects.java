@@ -132,6 +132,8 @@ public final class UserConnects implements ConnectsInFlight.Connects {
         users.get(index).disconnect();
     }
 
+    static final String EXTENSIONS_HEADER = "Sec-WebSocket-Extensions";
+
     /** One user's connect, done: its sample and its times (for the capacity book and the backoff). */
     record Attempt(int index, SampleResult result, long startNanos, long endNanos) {}
 
@@ -154,6 +156,11 @@ public final class UserConnects implements ConnectsInFlight.Connects {
         if (!connect.ok()) {
             Sample.fail(result, connect.code(), connect.message());
             return;
+        }
+        String agreed = user.agreedExtensions();
+        if (agreed != null) {
+            // what the server's 101 answered, as a browser's developer tools show it
+            result.setResponseHeaders(EXTENSIONS_HEADER + ": " + agreed + "\n");
         }
         if (subscribeTo.isEmpty()) {
             // the connect test's every session: nothing to render

@@ -81,6 +81,11 @@ public final class Template {
                 + new TreeSet<>(allowed).stream().map(p -> "{{" + p + "}}").toList() + " (\\{{ for literal braces)");
     }
 
+    /** Whether any placeholder is in it: a template with none renders the same for every user. */
+    public boolean hasPlaceholders() {
+        return parts.length > 1;
+    }
+
     /** The text with every placeholder replaced by its value. */
     public String render(Values values) {
         if (parts.length == 1) {

@@ -1,6 +1,8 @@
 package io.github.sockjsstomp.client.user;
 
+import io.github.sockjsstomp.client.deflate.DeflateOffer;
 import io.github.sockjsstomp.client.wiring.TransportListener;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,8 @@ final class ConnectAttempt implements TransportListener {
     private WebSocketSession transport;
     private boolean abandoned;
     volatile CloseStatus closedWith;
+    /** What the WebSocket under the session agreed on ({@link DeflateOffer#agreed}); null until it opened. */
+    volatile String agreedExtensions;
 
     ConnectAttempt(Silence silence) {
         this.silence = silence;
@@ -66,6 +70,7 @@ final class ConnectAttempt implements TransportListener {
     @Override
     public synchronized void established(WebSocketSession opened) {
         transport = opened;
+        agreedExtensions = agreedBy(opened);
         if (abandoned) {
             closeQuietly(opened);
         }
@@ -90,6 +95,15 @@ final class ConnectAttempt implements TransportListener {
         givenUp.complete(null);
         if (opened != null) {
             closeQuietly(opened);
+        }
+    }
+
+    /** SockJS's XHR sessions have no WebSocket, and agreed on nothing. */
+    private static String agreedBy(WebSocketSession opened) {
+        try {
+            return DeflateOffer.agreed(opened.getExtensions());
+        } catch (RuntimeException e) {
+            return DeflateOffer.agreed(List.of());
         }
     }
 

@@ -16,7 +16,10 @@ final class Handshake {
 
     private Handshake() {}
 
-    /** Starts the handshake with the user's cookies (and those SockJS's /info sets) and bearer token. */
+    /**
+     * Starts the handshake with the user's handshake headers (Origin, User-Agent, the plan's), cookies (and those
+     * SockJS's /info sets) and bearer token, offering the user's compression on the WebSocket upgrade.
+     */
     static CompletableFuture<StompSession> open(
             SharedStompClients shared,
             HttpLogin http,
@@ -25,6 +28,7 @@ final class Handshake {
             ConnectAttempt current,
             StompSessionHandler sessionHandler) {
         WebSocketHttpHeaders handshakeHeaders = new WebSocketHttpHeaders();
+        use.connect().handshakeHeaders().of(use).forEach(handshakeHeaders::add);
         String cookie = http.cookieHeader(uri);
         if (!cookie.isEmpty()) {
             handshakeHeaders.add("Cookie", cookie);
@@ -44,6 +48,7 @@ final class Handshake {
                     http.addSetCookies(responseUri, setCookies);
                     handshakeHeaders.set("Cookie", http.cookieHeader(uri));
                 },
+                use.connect().compression(),
                 () -> shared.stompClient(use.server().transport(), use.server().secure())
                         .connectAsync(uri, handshakeHeaders, connectHeaders, sessionHandler));
     }

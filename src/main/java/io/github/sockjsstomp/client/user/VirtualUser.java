@@ -363,6 +363,15 @@ public final class VirtualUser implements AutoCloseable {
         return new InterruptedException(this + ": connect given up (the user was disconnected)");
     }
 
+    /**
+     * What the WebSocket of the user's last connect agreed on with the server: the extension as the server answered it
+     * ({@code permessage-deflate; client_max_window_bits=15}), or {@code none}; null before its transport opened.
+     */
+    public String agreedExtensions() {
+        ConnectAttempt connected = live;
+        return connected == null ? null : connected.agreedExtensions;
+    }
+
     /** Subscribes the current session with STOMP's defaults: {@link #subscribe(String, Map)} with no headers. */
     public StepResult subscribe(String destination) {
         return subscribe(destination, Map.of());

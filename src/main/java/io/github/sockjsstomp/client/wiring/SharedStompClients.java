@@ -2,6 +2,7 @@ package io.github.sockjsstomp.client.wiring;
 
 import io.github.sockjsstomp.client.Json;
 import io.github.sockjsstomp.client.Transport;
+import io.github.sockjsstomp.client.deflate.DeflateExtension;
 import java.nio.channels.AsynchronousChannelGroup;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -96,6 +97,8 @@ public final class SharedStompClients {
         // as many as the heart-beats': an acknowledgement, like a heart-beat, is a write that can wait on its session
         this.consumerThreads = settings.heartbeatThreads();
         TomcatBuffers.setIoBufferBytes(settings.ioBufferBytes());
+        // before the first connect: a session that agrees on compression gets ours, not Tomcat's zlib streams
+        DeflateExtension.install();
         this.ioLanes =
                 settings.ioThreads() == 0 ? Collections.singletonList(null) : IoThreads.lanes(settings.ioThreads());
         this.codec = new Jackson2SockJsMessageCodec(Json.mapper());
@@ -170,9 +173,10 @@ public final class SharedStompClients {
             int sockJsBinaryBytes,
             int rawBinaryBytes) {
         for (AsynchronousChannelGroup lane : ioLanes) {
-            StandardWebSocketClient webSocketClient = webSocketClient(lane, sockJsChars, sockJsBinaryBytes);
-            StandardWebSocketClient rawClient =
-                    webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS, rawBinaryBytes);
+            WebSocketClient webSocketClient =
+                    new OfferingWebSocketClient(webSocketClient(lane, sockJsChars, sockJsBinaryBytes));
+            WebSocketClient rawClient = new OfferingWebSocketClient(
+                    webSocketClient(lane, TomcatBuffers.PARTIAL_MESSAGE_CHARS, rawBinaryBytes));
             add(clients, Transport.WEBSOCKET, sockJs(new WebSocketTransport(webSocketClient), restTemplate, codec));
             add(clients, Transport.RAW, rawClient);
         }

@@ -1,0 +1,372 @@
+package io.github.sockjsstomp.client.deflate;
+
+import jakarta.websocket.Extension;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import org.apache.tomcat.websocket.MessagePart;
+import org.apache.tomcat.websocket.MessageParts;
+import org.apache.tomcat.websocket.Transformation;
+import org.apache.tomcat.websocket.TransformationResult;
+
+/**
+ * One client session's permessage-deflate (RFC 7692) in Tomcat's frame pipeline, in place of Tomcat's own, which
+ * keeps a zlib deflater and inflater for every session (about 300 KB of native memory each).
+ *
+ * <p>The server's side stays exactly as a browser's offer makes it; only what the client keeps differs:
+ *
+ * <ul>
+ *   <li>Outgoing: every message is compressed on its own with a deflater lent by the JVM's {@link ZlibPool} for that
+ *       message. The RFC lets a client do so whether or not it said {@code client_no_context_takeover}: the server
+ *       decompresses with its window as always, and the message simply refers to nothing before it.
+ *   <li>Incoming: a server that keeps its context compresses each message against the ones before, so the session
+ *       keeps what the server sent ({@link InflateHistory}, as much as was sent, up to the window) and gives it to a
+ *       lent inflater as its dictionary when the next compressed message starts.
+ * </ul>
+ *
+ * A session holds a lent stream only while a message is under way: from the first to the last frame of a message
+ * written, or from a compressed message's first frame until its last was read (a frame split over reads keeps it in
+ * between). Reads of a session run on one thread at a time, and so do its writes (Tomcat's and our serialised
+ * session's), so the two halves need no lock.
+ */
+public final class SessionDeflate implements Transformation {
+
+    /** The extension's name. */
+    public static final String NAME = "permessage-deflate";
+
+    private static final int RSV1 = 0b100;
+    private static final byte OPCODE_CONTINUATION = 0;
+    /** What a flushed deflate block ends with, left off the wire and put back before inflating (RFC 7692, 7.2). */
+    private static final byte[] TAIL = {0, 0, -1, -1};
+
+    private final DeflateTerms terms;
+    private final ZlibPool pool;
+    private Transformation next;
+
+    // Reading.
+    private final InflateHistory history;
+    private ZlibPool.Inflating inflating;
+    private boolean readingCompressed;
+    private boolean tailGiven;
+    private boolean heldByte;
+    private final byte[] oneByte = new byte[1];
+
+    // Writing.
+    private ZlibPool.Deflating deflating;
+    private boolean writingMessage;
+    private boolean writingCompressed;
+    private boolean firstFrameWritten;
+
+    /**
+     * Set by Tomcat's close, on whichever thread closes: a stream lent to this session then goes back to no one (a
+     * read or write under way on another thread may still be using it); the collector's cleaner frees it.
+     */
+    private volatile boolean closed;
+
+    SessionDeflate(DeflateTerms terms, ZlibPool pool) {
+        this.terms = terms;
+        this.pool = pool;
+        this.history = terms.serverContextTakeover() ? new InflateHistory(1 << terms.serverWindowBits()) : null;
+    }
+
+    /** The transformation for the server's answer, or null when it is not one a client may accept. */
+    static SessionDeflate negotiate(List<List<Extension.Parameter>> answers, ZlibPool pool) {
+        if (answers.size() != 1) {
+            return null;
+        }
+        DeflateTerms terms = DeflateTerms.of(answers.get(0));
+        return terms == null ? null : new SessionDeflate(terms, pool);
+    }
+
+    DeflateTerms terms() {
+        return terms;
+    }
+
+    /** Bytes of the server's window this session keeps now (0 when the server keeps no context). */
+    int historyBytes() {
+        return history == null ? 0 : history.length();
+    }
+
+    @Override
+    public void setNext(Transformation next) {
+        this.next = next;
+    }
+
+    @Override
+    public boolean validateRsvBits(int i) {
+        if ((i & RSV1) != 0) {
+            return false;
+        }
+        return next == null || next.validateRsvBits(i | RSV1);
+    }
+
+    /** What was agreed, as a server would answer it (Tomcat asks a server's side only). */
+    @Override
+    public Extension getExtensionResponse() {
+        List<Extension.Parameter> parameters = new ArrayList<>();
+        if (!terms.serverContextTakeover()) {
+            parameters.add(new Agreed.Parameter(DeflateTerms.SERVER_NO_CONTEXT_TAKEOVER, null));
+        }
+        if (terms.serverWindowBits() != DeflateTerms.MAX_WINDOW_BITS) {
+            parameters.add(new Agreed.Parameter(
+                    DeflateTerms.SERVER_MAX_WINDOW_BITS, Integer.toString(terms.serverWindowBits())));
+        }
+        if (terms.clientWindowBits() != DeflateTerms.MAX_WINDOW_BITS) {
+            parameters.add(new Agreed.Parameter(
+                    DeflateTerms.CLIENT_MAX_WINDOW_BITS, Integer.toString(terms.clientWindowBits())));
+        }
+        return new Agreed(NAME, List.copyOf(parameters));
+    }
+
+    private record Agreed(String getName, List<Extension.Parameter> getParameters) implements Extension {
+
+        private record Parameter(String getName, String getValue) implements Extension.Parameter {}
+    }
+
+    @Override
+    public boolean validateRsv(int rsv, byte opCode) {
+        if (isControl(opCode)) {
+            return (rsv & RSV1) == 0 && (next == null || next.validateRsv(rsv, opCode));
+        }
+        // RSV1 marks a compressed message on its first frame only; continuation frames must not carry it
+        if ((rsv & RSV1) != 0 && opCode == OPCODE_CONTINUATION) {
+            return false;
+        }
+        return next == null || next.validateRsv(rsv & ~RSV1, opCode);
+    }
+
+    // ---- Reading: the same steps as Tomcat's PerMessageDeflate, on a lent inflater and the session's history.
+
+    @Override
+    public TransformationResult getMoreData(byte opCode, boolean fin, int rsv, ByteBuffer dest) throws IOException {
+        if (isControl(opCode)) {
+            return next.getMoreData(opCode, fin, rsv, dest);
+        }
+        if (opCode != OPCODE_CONTINUATION) {
+            readingCompressed = (rsv & RSV1) != 0;
+        }
+        if (!readingCompressed) {
+            return next.getMoreData(opCode, fin, rsv, dest);
+        }
+        if (inflating == null) {
+            startReading();
+        }
+        Inflater inflater = inflating.inflater;
+        if (heldByte) {
+            if (!dest.hasRemaining()) {
+                return TransformationResult.OVERFLOW;
+            }
+            put(dest, oneByte[0]);
+            heldByte = false;
+            if (!dest.hasRemaining()) {
+                return inflateTail() ? TransformationResult.OVERFLOW : endFrame(fin);
+            }
+        }
+        while (dest.hasRemaining()) {
+            int written = inflate(dest);
+            if (inflater.needsInput() && !tailGiven) {
+                ByteBuffer input = inflating.input;
+                input.clear();
+                TransformationResult read = next.getMoreData(opCode, fin, rsv & ~RSV1, input);
+                inflater.setInput(input.array(), input.arrayOffset(), input.position());
+                if (dest.hasRemaining()) {
+                    if (read == TransformationResult.UNDERFLOW) {
+                        return read;
+                    }
+                    if (read == TransformationResult.END_OF_FRAME && input.position() == 0) {
+                        if (!fin) {
+                            return endFrame(false);
+                        }
+                        inflater.setInput(TAIL);
+                        tailGiven = true;
+                    }
+                } else if (input.position() > 0) {
+                    return TransformationResult.OVERFLOW;
+                } else if (read == TransformationResult.END_OF_FRAME) {
+                    if (fin && inflateTail()) {
+                        return TransformationResult.OVERFLOW;
+                    }
+                    return endFrame(fin);
+                } else if (read == TransformationResult.UNDERFLOW) {
+                    return read;
+                } else {
+                    throw new IllegalStateException("The frame reader after permessage-deflate answered " + read);
+                }
+            } else if (written == 0) {
+                return endFrame(fin);
+            }
+        }
+        if (tailGiven) {
+            return inflateTail() ? TransformationResult.OVERFLOW : endFrame(fin);
+        }
+        return TransformationResult.OVERFLOW;
+    }
+
+    private void startReading() throws IOException {
+        inflating = pool.inflating();
+        if (history != null && history.length() > 0) {
+            try {
+                inflating.inflater.setDictionary(history.bytes(), 0, history.length());
+            } catch (IllegalArgumentException e) {
+                throw new IOException("Cannot give the server's window to the inflater", e);
+            }
+        }
+    }
+
+    /** Inflates the message's tail; true when that gave one more byte, held until the reader has room. */
+    private boolean inflateTail() throws IOException {
+        if (!tailGiven) {
+            inflating.inflater.setInput(TAIL);
+            tailGiven = true;
+        }
+        try {
+            if (inflating.inflater.inflate(oneByte, 0, 1) > 0) {
+                heldByte = true;
+                return true;
+            }
+            return false;
+        } catch (DataFormatException e) {
+            throw new IOException("The server's compressed message does not inflate: " + e.getMessage(), e);
+        }
+    }
+
+    private int inflate(ByteBuffer dest) throws IOException {
+        int start = dest.position();
+        int written;
+        try {
+            written = inflating.inflater.inflate(dest.array(), dest.arrayOffset() + start, dest.remaining());
+        } catch (DataFormatException e) {
+            throw new IOException("The server's compressed message does not inflate: " + e.getMessage(), e);
+        }
+        if (written > 0 && history != null) {
+            history.append(dest.array(), dest.arrayOffset() + start, written);
+        }
+        dest.position(start + written);
+        return written;
+    }
+
+    private void put(ByteBuffer dest, byte value) {
+        dest.put(value);
+        if (history != null) {
+            history.append(oneByte, 0, 1);
+        }
+    }
+
+    private TransformationResult endFrame(boolean fin) {
+        tailGiven = false;
+        heldByte = false;
+        if (fin) {
+            if (!closed) {
+                pool.giveBack(inflating);
+            }
+            inflating = null;
+        }
+        return TransformationResult.END_OF_FRAME;
+    }
+
+    // ---- Writing: each message compressed on its own, a frame out for each part in.
+
+    @Override
+    public List<MessagePart> sendMessagePart(List<MessagePart> parts) throws IOException {
+        List<MessagePart> out = new ArrayList<>(parts.size());
+        for (MessagePart part : parts) {
+            if (isControl(part.getOpCode())) {
+                out.add(part);
+                continue;
+            }
+            if (!writingMessage) {
+                writingMessage = true;
+                writingCompressed = worthCompressing(part);
+                firstFrameWritten = false;
+            }
+            if (writingCompressed) {
+                deflate(part, out);
+            } else {
+                out.add(part);
+            }
+            if (part.isFin()) {
+                writingMessage = false;
+                if (deflating != null && !closed) {
+                    pool.giveBack(deflating);
+                }
+                deflating = null;
+            }
+        }
+        return next == null ? out : next.sendMessagePart(out);
+    }
+
+    /**
+     * Whether a message that starts with {@code first} goes compressed. An empty message goes as it is (as Tomcat's
+     * does). A server that narrowed the client's window gets compressed only the messages that fit in it whole: a
+     * message compressed on its own refers to nothing further back than its own length. Sending a message uncompressed
+     * is always allowed (RFC 7692, section 6).
+     */
+    private boolean worthCompressing(MessagePart first) {
+        int length = first.getPayload().remaining();
+        if (first.isFin() && length == 0) {
+            return false;
+        }
+        if (terms.clientWindowBits() < DeflateTerms.MAX_WINDOW_BITS) {
+            return first.isFin() && length <= 1 << terms.clientWindowBits();
+        }
+        return true;
+    }
+
+    private void deflate(MessagePart part, List<MessagePart> out) throws IOException {
+        if (deflating == null) {
+            deflating = pool.deflating();
+        }
+        Deflater deflater = deflating.deflater;
+        try {
+            deflater.setInput(part.getPayload());
+            int flush = part.isFin() ? Deflater.SYNC_FLUSH : Deflater.NO_FLUSH;
+            byte[] output = deflating.output();
+            int length = 0;
+            while (true) {
+                length += deflater.deflate(output, length, output.length - length, flush);
+                if (length < output.length && deflater.needsInput()) {
+                    break;
+                }
+                if (length == output.length) {
+                    output = deflating.grown();
+                }
+            }
+            if (part.isFin()) {
+                if (length < TAIL.length || output[length - 1] != -1 || output[length - 2] != -1) {
+                    throw new IOException("The deflater did not end the message with a flush block");
+                }
+                length -= TAIL.length;
+            } else if (length == 0) {
+                // nothing to write for this part yet: Tomcat reports it written when no frame comes out
+                return;
+            }
+            int rsv = firstFrameWritten ? part.getRsv() : part.getRsv() | RSV1;
+            firstFrameWritten = true;
+            out.add(MessageParts.withPayload(part, rsv, ByteBuffer.wrap(Arrays.copyOf(output, length))));
+        } catch (IllegalStateException | NullPointerException e) {
+            throw new IOException("The session's compressor was closed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (next != null) {
+            next.close();
+        }
+    }
+
+    private static boolean isControl(byte opCode) {
+        return (opCode & 0x08) != 0;
+    }
+
+    @Override
+    public String toString() {
+        return "SessionDeflate" + terms;
+    }
+}

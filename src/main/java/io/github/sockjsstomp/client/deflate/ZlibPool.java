@@ -1,0 +1,112 @@
+package io.github.sockjsstomp.client.deflate;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * The JVM's zlib streams, lent to a session for one message and given back at its end. A zlib deflater holds about
+ * 270 KB of native memory and an inflater about 40 KB: one of each per session (what Tomcat's own permessage-deflate
+ * keeps) would be 300 KB for every session a generator holds, where a browser pays it once. Lent per message, the
+ * JVM keeps about as many as messages are compressed or read at the same moment: a few per core.
+ */
+final class ZlibPool {
+
+    /** A deflater and the buffer its output lands in before it becomes a frame. */
+    static final class Deflating {
+        final Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        private byte[] output = new byte[OUTPUT_BYTES];
+
+        byte[] output() {
+            return output;
+        }
+
+        byte[] grown() {
+            output = Arrays.copyOf(output, output.length * 2);
+            return output;
+        }
+    }
+
+    /** An inflater and the buffer the frame's compressed bytes are read into (the inflater reads from it). */
+    static final class Inflating {
+        final Inflater inflater = new Inflater(true);
+        final ByteBuffer input = ByteBuffer.allocate(INPUT_BYTES);
+    }
+
+    private static final int OUTPUT_BYTES = 1024;
+    private static final int INPUT_BYTES = 8 * 1024;
+
+    /** Every session of the JVM borrows from here. */
+    static final ZlibPool SHARED =
+            new ZlibPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
+
+    private final int idleLimit;
+    private final ConcurrentLinkedQueue<Deflating> idleDeflaters = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Inflating> idleInflaters = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger idleDeflaterCount = new AtomicInteger();
+    private final AtomicInteger idleInflaterCount = new AtomicInteger();
+    private final AtomicLong deflatersMade = new AtomicLong();
+    private final AtomicLong inflatersMade = new AtomicLong();
+
+    /** @param idleLimit how many of each kind are kept when given back; more are ended (their memory freed) */
+    ZlibPool(int idleLimit) {
+        this.idleLimit = idleLimit;
+    }
+
+    Deflating deflating() {
+        Deflating idle = idleDeflaters.poll();
+        if (idle != null) {
+            idleDeflaterCount.decrementAndGet();
+            return idle;
+        }
+        deflatersMade.incrementAndGet();
+        return new Deflating();
+    }
+
+    /** Takes a deflater back, reset for its next message (or ended, when enough are idle). */
+    void giveBack(Deflating deflating) {
+        if (idleDeflaterCount.incrementAndGet() <= idleLimit) {
+            deflating.deflater.reset();
+            idleDeflaters.offer(deflating);
+        } else {
+            idleDeflaterCount.decrementAndGet();
+            deflating.deflater.end();
+        }
+    }
+
+    Inflating inflating() {
+        Inflating idle = idleInflaters.poll();
+        if (idle != null) {
+            idleInflaterCount.decrementAndGet();
+            return idle;
+        }
+        inflatersMade.incrementAndGet();
+        return new Inflating();
+    }
+
+    /** Takes an inflater back, reset for its next message (or ended, when enough are idle). */
+    void giveBack(Inflating inflating) {
+        if (idleInflaterCount.incrementAndGet() <= idleLimit) {
+            inflating.inflater.reset();
+            inflating.input.clear();
+            idleInflaters.offer(inflating);
+        } else {
+            idleInflaterCount.decrementAndGet();
+            inflating.inflater.end();
+        }
+    }
+
+    /** Deflaters made since the JVM started: as many as were ever in use at once, not one per session. */
+    long deflatersMade() {
+        return deflatersMade.get();
+    }
+
+    /** Inflaters made since the JVM started. */
+    long inflatersMade() {
+        return inflatersMade.get();
+    }
+}
