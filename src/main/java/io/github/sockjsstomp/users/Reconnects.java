@@ -153,7 +153,7 @@ public final class Reconnects implements UserTurns.States {
         String agreed = user.agreedExtensions();
         if (agreed != null && capacity.agreed(agreed)) {
             UserSettings.Server server = user.settings().server();
-            String line = "WebSocket sessions to " + server.stompUri() + " agreed on " + agreed + " (offered: "
+            String line = "WebSocket sessions to " + server.endpointHttpUri() + " agreed on " + agreed + " (offered: "
                     + user.settings().connect().compression() + "); the run's end counts the sessions of each answer";
             log.info(line);
             if (RunReports.consoleSeen()) {

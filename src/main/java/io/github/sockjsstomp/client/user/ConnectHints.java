@@ -2,6 +2,7 @@ package io.github.sockjsstomp.client.user;
 
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
+import io.github.sockjsstomp.client.message.HandshakeHeaderList;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
 import java.net.URI;
 
@@ -20,6 +21,15 @@ final class ConnectHints {
     /** "; <hint>" for a failed transport, or "". */
     static String forTransport(TransportProbe probe, UserSettings used, String code, String cookieHeader) {
         URI endpoint = used.server().endpointHttpUri();
+        if ("403".equals(code)) {
+            String origin = used.connect().handshakeHeaders().of(used).get(HandshakeHeaderList.ORIGIN);
+            String refusedOrigin = origin == null
+                    ? ""
+                    : "; or its allowed origins refused the handshake's Origin " + origin + ": set handshakeHeaders"
+                            + "=Origin:<an origin the app allows> (a page's origin, https://app.example.com)";
+            return "; the endpoint wants a logged-in user: give the login steps (formLoginPath, indexPath, "
+                    + "bearerToken)" + refusedOrigin;
+        }
         if (used.server().transport() == Transport.RAW && TransportProbe.isRefusedHandshake(code)) {
             return probe.rawOnSockJsHint(endpoint, cookieHeader)
                     .map(hint -> "; " + hint)
@@ -36,7 +46,7 @@ final class ConnectHints {
                         + "endpoint set -Jtransport=raw (or auto)";
             }
         }
-        if ("401".equals(code) || "403".equals(code)) {
+        if ("401".equals(code)) {
             return "; the endpoint wants a logged-in user: give the login steps (formLoginPath, indexPath, "
                     + "bearerToken)";
         }
