@@ -277,7 +277,14 @@ def jmeter(home, plan, out, name, props, jvm_args="", gc_algo=None):
         env["GC_ALGO"] = gc_algo  # bin/jmeter's collector flags: a second collector in JVM_ARGS would conflict
     console = open(out / f"{name}.console.txt", "w")
     process = subprocess.Popen(command, stdout=console, stderr=console, env=env, cwd=out, start_new_session=True)
-    return process, jtl, java_pid(str(jtl))
+    try:
+        return process, jtl, java_pid(str(jtl))
+    except BaseException:  # no JVM found, or Ctrl-C meanwhile: the caller never gets the process to end it
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        raise
 
 
 def samples_between(jtl, label, start_ms, end_ms):
@@ -668,10 +675,8 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
     # The live objects (the histogram's full GC counts only those), not G1's "used" just after GC.run, which also
     # counts what the threads allocated since: 18 KB a session above the live objects for ours, whose threads wake
     # every aliveMillis, 0.4 KB for the incumbent's, blocked in reads.
-    histogram = subprocess.run(["jcmd", str(pid), "GC.class_histogram"], capture_output=True, text=True,
-                               timeout=120).stdout
-    (out / f"{name}.histogram.txt").write_text(histogram)  # diff two sizes: where a held session's heap goes
-    used_kb = next(int(line.split()[2]) for line in histogram.splitlines() if line.startswith("Total")) // 1024
+    histogram = class_histogram(pid, out / f"{name}.histogram.txt")  # diff two sizes: where a held session's heap goes
+    used_kb = histogram_total_kb(histogram)
     figures = {"run": name, "sessions": threads * sessions_per_thread, "heap_kb": used_kb,
                "rss_kb": proc_status(pid, "VmRSS"), "threads": proc_status(pid, "Threads")}
     process.wait(300)
@@ -686,6 +691,20 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         figures["connects_per_s"] = len(ok) / max((last - first) / 1000, 0.001)
         figures["connect_cpu"] = cpu_between(polls, first / 1000, last / 1000)
     return figures
+
+
+def class_histogram(pid, path):
+    """The JVM's live objects by class (jcmd GC.class_histogram: a full GC first, so only what is reachable),
+    kept in `path`; bench/server_memory.py reads the server's and JMeter's with it."""
+    histogram = subprocess.run(["jcmd", str(pid), "GC.class_histogram"], capture_output=True, text=True,
+                               timeout=120).stdout
+    path.write_text(histogram)
+    return histogram
+
+
+def histogram_total_kb(histogram):
+    """A class histogram's live bytes in all (its Total line), in KB."""
+    return next(int(line.split()[2]) for line in histogram.splitlines() if line.startswith("Total")) // 1024
 
 
 def connects_run(in_flight, server, out, round_no):

@@ -2,6 +2,9 @@
 // wait for CONNECTED, with a bounded number of connects in flight. It is the bench's yardstick for connect.jmx's
 // connect rate (bench/generator_efficiency.py, part connects, side lean:K): what the server gives a client
 // that does nothing else, on the same machine. With -mode echo it runs the closed-loop echo instead (echo.go).
+// With -compress it offers permessage-deflate (gorilla's offer: both no_context_takeover parameters, not Chrome's
+// "permessage-deflate; client_max_window_bits") and writes its frames compressed where the server agreed; the
+// count of sessions that agreed is in its figures (bench/server_memory.py reads it).
 package main
 
 import (
@@ -11,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -34,6 +38,8 @@ func main() {
 	window := flag.Duration("window", 20*time.Second, "echo: the steady window measured")
 	serverPid := flag.Int("server-pid", 0, "echo: the broker's pid for its CPU (0: the process named beam.smp)")
 	queuePrefix := flag.String("queue-prefix", "/queue/lean-echo.", "echo: user i sends to and subscribes <prefix>i")
+	compress := flag.Bool("compress", false, "connect: offer permessage-deflate (server_no_context_takeover; "+
+		"client_no_context_takeover) and write compressed where agreed")
 	flag.Parse()
 	if *mode == "echo" {
 		runEcho(echoOptions{url: *url, login: *login, passcode: *passcode, host: *host, users: *sessions,
@@ -48,12 +54,14 @@ func main() {
 
 	frame := []byte(fmt.Sprintf("CONNECT\naccept-version:1.2\nhost:%s\nlogin:%s\npasscode:%s\nheart-beat:0,0\n\n\x00",
 		*host, *login, *passcode))
-	dialer := websocket.Dialer{HandshakeTimeout: *timeout, Subprotocols: []string{"v12.stomp"}}
+	dialer := websocket.Dialer{HandshakeTimeout: *timeout, Subprotocols: []string{"v12.stomp"},
+		EnableCompression: *compress}
 
 	var mu sync.Mutex
 	var conns []*websocket.Conn
 	var times []time.Duration
-	failed := 0
+	failed, compressed := 0, 0
+	agreed := ""
 	var firstErr error
 	slots := make(chan struct{}, *inFlight)
 	var wg sync.WaitGroup
@@ -64,7 +72,7 @@ func main() {
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			began := time.Now()
-			conn, err := connect(dialer, *url, frame, *timeout)
+			conn, extensions, err := connect(dialer, *url, frame, *timeout)
 			took := time.Since(began)
 			mu.Lock()
 			defer mu.Unlock()
@@ -77,6 +85,12 @@ func main() {
 			}
 			conns = append(conns, conn)
 			times = append(times, took)
+			if strings.Contains(extensions, "permessage-deflate") {
+				compressed++
+				if agreed == "" {
+					agreed = extensions
+				}
+			}
 		}()
 	}
 	wg.Wait()
@@ -92,11 +106,14 @@ func main() {
 		return float64(times[int(p*float64(len(times)-1))].Microseconds()) / 1000
 	}
 	// One line of JSON-ish key=value pairs: the bench parses it.
-	fmt.Printf("connected=%d failed=%d wall_s=%.3f per_s=%.1f cpu_s=%.3f cpu_us_per_session=%.1f p50_ms=%.1f p99_ms=%.1f\n",
+	fmt.Printf("connected=%d failed=%d wall_s=%.3f per_s=%.1f cpu_s=%.3f cpu_us_per_session=%.1f p50_ms=%.1f p99_ms=%.1f compressed=%d\n",
 		len(conns), failed, wall.Seconds(), float64(len(conns))/wall.Seconds(), cpu.Seconds(),
-		float64(cpu.Microseconds())/float64(max(len(conns), 1)), pct(0.5), pct(0.99))
+		float64(cpu.Microseconds())/float64(max(len(conns), 1)), pct(0.5), pct(0.99), compressed)
 	if firstErr != nil {
 		fmt.Fprintln(os.Stderr, "first failure:", firstErr)
+	}
+	if agreed != "" {
+		fmt.Fprintln(os.Stderr, "the server agreed to:", agreed)
 	}
 	time.Sleep(*hold)
 	for _, c := range conns {
@@ -105,25 +122,30 @@ func main() {
 	}
 }
 
-func connect(dialer websocket.Dialer, url string, frame []byte, timeout time.Duration) (*websocket.Conn, error) {
-	conn, _, err := dialer.Dial(url, http.Header{})
+// connect opens one session; it returns the Sec-WebSocket-Extensions the server's 101 agreed to (empty: none).
+// Where permessage-deflate was agreed, the CONNECT goes compressed (gorilla's EnableWriteCompression, on here
+// explicitly) and the CONNECTED comes compressed from the server: its deflater and inflater have both worked.
+func connect(dialer websocket.Dialer, url string, frame []byte, timeout time.Duration) (*websocket.Conn, string, error) {
+	conn, response, err := dialer.Dial(url, http.Header{})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	extensions := response.Header.Get("Sec-WebSocket-Extensions")
+	conn.EnableWriteCompression(dialer.EnableCompression)
 	conn.SetReadDeadline(time.Now().Add(timeout))
 	if err := conn.WriteMessage(websocket.TextMessage, frame); err != nil {
 		conn.Close()
-		return nil, err
+		return nil, "", err
 	}
 	_, reply, err := conn.ReadMessage()
 	if err != nil {
 		conn.Close()
-		return nil, err
+		return nil, "", err
 	}
 	if !bytes.HasPrefix(reply, []byte("CONNECTED")) {
 		conn.Close()
-		return nil, fmt.Errorf("not CONNECTED: %.200q", reply)
+		return nil, "", fmt.Errorf("not CONNECTED: %.200q", reply)
 	}
 	conn.SetReadDeadline(time.Time{})
-	return conn, nil
+	return conn, extensions, nil
 }
