@@ -65,6 +65,11 @@ public final class RabbitBroker implements AutoCloseable {
      * answer. Fails, saying how to install it, where the machine has no RabbitMQ.
      */
     public static RabbitBroker start(Path dir) throws Exception {
+        return start(dir, new String[0]);
+    }
+
+    /** As {@link #start(Path)}, with {@code config} lines added to its rabbitmq.conf. */
+    public static RabbitBroker start(Path dir, String... config) throws Exception {
         Path server = SCRIPTS.resolve("rabbitmq-server");
         if (!Files.isExecutable(server)) {
             throw new IllegalStateException("RabbitMQ is not installed here (no " + server + "): `make test`"
@@ -90,6 +95,7 @@ public final class RabbitBroker implements AutoCloseable {
                         "collect_statistics_interval = 500",
                         "log.console = false",
                         "log.file.level = warning",
+                        String.join("\n", config),
                         ""));
         Files.writeString(dir.resolve("enabled_plugins"), "[rabbitmq_management,rabbitmq_web_stomp].\n");
         ProcessBuilder builder = new ProcessBuilder(server.toString())
