@@ -41,6 +41,9 @@ final class RunCosts {
         }
         for (Figure figure : figures) {
             String metric = figure.metric();
+            if (!Double.isFinite(figure.value())) {
+                continue; // written as an empty value, which the analysis tool skips too
+            }
             if (generator && metric.equals(Figure.SESSIONS_HELD)) {
                 held = (long) figure.value();
                 sessionsHeld |= held > 0;

@@ -7,10 +7,10 @@ package io.github.sockjsstomp.serverside;
  *
  * <p>The <b>baseline</b> is its last reading before the generator first held a session (the memory before the first
  * session); where sessions were held already at its first reading (polling that began late, a source that answered
- * late), that first reading, with the sessions then held. The <b>peak</b> is its last reading at the most sessions
- * held at any of its readings: the last, since the sessions' buffers are all in by then, and a reading taken while
- * they were closing has fewer. The book's own peak may come between two polls: the readings can only say the
- * sessions held when they were taken.
+ * late), that first reading, with the sessions then held. The <b>peak</b> is its first reading at the most sessions
+ * held at any of its readings: the nearest to the baseline in time, before what the run does with the sessions (its
+ * messages, their garbage, the JIT's code) grows the figure too. The book's own peak may come between two polls: the
+ * readings can only say the sessions held when they were taken.
  */
 final class SessionMemory {
 
@@ -24,7 +24,7 @@ final class SessionMemory {
         if (baseline == null || !sessionsBefore) {
             baseline = reading;
         }
-        if (reading.count() > 0 && (peak == null || reading.count() >= peak.count())) {
+        if (reading.count() > 0 && (peak == null || reading.count() > peak.count())) {
             peak = reading;
         }
     }

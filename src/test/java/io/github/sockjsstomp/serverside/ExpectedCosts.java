@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The cost lines a server-figures file should give, worked out again from its rows by the rule of
  * docs/server-figures.md, apart from {@link RunCosts}: each reading's held sessions are the generator's row before
- * it; the baseline is the last reading before the first session, else the first; the peak the last reading at the
+ * it; the baseline is the last reading before the first session, else the first; the peak the first reading at the
  * most held. Only the memory figures with a figure are said here: the tests that use it hold sessions.
  */
 public final class ExpectedCosts {
@@ -52,12 +52,10 @@ public final class ExpectedCosts {
                 }
             }
             long most = reads.stream().mapToLong(Read::held).max().orElse(0);
-            Read peak = null;
-            for (Read read : reads) {
-                if (read.held() == most) {
-                    peak = read;
-                }
-            }
+            Read peak = reads.stream()
+                    .filter(read -> read.held() == most)
+                    .findFirst()
+                    .orElseThrow();
             if (most == 0 || peak.held() <= baseline.held()) {
                 continue;
             }
