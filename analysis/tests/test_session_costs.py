@@ -1,6 +1,7 @@
 """What each session held and each message cost, from the server-figures file: the same rule and the same words as the
-run's end on the console (the Java side's RunCostsTest has the same cases), and one real run's file, whose console
-lines the analysis must say again word for word (java_run/, kept for both sides: RecordedRunTest.java reads it too)."""
+run's end on the console (the Java side's RunCostsTest has the same cases), and real runs' files, whose console lines
+the analysis must say again word for word (java_runs/, kept for both sides: RecordedRunTest.java reads them too, and
+says how they were made)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from stomp_analysis.session_costs import byte_words, cost_report, fixed, read_co
 
 from .stepped_fixture import SERVER_HEADER
 
-JAVA_RUN = Path(__file__).parent / "java_run"
+JAVA_RUNS = Path(__file__).parent / "java_runs"
+JAVA_RUN = JAVA_RUNS / "greetings"
 #: 2026-01-01 12:00:00.000 UTC, as RunCostsTest.T0
 T0 = 1_767_268_800_000
 UTC = timezone.utc
@@ -224,11 +226,12 @@ def test_a_file_without_generator_rows_is_said_so(tmp_path):
     ]
 
 
-def test_a_recorded_runs_file_gives_the_lines_its_console_said():
+@pytest.mark.parametrize(("name", "lines"), [("greetings", 3), ("connect", 2)])
+def test_a_recorded_runs_file_gives_the_lines_its_console_said(name, lines):
     # the run's JVM wrote its times in its zone, UTC
-    expected = (JAVA_RUN / "console.txt").read_text().splitlines()
-    assert len(expected) == 3 and expected[2].startswith("stomp server CPU per message: ")
-    assert _lines(JAVA_RUN / "stomp-server.csv") == expected
+    expected = (JAVA_RUNS / name / "console.txt").read_text().splitlines()
+    assert len(expected) == lines
+    assert _lines(JAVA_RUNS / name / "stomp-server.csv") == expected
 
 
 def test_the_command_says_them_from_the_server_figures_alone_and_writes_their_tables(tmp_path, capsys, monkeypatch):
