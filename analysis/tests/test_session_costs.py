@@ -289,3 +289,23 @@ def test_the_outputs_of_the_figures_alone(tmp_path):
     analysis = analyse([], server_paths=[JAVA_RUN / "stomp-server.csv"])
     names = [p.name for p in write_outputs(analysis, tmp_path, charts=False)]
     assert names == ["memory_per_session.csv", "cpu_per_message.csv", "report.html"]
+
+
+DOCS = Path(__file__).parents[2] / "docs" / "server-figures.md"
+
+
+def _doc_commands() -> list[str]:
+    return [line for line in DOCS.read_text().splitlines() if line.startswith("sockjs-stomp-aggregate ")]
+
+
+def test_the_docs_command_lines_run_on_a_connect_tests_file(tmp_path, monkeypatch, capsys):
+    commands = _doc_commands()
+    assert commands == ["sockjs-stomp-aggregate --server-figures stomp-server.csv --out report"]
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for command in commands:
+        assert command in readme, "analysis/README.md shows it too"
+        (tmp_path / "stomp-server.csv").write_bytes((JAVA_RUNS / "connect" / "stomp-server.csv").read_bytes())
+        monkeypatch.chdir(tmp_path)
+        assert main([*command.split()[1:], "--quiet"]) == 0
+        assert capsys.readouterr().out.startswith("# What the sessions cost\n")
+        assert {p.name for p in (tmp_path / "report").iterdir()} == {"memory_per_session.csv", "report.html"}
