@@ -226,7 +226,7 @@ def test_a_file_without_generator_rows_is_said_so(tmp_path):
     ]
 
 
-@pytest.mark.parametrize(("name", "lines"), [("greetings", 3), ("connect", 2)])
+@pytest.mark.parametrize(("name", "lines"), [("greetings", 3), ("connect", 2), ("connect-off", 2)])
 def test_a_recorded_runs_file_gives_the_lines_its_console_said(name, lines):
     # the run's JVM wrote its times in its zone, UTC
     expected = (JAVA_RUNS / name / "console.txt").read_text().splitlines()
