@@ -167,7 +167,8 @@ class ServerFiguresIT {
     /** The file's memory figures of these sources, recomputed from its readings, as a cost line says them. */
     static String expected(Path file, ZoneId zone, String... sources) throws Exception {
         return ExpectedCosts.memoryFigures(file, zone).stream()
-                .filter(figure -> List.of(sources).stream().anyMatch(s -> figure.contains("(" + s + ", ")))
+                .filter(figure -> List.of(sources).stream()
+                        .anyMatch(s -> figure.contains("(" + s + ", ") || figure.contains("(" + s + ": ")))
                 .collect(Collectors.joining("; "));
     }
 

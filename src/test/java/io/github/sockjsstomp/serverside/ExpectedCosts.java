@@ -13,7 +13,7 @@ import java.util.Map;
  * The cost lines a server-figures file should give, worked out again from its rows by the rule of
  * docs/server-figures.md, apart from {@link RunCosts}: each reading's held sessions are the generator's row before
  * it; the baseline is the last reading before the first session, else the first; the peak the first reading at the
- * most held. Only the memory figures with a figure are said here: the tests that use it hold sessions.
+ * most held; a figure without a peak above its baseline says why.
  */
 public final class ExpectedCosts {
 
@@ -24,7 +24,10 @@ public final class ExpectedCosts {
 
     private ExpectedCosts() {}
 
-    /** The per-session figures of the memory series of {@code file}: "118 KB RSS (pid, 312 MB at ...)". */
+    /**
+     * The per-session figures of the memory series of {@code file}: "118 KB RSS (pid, 312 MB at ...)", or "no RSS
+     * (pid: why)".
+     */
     public static List<String> memoryFigures(Path file, ZoneId zone) throws IOException {
         List<Row> rows = rows(file);
         Map<String, List<Read>> series = new LinkedHashMap<>();
@@ -56,7 +59,13 @@ public final class ExpectedCosts {
                     .filter(read -> read.held() == most)
                     .findFirst()
                     .orElseThrow();
-            if (most == 0 || peak.held() <= baseline.held()) {
+            if (most == 0) {
+                said.add("no " + names(metric) + " (" + source + ": no reading while a session was held)");
+                continue;
+            }
+            if (peak.held() <= baseline.held()) {
+                said.add("no " + names(metric) + " (" + source + ": no more sessions held at any reading than at its"
+                        + " first (" + CostWords.count(baseline.held()) + "))");
                 continue;
             }
             double perSession = (peak.value() - baseline.value()) / (peak.held() - baseline.held());
