@@ -294,14 +294,23 @@ def test_the_steps_change_no_figure_of_the_runs(tmp_path, out_of_core):
         assert s.p99_us == higher(test.hold_samples(s.number), 0.99)
 
 
-def test_the_command_asks_for_what_it_cannot_do_without(tmp_path, capsys):
-    server = write_server_figures(tmp_path / "server.csv", T0_MS, T0_MS + 1000)
+def test_the_command_asks_for_what_it_cannot_do_without(capsys):
     assert main([]) == 2
-    assert "give the timing log(s), or a stepped test's steps log(s) with --steps" in capsys.readouterr().err
-    assert main(["--server-figures", str(server), str(server)]) == 2
-    assert "--server-figures is read with a stepped test's steps log: give --steps too" in capsys.readouterr().err
-    with pytest.raises(InputError, match=r"server\.csv: the server's figures are shown over a stepped test's steps"):
-        analyse([], server_paths=[server])
+    assert (
+        "give the timing log(s), a stepped test's steps log(s) with --steps, or the server's figures with "
+        "--server-figures" in capsys.readouterr().err
+    )
+
+
+def test_the_generators_rows_are_not_the_servers_figures_of_the_steps(tmp_path):
+    test = Stepped(capacity=300)
+    server = write_server_figures(tmp_path / "server.csv", T0_MS, T0_MS + 10_000)
+    with open(server, "a") as f:
+        f.write(f"{T0_MS + 100},generator,sessions_held,3\n{T0_MS + 100},generator,rss_bytes,1000\n")
+    analysis = _analyse(tmp_path, test, server=[server])
+    assert {f.source for f in analysis.steps.series} == {"actuator", "pid"}
+    assert not [c.key for c in analysis.steps.table.columns if c.key.startswith("server_generator")]
+    assert analysis.costs is not None, "what the sessions cost: from the same file"
 
 
 @pytest.mark.parametrize("capacity", [50, 150])

@@ -45,10 +45,15 @@ examples:
   %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
   %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
   %(prog)s stomp-timing.csv --steps stomp-steps.csv --server-figures stomp-server.csv --out report
+  %(prog)s --server-figures stomp-server.csv
 
 a stepped test (--steps; stomp-steps.csv beside the timing logs is found by default): its answer in one line
 (what held, where it broke, whose limit: the server's or the generator's), then a table per step and, with --out,
 steps.csv, the knee chart and the server's figures over time.
+
+the server's figures (--server-figures; stomp-server.csv beside the timing logs is found by default): what each
+session held cost the server and the generator in memory, and each message the server in CPU, in the words the run's
+end said them on the console; with --out, memory_per_session.csv and cpu_per_message.csv.
 
 big inputs: the timing logs of a run that total --max-in-memory MiB or more are aggregated out of core: read
 once into compressed slices of send time under --temp-dir (about 12 bytes a record), then aggregated slice by
@@ -128,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         type=Path,
         metavar="TIMING_LOG",
-        help="reply-timing log(s) (CSV); may be left out when --steps is given (a connect test's steps alone)",
+        help="reply-timing log(s) (CSV); may be left out when --steps or --server-figures is given (a connect test's "
+        "steps or figures alone)",
     )
     p.add_argument(
         "--label",
@@ -184,8 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         type=Path,
         metavar="FILE",
-        help=f"the server's figures polled during a stepped test, repeatable (default: {SERVER_FIGURES_LOG} next to "
-        "the timing logs, if there is one): averaged over each step's hold, and charted over time",
+        help=f"the server's figures polled during the test, repeatable (default: {SERVER_FIGURES_LOG} next to the "
+        "timing logs, if there is one): what each session held cost the server and the generator in memory, and each "
+        "message the server in CPU; in a stepped test, also averaged over each step's hold and charted over time. "
+        "The timing logs may be left out (a connect test's figures alone)",
     )
     p.add_argument(
         "--no-steps",
@@ -342,16 +350,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     with --out, the files."""
     stage = stage or Stage()
     stage("checking the inputs")
-    if not args.timing_logs and not args.steps:
-        parser.error("give the timing log(s), or a stepped test's steps log(s) with --steps")
+    if not args.timing_logs and not args.steps and not args.server_figures:
+        parser.error(
+            "give the timing log(s), a stepped test's steps log(s) with --steps, or the server's figures with "
+            "--server-figures"
+        )
     specs = build_runs(args, parser) if args.timing_logs else []
     for pth in repeated_paths(args.timing_logs):
         _warn(f"{pth} is given more than once: its messages are counted once per mention")
-    if args.server_figures and not args.steps:
-        parser.error("--server-figures is read with a stepped test's steps log: give --steps too")
     steps = args.steps or found_next_to(args.timing_logs, STEPS_LOG, args.no_steps, args.quiet)
-    # the server's figures are shown over the steps: found next to the timing log only when steps are
-    server = args.server_figures or found_next_to(args.timing_logs, SERVER_FIGURES_LOG, not steps, args.quiet)
+    server = args.server_figures or found_next_to(args.timing_logs, SERVER_FIGURES_LOG, args.no_steps, args.quiet)
     analysis = analyse(
         specs,
         args.jtl,

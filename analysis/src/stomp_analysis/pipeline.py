@@ -30,6 +30,7 @@ from .progress import Progress
 from .report import write_html
 from .results import RunResult, RunSpec
 from .server_figures import check_header as check_server_header
+from .session_costs import CostReport, cost_report
 from .spill import SpillStore, analyze_spilled
 from .step_charts import write_step_charts
 from .stepped import SteppedReport, plan_steps, stepped_report
@@ -77,10 +78,12 @@ class Analysis:
     tables: list[Table]  # the tables shown, in order
     inputs: Table  # the input files (shown when some had malformed records)
     steps: SteppedReport | None = None  # a stepped test's answer and steps (with steps logs)
+    costs: CostReport | None = None  # what the sessions and messages cost (with server-figures files)
 
     def markdown(self) -> str:
-        """The Markdown document of stdout: a stepped test's answer and steps first."""
+        """The Markdown document of stdout: a stepped test's answer and steps first, then what the sessions cost."""
         head = self.steps.markdown() if self.steps is not None else ""
+        head += self.costs.markdown() if self.costs is not None else ""
         if not self.results:
             return head
         return head + markdown_document(self.results, self.tables, self.inputs)
@@ -104,12 +107,11 @@ def analyse(
     """Checks every input (and creates ``out``, where :func:`write_outputs` will write) before the long work,
     aggregates the runs of every spec, reads the .jtl files and makes the tables. With ``steps_paths`` (a stepped
     test's steps logs, one per engine) the steps are read first, so that the aggregation keeps each step's latency
-    samples in the same pass, and ``server_paths`` (the server's figures) are averaged over each step's hold."""
+    samples in the same pass, and ``server_paths`` (the server's figures) are averaged over each step's hold. The
+    server's figures also give what each session held and each message cost (session_costs.py), stepped or not."""
     options = options or Options()
     stage = stage or Stage()
     warn = warn or _ignore
-    if server_paths and not steps_paths:
-        raise InputError(f"{server_paths[0]}: the server's figures are shown over a stepped test's steps: no steps log")
     check_inputs(specs, jtl_paths, out, stage, steps_paths, server_paths)
     steps_plan = None
     if steps_paths:
@@ -131,7 +133,13 @@ def analyse(
     if steps_plan is not None:
         stage("merging the steps")
         steps = stepped_report(steps_plan, results, server_paths)
-    return Analysis(results, jtls, jtl_by_run, notes, tables, inputs, steps)
+    costs = None
+    if server_paths:
+        stage("reading what the sessions cost from the server's figures")
+        costs = cost_report(server_paths)
+        for n in costs.notes:
+            warn(n, ())
+    return Analysis(results, jtls, jtl_by_run, notes, tables, inputs, steps, costs)
 
 
 def check_inputs(
@@ -204,6 +212,8 @@ def write_outputs(
     per_second = per_second_frame(results, jtl_by_run) if results else None
     steps = analysis.steps
     written = [steps.table.write_csv(directory)] if steps is not None else []
+    if analysis.costs is not None:
+        written += [t.write_csv(directory) for t in analysis.costs.tables()]
     if results:
         written += [t.write_csv(directory) for t in analysis.tables]
         written.append(_write_per_second(per_second, directory))
@@ -226,6 +236,7 @@ def write_outputs(
             notes=analysis.notes,
             steps=steps,
             step_charts=step_drawn,
+            costs=analysis.costs,
         )
     )
     return written

@@ -11,6 +11,7 @@ from pathlib import Path
 from . import explain
 from .jtl import JtlLog
 from .results import RunResult
+from .session_costs import CostReport
 from .step_tables import answers
 from .stepped import SteppedReport
 from .tables import Table
@@ -48,6 +49,16 @@ def _steps_part(steps: SteppedReport, charts: Sequence[tuple[str, Path]]) -> lis
     return parts
 
 
+def _costs_part(costs: CostReport) -> list[str]:
+    """What the sessions cost: the lines the run's end said on the console, then their tables."""
+    parts = ["<h2>What the sessions cost</h2>"]
+    parts += [f'<p class="warn">{html.escape(n)}</p>' for n in costs.notes]
+    if costs.runs:
+        parts.append("<pre>" + html.escape("\n".join(costs.lines())) + "</pre>")
+        parts += [t.html() for t in costs.tables()]
+    return parts
+
+
 def write_html(
     path: Path,
     *,
@@ -58,6 +69,7 @@ def write_html(
     notes: Sequence[str],
     steps: SteppedReport | None = None,
     step_charts: Sequence[tuple[str, Path]] = (),
+    costs: CostReport | None = None,
 ) -> Path:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     parts = [
@@ -74,6 +86,8 @@ def write_html(
     ]
     if steps is not None:
         parts += _steps_part(steps, step_charts)
+    if costs is not None:
+        parts += _costs_part(costs)
     for n in notes:
         parts.append(f'<p class="warn">{html.escape(n)}</p>')
     if runs:

@@ -56,7 +56,8 @@ def step_latencies(results: Sequence[RunResult]) -> dict[int, Distribution]:
 
 def stepped_report(plan: StepsPlan, results: Sequence[RunResult], server_paths: Sequence[Path]) -> SteppedReport:
     tests = merge_tests(plan.keyed, plan.tests, step_latencies(results))
-    server = read_server_figures(list(server_paths))
+    # the generator's own rows are what the server's are divided by (session_costs.py), not the server's
+    server = read_server_figures(list(server_paths)).filter(pl.col("source") != "generator")
     series = figures(server)
     steps = [s for t in tests for s in t.steps]
     for s, means in zip(steps, averages(server, [(s.hold_start_ms, s.end_ms) for s in steps])):

@@ -9,7 +9,9 @@ import java.util.OptionalDouble;
 
 /**
  * A Spring Boot app's actuator ({@code management.endpoints.web.exposure.include=metrics}): {@code
- * process.cpu.usage} (the JVM's recent CPU as a fraction of the machine's cores), {@code jvm.memory.used} with
+ * process.cpu.usage} (the JVM's recent CPU as a fraction of the machine's cores), {@code process.cpu.time} (its CPU
+ * time so far, which the CPU per message is the difference of: the usage is a share sampled once a poll, and summing
+ * it would guess the CPU between polls), {@code jvm.memory.used} with
  * {@code tag=area:heap}, {@code jvm.gc.pause}'s TOTAL_TIME (seconds, since the JVM started: its difference between
  * two polls is the pause time in between), and the WebSocket/STOMP sessions where the app has a metric for them.
  *
@@ -60,6 +62,12 @@ final class ActuatorSource implements FigureSource {
                     + ": is the metrics endpoint exposed (management.endpoints.web.exposure.include=metrics)?");
         }
         cpu.ifPresent(value -> figures.add(new Figure(Figure.PROCESS_CPU, value)));
+        // Micrometer registers it since 1.13 (Spring Boot 3.3): an older app has none
+        String cpuTime = body("process.cpu.time", null);
+        if (cpuTime != null) {
+            ActuatorMetric.seconds(cpuTime, "COUNT")
+                    .ifPresent(value -> figures.add(new Figure(Figure.CPU_SECONDS, value)));
+        }
         heap.ifPresent(value -> figures.add(new Figure(Figure.HEAP_USED_BYTES, value)));
         // Not found until the first collection: no pause yet.
         double gcSeconds = read("jvm.gc.pause", null, "TOTAL_TIME").orElse(0);
@@ -73,16 +81,22 @@ final class ActuatorSource implements FigureSource {
 
     /** The metric's statistic; empty when the app has no such metric (404). */
     private OptionalDouble read(String metric, String tag, String statistic) throws IOException {
+        String body = body(metric, tag);
+        return body == null ? OptionalDouble.empty() : ActuatorMetric.statistic(body, statistic);
+    }
+
+    /** The metric's answer; null when the app has no such metric (404). */
+    private String body(String metric, String tag) throws IOException {
         String url =
                 metricsUrl + metric + (tag == null ? "" : "?tag=" + URLEncoder.encode(tag, StandardCharsets.UTF_8));
         FigureHttp.Answer answer = http.get(url);
         if (answer.status() == NOT_FOUND) {
-            return OptionalDouble.empty();
+            return null;
         }
         if (answer.status() != 200) {
             throw new IOException("HTTP " + answer.status() + " from " + redacted(url));
         }
-        return ActuatorMetric.statistic(answer.body(), statistic);
+        return answer.body();
     }
 
     private static String redacted(String url) {

@@ -21,4 +21,11 @@ public record Figure(String metric, double value) {
     static final String BROKER_MEMORY_BYTES = "broker_memory_bytes";
     static final String ERLANG_PROCESSES = "erlang_processes";
     static final String RUN_QUEUE = "run_queue";
+    /** The process's CPU time since it started, user and system, in seconds: its difference is the CPU between. */
+    static final String CPU_SECONDS = "cpu_seconds";
+    /** The generator's: the run its rows belong to (the timing log's run id), sessions it held, messages it sent. */
+    static final String RUN = "run";
+
+    static final String SESSIONS_HELD = "sessions_held";
+    static final String MESSAGES_SENT = "messages_sent";
 }

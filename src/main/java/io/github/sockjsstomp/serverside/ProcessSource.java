@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * A process on this machine, by pid, from Linux's /proc ({@link ProcFiles}): its CPU since the previous poll as a
- * share of the machine's cores (none at the first poll), its resident set and its threads. A process that is gone
- * fails the poll, and is said once, like a server that does not answer.
+ * share of the machine's cores (none at the first poll), its CPU time so far (what the CPU per message is the
+ * difference of), its resident set and its threads. A process that is gone fails the poll, and is said once, like a
+ * server that does not answer.
  */
 final class ProcessSource implements FigureSource {
 
@@ -42,6 +43,7 @@ final class ProcessSource implements FigureSource {
         }
         lastTicks = ticks;
         lastNanos = nanos;
+        figures.add(new Figure(Figure.CPU_SECONDS, (double) ticks / TICKS_PER_SECOND));
         long rss = ProcFiles.rssBytes(status);
         if (rss >= 0) {
             figures.add(new Figure(Figure.RSS_BYTES, rss));

@@ -2,6 +2,7 @@ package io.github.sockjsstomp.serverside;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * FigureHttp}), so a server that hangs delays its figures and never the run. A source that cannot be read is said
  * once, when it starts failing, and once when it answers again: not on every poll. Made only when the list of
  * sources is not empty: a server that exposes nothing costs nothing. Owned by the run, which closes it.
+ *
+ * <p>Each round begins with the generator's own row ({@link GeneratorSource}: the sessions it holds, the messages
+ * it sent, its memory), so that every reading of the server comes after the counts it is divided by, in the file
+ * and in what the run says at its end ({@link #costLines()}: {@link RunCosts}).
  */
 public final class ServerFigures implements AutoCloseable {
 
@@ -41,15 +46,17 @@ public final class ServerFigures implements AutoCloseable {
     private final boolean[] failing;
     private final Consumer<String> notices;
     private final Thread thread;
+    private final RunCosts costs = new RunCosts();
     private volatile boolean stopping;
     private boolean fileFailed;
 
-    private ServerFigures(Settings settings, ServerFiguresLog file, Consumer<String> notices) {
+    private ServerFigures(Settings settings, ServerFiguresLog file, RunCounts counts, Consumer<String> notices) {
         this.settings = settings;
         this.file = file;
         this.notices = notices;
         this.http = new FigureHttp(requestTimeoutMillis(settings.intervalMillis()));
         int cores = Runtime.getRuntime().availableProcessors();
+        sources.add(new GeneratorSource(counts));
         for (SourceSpec spec : settings.sources()) {
             sources.add(
                     switch (spec.kind()) {
@@ -66,11 +73,13 @@ public final class ServerFigures implements AutoCloseable {
     /**
      * Opens the file and starts polling.
      *
+     * @param counts the run's sessions held and messages sent, read at the start of every round
      * @param notices told, in words, when a source starts failing and when it answers again
      * @throws IOException if the file cannot be written
      */
-    public static ServerFigures start(Settings settings, Consumer<String> notices) throws IOException {
-        ServerFigures figures = new ServerFigures(settings, ServerFiguresLog.open(settings.file()), notices);
+    public static ServerFigures start(Settings settings, RunCounts counts, Consumer<String> notices)
+            throws IOException {
+        ServerFigures figures = new ServerFigures(settings, ServerFiguresLog.open(settings.file()), counts, notices);
         figures.thread.start();
         log.info(
                 "Polling the server's figures every {} ms into {}: {}",
@@ -135,8 +144,11 @@ public final class ServerFigures implements AutoCloseable {
             log.debug("server figures: {} poll failed", source.spec(), e);
             return;
         }
+        long epochMillis = System.currentTimeMillis();
+        // the run's figures from what was read, also when the file cannot take it
+        costs.add(epochMillis, source.spec().kind(), figures);
         try {
-            file.write(System.currentTimeMillis(), source.spec().kind(), figures);
+            file.write(epochMillis, source.spec().kind(), figures);
         } catch (IOException e) {
             if (!fileFailed) {
                 fileFailed = true;
@@ -172,6 +184,14 @@ public final class ServerFigures implements AutoCloseable {
         } catch (IOException e) {
             notices.accept("server figures: " + file.path() + " could not be closed: " + e.getMessage());
         }
+    }
+
+    /**
+     * What each session held cost the server and this JVM in memory, and each message the server in CPU, from the
+     * readings of the run (docs/server-figures.md): lines for the run's end, once polling is closed.
+     */
+    public List<String> costLines() {
+        return costs.lines(ZoneId.systemDefault());
     }
 
     @Override

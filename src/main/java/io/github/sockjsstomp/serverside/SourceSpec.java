@@ -12,7 +12,8 @@ import java.util.Locale;
  * One source of the {@code serverFigures} list, checked: {@code actuator:<base url>}, {@code rabbitmq:<management
  * API base url>} (user:password in the URL for basic auth) or {@code pid:<process id>} (a process on this machine).
  *
- * @param kind the file's {@code source} column: {@value #ACTUATOR}, {@value #RABBITMQ} or {@value #PID}
+ * @param kind the file's {@code source} column: {@value #ACTUATOR}, {@value #RABBITMQ} or {@value #PID}; {@value
+ *     #GENERATOR} for the generator's own row, which no user names
  * @param target the URL (without a trailing slash) or the process id
  */
 public record SourceSpec(String kind, String target) {
@@ -20,6 +21,7 @@ public record SourceSpec(String kind, String target) {
     public static final String ACTUATOR = "actuator";
     public static final String RABBITMQ = "rabbitmq";
     public static final String PID = "pid";
+    public static final String GENERATOR = "generator";
 
     /** Where pid sources are read (a parameter of ProcessSource, so its test reads a directory of its own). */
     static final Path PROC = Path.of("/proc");

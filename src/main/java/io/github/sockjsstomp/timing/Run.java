@@ -2,6 +2,7 @@ package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.login.UsersFile;
 import io.github.sockjsstomp.client.user.AckCounts;
+import io.github.sockjsstomp.serverside.RunCounts;
 import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -251,10 +252,31 @@ public final class Run {
     public ServerFigures.Settings pollServerFigures(ServerFigures.Settings settings) throws IOException {
         synchronized (LOCK) {
             if (serverFigures == null && !finished) {
-                serverFigures = ServerFigures.start(settings, message -> notices.accept(message));
+                serverFigures = ServerFigures.start(settings, counts(), message -> notices.accept(message));
             }
             return serverFigures == null ? settings : serverFigures.settings();
         }
+    }
+
+    /** What the server's figures are divided by: this run's sessions held and messages sent. */
+    private RunCounts counts() {
+        long runId = Long.parseLong(id);
+        return new RunCounts() {
+            @Override
+            public long runId() {
+                return runId;
+            }
+
+            @Override
+            public long sessionsHeld() {
+                return capacity.held();
+            }
+
+            @Override
+            public long messagesSent() {
+                return tracker.books().sent();
+            }
+        };
     }
 
     /**
@@ -360,6 +382,15 @@ public final class Run {
         if (compression != null) {
             summaries.accept(compression);
         }
+        ServerFigures polling;
+        synchronized (LOCK) {
+            polling = serverFigures;
+        }
+        if (polling != null) {
+            // every message has its outcome: the readings are complete
+            polling.close();
+            polling.costLines().forEach(summaries);
+        }
         capacity.connectFailures().forEach(line -> summaries.accept("stomp connects failed: " + line));
         AckCounts.Snapshot acknowledged = acks.snapshot();
         if (acknowledged.any()) {
@@ -367,13 +398,6 @@ public final class Run {
         }
         tracker.refusals().endLines().forEach(summaries);
         sweeper.close();
-        ServerFigures polling;
-        synchronized (LOCK) {
-            polling = serverFigures;
-        }
-        if (polling != null) {
-            polling.close();
-        }
         long unwritten = 0;
         synchronized (timingLogs) {
             for (TimingLog timingLog : timingLogs.values()) {

@@ -8,6 +8,7 @@ import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -153,6 +154,16 @@ class RabbitAcksIT {
                 .toList();
         // 4 messages a second per user against 2.5 consumed: the rest waits in the queue, and the broker says so
         assertThat(queueDepths).as("the broker's queue depth, polled").isNotEmpty();
+        // the run's end: the node's memory per held session from the file's readings (none where the broker, just
+        // started, gave its nodes' memory only once the sessions were held), and no CPU figure to give
+        Path figures = run.dir().resolve("figures.csv");
+        assertThat(ServerFiguresIT.costLines(run.dir()))
+                .contains(
+                        "stomp server memory per held session: "
+                                + ServerFiguresIT.expected(figures, ZoneId.systemDefault(), "rabbitmq"),
+                        "stomp server CPU per message: none from rabbitmq (RabbitMQ's management API has no CPU"
+                                + " figure)")
+                .anySatisfy(line -> assertThat(line).containsPattern(" node memory \\(rabbitmq[,:] "));
         assertThat(queueDepths.stream().mapToLong(Long::longValue).max().orElse(0))
                 .as("messages waiting at the broker at most, %s", queueDepths)
                 .isGreaterThan(USERS);

@@ -3,9 +3,11 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.apps.GreetingApp;
+import io.github.sockjsstomp.serverside.ExpectedCosts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,9 +59,18 @@ class ServerFiguresIT {
                     .collect(Collectors.groupingBy(
                             r -> r.get("source"), Collectors.mapping(r -> r.get("metric"), Collectors.toSet())));
             assertThat(metrics)
-                    .containsOnlyKeys("actuator", "pid")
-                    .containsEntry("actuator", Set.of("process_cpu", "heap_used_bytes", "gc_pause_ms", "sessions"))
-                    .containsEntry("pid", Set.of("process_cpu", "rss_bytes", "threads"));
+                    .containsOnlyKeys("generator", "actuator", "pid")
+                    .containsEntry(
+                            "generator",
+                            Set.of("run", "sessions_held", "messages_sent", "rss_bytes", "heap_used_bytes"))
+                    .containsEntry(
+                            "actuator",
+                            Set.of("process_cpu", "cpu_seconds", "heap_used_bytes", "gc_pause_ms", "sessions"))
+                    .containsEntry("pid", Set.of("process_cpu", "cpu_seconds", "rss_bytes", "threads"));
+            assertThat(values(rows, "generator", "messages_sent"))
+                    .as("the greetings the run sent, counted at each poll")
+                    .isSorted()
+                    .contains(0.0, 6.0);
 
             assertThat(values(rows, "actuator", "sessions"))
                     .as("the two users' sessions, held while the greetings were sent")
@@ -77,7 +88,88 @@ class ServerFiguresIT {
                     .allSatisfy(v -> assertThat(v).isGreaterThan(10.0));
             assertThat(values(rows, "pid", "rss_bytes"))
                     .allSatisfy(v -> assertThat(v).isGreaterThan(1e6));
+
+            // the run's end says what the readings give, beside the capacity figures
+            List<String> said = costLines(run.dir());
+            ZoneId zone = ZoneId.systemDefault();
+            assertThat(said)
+                    .containsExactly(
+                            "stomp sessions: 2 held at peak",
+                            "stomp server memory per held session: " + expected(file, zone, "actuator", "pid"),
+                            "stomp generator memory per held session: " + expected(file, zone, "generator"),
+                            "stomp server CPU per message: " + String.join("; ", ExpectedCosts.cpuFigures(file, zone)));
+            assertThat(said.get(3))
+                    .matches("stomp server CPU per message: [0-9.]+ us \\(actuator, .*, 6 messages sent\\); [0-9.]+ us"
+                            + " \\(pid, .*, 6 messages sent\\)");
         }
+    }
+
+    /**
+     * connect.jmx's users held against the greeting app: the server's heap (actuator) and RSS (its pid, this JVM)
+     * per held session, and the generator's, said at the run's end from the file's readings; nothing sent, no CPU
+     * line. It is also jmx/README.md's connect line for the greeting app, watched.
+     */
+    @Test
+    void aConnectTestSaysTheServersAndTheGeneratorsMemoryPerHeldSession() throws Exception {
+        try (GreetingApp app = GreetingApp.start(false, 0)) {
+            Path file = dir.resolve("connect/server.csv");
+            PlanRun run = PlanRun.runClean(
+                    dir.resolve("connect"),
+                    "connect",
+                    false,
+                    List.of(
+                            "host=127.0.0.1",
+                            "port=" + app.port(),
+                            "endpoint=/gs-guide-websocket",
+                            "subscribeTo=/topic/greetings",
+                            "users=40",
+                            "threads=2",
+                            "rampUp=0",
+                            "duration=6",
+                            "aliveMillis=500",
+                            "serverFigures=actuator:http://127.0.0.1:" + app.port() + "/actuator,pid:"
+                                    + ProcessHandle.current().pid(),
+                            "serverFiguresMillis=200",
+                            "serverFiguresLog=" + file));
+            assertThat(run.count("session")).isEqualTo(40);
+
+            List<String> said = costLines(run.dir());
+            ZoneId zone = ZoneId.systemDefault();
+            assertThat(said)
+                    .containsExactly(
+                            "stomp sessions: 40 held at peak",
+                            "stomp server memory per held session: " + expected(file, zone, "actuator", "pid"),
+                            "stomp generator memory per held session: " + expected(file, zone, "generator"));
+            assertThat(said.get(1))
+                    .matches("stomp server memory per held session: -?[0-9.]+ (B|KB|MB) heap \\(actuator, [0-9.]+ MB"
+                            + " at [0-9:.]+ with 0 held to [0-9.]+ MB at [0-9:.]+ with 40 held\\); -?[0-9.]+ (B|KB|MB)"
+                            + " RSS \\(pid, .* with 40 held\\)");
+            assertThat(said.get(2))
+                    .matches("stomp generator memory per held session: -?[0-9.]+ (B|KB|MB) RSS \\(generator, .* with 40"
+                            + " held\\); -?[0-9.]+ (B|KB|MB) heap \\(generator, .* with 40 held\\)");
+        }
+    }
+
+    /**
+     * The console's capacity line (its first part, to "held at peak") and the cost lines after it, in order: what
+     * the run's end says of the sessions.
+     */
+    static List<String> costLines(Path runDir) throws Exception {
+        return Files.readAllLines(runDir.resolve("console.txt")).stream()
+                .filter(line -> line.startsWith("stomp sessions: ")
+                        || line.matches("stomp (server|generator) (memory per held session|CPU per message): .*"))
+                .map(line -> line.startsWith("stomp sessions: ")
+                        ? line.substring(0, line.indexOf(" held at peak") + 13)
+                        : line)
+                .toList();
+    }
+
+    /** The file's memory figures of these sources, recomputed from its readings, as a cost line says them. */
+    static String expected(Path file, ZoneId zone, String... sources) throws Exception {
+        return ExpectedCosts.memoryFigures(file, zone).stream()
+                .filter(figure -> List.of(sources).stream()
+                        .anyMatch(s -> figure.contains("(" + s + ", ") || figure.contains("(" + s + ": ")))
+                .collect(Collectors.joining("; "));
     }
 
     @Test
@@ -130,8 +222,13 @@ class ServerFiguresIT {
                     .contains("rabbitmq:http://127.0.0.1:9 cannot be read")
                     .doesNotContain("guest");
             assertThat(figureRows(run.dir().resolve("stomp-server.csv")))
+                    .filteredOn(r -> !r.get("source").equals("generator"))
                     .isNotEmpty()
                     .allSatisfy(r -> assertThat(r.get("source")).isEqualTo("pid"));
+            assertThat(costLines(run.dir()))
+                    .as("a source that never answered gives no figure, and is not named")
+                    .filteredOn(line -> line.startsWith("stomp server "))
+                    .allSatisfy(line -> assertThat(line).doesNotContain("rabbitmq"));
         }
     }
 

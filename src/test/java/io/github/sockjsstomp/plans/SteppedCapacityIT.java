@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.sockjsstomp.demo.DemoServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -192,7 +193,11 @@ class SteppedCapacityIT {
                 "sloConnectFailedPercent=0",
                 "sloConnectP99Millis=5000",
                 "sloHeartbeatMisses=0",
-                "aliveMillis=500"));
+                "aliveMillis=500",
+                // the demo server runs in this JVM
+                "serverFigures=pid:" + ProcessHandle.current().pid(),
+                "serverFiguresMillis=200",
+                "serverFiguresLog=" + runDir.resolve("server.csv")));
         PlanRun run = PlanRun.run(runDir, "connect", false, properties);
 
         List<Map<String, String>> steps = stepsLog(runDir);
@@ -243,6 +248,17 @@ class SteppedCapacityIT {
                         .map(r -> r.get("responseMessage")))
                 .hasSize(4)
                 .allSatisfy(m -> assertThat(m).contains("Missed heart-beats: Read inactivity"));
+
+        // the run's end says what each session held cost the server and the generator, from the file's readings;
+        // nothing was sent, so no CPU per message
+        Path file = runDir.resolve("server.csv");
+        ZoneId zone = ZoneId.systemDefault();
+        assertThat(ServerFiguresIT.costLines(runDir))
+                .containsExactly(
+                        "stomp sessions: 4 held at peak",
+                        "stomp server memory per held session: " + ServerFiguresIT.expected(file, zone, "pid"),
+                        "stomp generator memory per held session: " + ServerFiguresIT.expected(file, zone, "generator"))
+                .allSatisfy(line -> assertThat(line).doesNotContain("no RSS").doesNotContain("no heap"));
     }
 
     /** The common properties of a stepped test against the demo server over a plain WebSocket. */

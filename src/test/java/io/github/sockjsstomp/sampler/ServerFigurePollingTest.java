@@ -93,7 +93,12 @@ class ServerFigurePollingTest {
         assertThat(lines.get(0)).isEqualTo("epoch_ms,source,metric,value");
         assertThat(lines.subList(1, lines.size()))
                 .isNotEmpty()
-                .allSatisfy(line -> assertThat(line).matches("[0-9]+,pid,(process_cpu|rss_bytes|threads),[0-9.]+"));
+                .allSatisfy(line -> assertThat(line)
+                        .matches("[0-9]+,(pid,(process_cpu|cpu_seconds|rss_bytes|threads)"
+                                + "|generator,(run|sessions_held|messages_sent|rss_bytes|heap_used_bytes)),[0-9.]+"))
+                .as("nothing connected to port 9: no session held, no message sent")
+                .anyMatch(line -> line.endsWith(",generator,sessions_held,0"))
+                .noneMatch(line -> line.matches(".*,generator,(sessions_held|messages_sent),[1-9].*"));
     }
 
     private static long rows(Path file) throws Exception {

@@ -1,8 +1,10 @@
 package io.github.sockjsstomp.serverside;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,6 +21,16 @@ class ActuatorMetricTest {
     })
     void readsTheStatisticAsked(String fixture, String statistic, double expected) throws Exception {
         assertThat(ActuatorMetric.statistic(Fixtures.read(fixture), statistic)).hasValue(expected);
+    }
+
+    @Test
+    void aTimeCounterIsReadInSecondsByItsBaseUnit() throws Exception {
+        assertThat(ActuatorMetric.seconds(Fixtures.read("actuator-process.cpu.time.json"), "COUNT"))
+                .as("9.11E9 ns")
+                .hasValueCloseTo(9.11, within(1e-9));
+        assertThat(ActuatorMetric.seconds(Fixtures.read("actuator-jvm.memory.used-heap.json"), "VALUE"))
+                .as("bytes are no time")
+                .isEmpty();
     }
 
     @ParameterizedTest

@@ -51,7 +51,7 @@ class ActuatorSourceTest {
 
             Map<String, Double> firstPoll = byMetric(source.poll());
             assertThat(firstPoll)
-                    .containsKeys(Figure.PROCESS_CPU, Figure.HEAP_USED_BYTES, Figure.SESSIONS)
+                    .containsKeys(Figure.PROCESS_CPU, Figure.CPU_SECONDS, Figure.HEAP_USED_BYTES, Figure.SESSIONS)
                     .as("a pause time is a difference: none at the first poll")
                     .doesNotContainKey(Figure.GC_PAUSE_MS);
             assertThat(firstPoll.get(Figure.SESSIONS)).isEqualTo(2.0);
@@ -63,6 +63,10 @@ class ActuatorSourceTest {
             Map<String, Double> secondPoll = byMetric(source.poll());
             assertThat(secondPoll.get(Figure.GC_PAUSE_MS)).isNotNull().isGreaterThanOrEqualTo(0.0);
             assertThat(secondPoll.get(Figure.SESSIONS)).isLessThanOrEqualTo(2.0);
+            assertThat(secondPoll.get(Figure.CPU_SECONDS))
+                    .as("the JVM's CPU time so far, in seconds, never less at a later poll")
+                    .isPositive()
+                    .isGreaterThanOrEqualTo(firstPoll.get(Figure.CPU_SECONDS));
         }
     }
 

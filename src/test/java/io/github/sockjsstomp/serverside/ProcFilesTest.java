@@ -75,9 +75,13 @@ class ProcFilesTest {
         Files.writeString(dir.resolve("status"), Fixtures.read("proc-status.txt"));
         ProcessSource source = new ProcessSource(new SourceSpec(SourceSpec.PID, "4242"), proc, 2);
 
-        assertThat(metrics(source.poll())).containsOnlyKeys(Figure.RSS_BYTES, Figure.THREADS);
+        Map<String, Double> first = metrics(source.poll());
+        assertThat(first).containsOnlyKeys(Figure.CPU_SECONDS, Figure.RSS_BYTES, Figure.THREADS);
+        assertThat(first.get(Figure.CPU_SECONDS))
+                .as("the fixture's 17 ticks of 10 ms")
+                .isEqualTo(0.17);
         Map<String, Double> second = metrics(source.poll());
-        assertThat(second).containsOnlyKeys(Figure.PROCESS_CPU, Figure.RSS_BYTES, Figure.THREADS);
+        assertThat(second).containsOnlyKeys(Figure.PROCESS_CPU, Figure.CPU_SECONDS, Figure.RSS_BYTES, Figure.THREADS);
         assertThat(second.get(Figure.PROCESS_CPU)).isEqualTo(0.0);
 
         Files.delete(dir.resolve("stat"));
@@ -91,7 +95,7 @@ class ProcFilesTest {
                 SourceSpec.parse("pid:" + pid),
                 SourceSpec.PROC,
                 Runtime.getRuntime().availableProcessors());
-        source.poll();
+        double cpuBefore = metrics(source.poll()).get(Figure.CPU_SECONDS);
         burnCpu(TimeUnit.MILLISECONDS.toNanos(50));
         Map<String, Double> figures = metrics(source.poll());
         assertThat(figures.get(Figure.THREADS))
@@ -99,6 +103,8 @@ class ProcFilesTest {
         assertThat(figures.get(Figure.RSS_BYTES)).isGreaterThan(1_000_000.0);
         // this thread's 50 ms of CPU between the polls are 5 ticks or more: a share above 0, and never above 1
         assertThat(figures.get(Figure.PROCESS_CPU)).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+        // and the CPU time so far grew by a tick (10 ms) or more
+        assertThat(figures.get(Figure.CPU_SECONDS) - cpuBefore).isGreaterThanOrEqualTo(0.01);
     }
 
     /** Computes until this thread has used {@code cpuNanos} of CPU (bounded: 30 s of wall clock at most). */

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,8 +71,27 @@ class ServerFiguresTest {
     }
 
     private ServerFigures poll(String sources, Path file) throws IOException {
-        return ServerFigures.start(new ServerFigures.Settings(SourceSpec.parseList(sources), 100, file), notices::add);
+        return ServerFigures.start(
+                new ServerFigures.Settings(SourceSpec.parseList(sources), 100, file), FIXED_COUNTS, notices::add);
     }
+
+    /** A run of 7 sessions held and 0 messages sent, all along. */
+    private static final RunCounts FIXED_COUNTS = new RunCounts() {
+        @Override
+        public long runId() {
+            return 1795691463000L;
+        }
+
+        @Override
+        public long sessionsHeld() {
+            return 7;
+        }
+
+        @Override
+        public long messagesSent() {
+            return 0;
+        }
+    };
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
@@ -86,6 +107,10 @@ class ServerFiguresTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static List<String> rabbitRows(Path file) {
+        return rows(file).stream().filter(r -> r.contains(",rabbitmq,")).toList();
     }
 
     private static boolean pollerAlive() {
@@ -134,6 +159,92 @@ class ServerFiguresTest {
     }
 
     @Test
+    void everyRoundBeginsWithTheGeneratorsRowAndTheCostLinesAreTheFilesReadings() throws Exception {
+        AtomicLong held = new AtomicLong();
+        AtomicLong sent = new AtomicLong();
+        RunCounts counts = new RunCounts() {
+            @Override
+            public long runId() {
+                return 1795691463000L;
+            }
+
+            @Override
+            public long sessionsHeld() {
+                return held.get();
+            }
+
+            @Override
+            public long messagesSent() {
+                return sent.get();
+            }
+        };
+        Path file = dir.resolve("server.csv");
+        ServerFigures figures = ServerFigures.start(
+                new ServerFigures.Settings(
+                        SourceSpec.parseList("pid:" + ProcessHandle.current().pid()), 100, file),
+                counts,
+                notices::add);
+        await(() -> pidRounds(file) >= 2, "two rounds before the first session");
+        held.set(300);
+        byte[][] sessions = new byte[300][];
+        for (int i = 0; i < sessions.length; i++) {
+            sessions[i] = new byte[64 * 1024];
+        }
+        long heldFrom = pidRounds(file);
+        await(() -> pidRounds(file) >= heldFrom + 2, "two rounds with sessions held");
+        sent.set(500);
+        long sentFrom = pidRounds(file);
+        await(() -> pidRounds(file) >= sentFrom + 2, "two rounds after messages were sent");
+        figures.close();
+        assertThat(sessions[299]).hasSize(64 * 1024);
+
+        List<String> rows = rows(file);
+        List<String> order = rows.subList(1, rows.size()).stream()
+                .map(r -> r.split(",")[1] + "," + r.split(",")[2])
+                .toList();
+        assertThat(order.subList(0, 10))
+                .as("a round: the generator's row, then the server's")
+                .containsExactly(
+                        "generator,run",
+                        "generator,sessions_held",
+                        "generator,messages_sent",
+                        "generator,rss_bytes",
+                        "generator,heap_used_bytes",
+                        "pid,cpu_seconds",
+                        "pid,rss_bytes",
+                        "pid,threads",
+                        "generator,run",
+                        "generator,sessions_held");
+        assertThat(rows.stream().filter(r -> r.contains(",generator,run,")))
+                .allSatisfy(r -> assertThat(r).endsWith(",generator,run,1795691463000"));
+
+        ZoneId zone = ZoneId.systemDefault();
+        List<String> lines = figures.costLines();
+        List<String> memory = ExpectedCosts.memoryFigures(file, zone);
+        assertThat(memory)
+                .as("this JVM's RSS as the pid's, and as the generator's RSS and heap")
+                .hasSize(3);
+        List<String> server = memory.stream().filter(m -> m.contains("(pid, ")).toList();
+        List<String> generator =
+                memory.stream().filter(m -> m.contains("(generator, ")).toList();
+        assertThat(lines)
+                .containsExactly(
+                        "stomp server memory per held session: " + String.join("; ", server),
+                        "stomp generator memory per held session: " + String.join("; ", generator),
+                        "stomp server CPU per message: " + String.join("; ", ExpectedCosts.cpuFigures(file, zone)));
+        assertThat(lines.get(0))
+                .matches("stomp server memory per held session: -?[0-9.]+ (B|KB|MB) RSS \\(pid, .*"
+                        + " with 0 held to .* with 300 held\\)");
+        assertThat(lines.get(2))
+                .matches("stomp server CPU per message: [0-9.]+ us \\(pid, [0-9.]+ s of CPU from .*, 500"
+                        + " messages sent\\)");
+    }
+
+    private static long pidRounds(Path file) {
+        return rows(file).stream().filter(r -> r.contains(",pid,threads,")).count();
+    }
+
+    @Test
     void aServerThatHangsIsSaidOnceAndHoldsNeitherTheOtherSourcesNorTheClose() throws Exception {
         server.createContext("/api/overview", exchange -> {
             try {
@@ -172,13 +283,12 @@ class ServerFiguresTest {
         });
         Path file = dir.resolve("server.csv");
         ServerFigures figures = poll("rabbitmq:" + url(""), file);
-        await(() -> rows(file).size() >= 3, "two polls answered");
+        await(() -> rabbitRows(file).size() >= 2, "two polls answered");
         figures.close();
 
         assertThat(notices).hasSize(2);
         assertThat(notices.get(0)).contains("cannot be read").contains("HTTP 503");
         assertThat(notices.get(1)).isEqualTo("server figures: rabbitmq:" + url("") + " answers again");
-        assertThat(rows(file).subList(1, rows(file).size()))
-                .allSatisfy(r -> assertThat(r).endsWith(",rabbitmq,connections,0"));
+        assertThat(rabbitRows(file)).allSatisfy(r -> assertThat(r).endsWith(",rabbitmq,connections,0"));
     }
 }
