@@ -538,7 +538,9 @@ def rate_run(side, server, out, round_no):
         process = floor_process(side, server, out, name, duration)
         pid, jtl = process.pid, None
     elif side.split(":")[0] == "incumbent":
-        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-rate.jmx", out, name,
+        # "incumbent:K": the plan $PLAN_K (bench/incumbent-rate-deflate.jmx: the browser's compression offer added)
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "bench/incumbent-rate.jmx")) if key else ROOT / "bench/incumbent-rate.jmx"
+        process, jtl, pid = jmeter(INCUMBENT_HOME, plan, out, name,
                                    dict(common, threads=users, **server.incumbent()), jvm_args, gc_algo)
     else:
         threads = int(side.split("-")[1].split("x")[0])
