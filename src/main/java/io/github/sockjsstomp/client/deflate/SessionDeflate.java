@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -153,10 +154,30 @@ public final class SessionDeflate implements Transformation {
         if (!readingCompressed) {
             return next.getMoreData(opCode, fin, rsv, dest);
         }
-        if (inflating == null) {
-            startReading();
+        // Most messages are read whole in one call: the lent inflater then never becomes the session's (a field
+        // written per message is a card the collector must refine).
+        ZlibPool.Inflating lent = inflating;
+        boolean kept = lent != null;
+        if (!kept) {
+            lent = startReading();
         }
-        Inflater inflater = inflating.inflater;
+        TransformationResult result = inflateFrame(opCode, fin, rsv, dest, lent);
+        if (fin && result == TransformationResult.END_OF_FRAME) {
+            if (kept) {
+                inflating = null;
+            }
+            if (!closed) {
+                pool.giveBack(lent);
+            }
+        } else if (!kept) {
+            inflating = lent;
+        }
+        return result;
+    }
+
+    private TransformationResult inflateFrame(
+            byte opCode, boolean fin, int rsv, ByteBuffer dest, ZlibPool.Inflating lent) throws IOException {
+        Inflater inflater = lent.inflater;
         if (heldByte) {
             if (!dest.hasRemaining()) {
                 return TransformationResult.OVERFLOW;
@@ -164,13 +185,13 @@ public final class SessionDeflate implements Transformation {
             put(dest, oneByte[0]);
             heldByte = false;
             if (!dest.hasRemaining()) {
-                return inflateTail() ? TransformationResult.OVERFLOW : endFrame(fin);
+                return inflateTail(inflater) ? TransformationResult.OVERFLOW : endFrame();
             }
         }
         while (dest.hasRemaining()) {
-            int written = inflate(dest);
+            int written = inflate(inflater, dest);
             if (inflater.needsInput() && !tailGiven) {
-                ByteBuffer input = inflating.input;
+                ByteBuffer input = lent.input;
                 input.clear();
                 TransformationResult read = next.getMoreData(opCode, fin, rsv & ~RSV1, input);
                 inflater.setInput(input.array(), input.arrayOffset(), input.position());
@@ -180,7 +201,7 @@ public final class SessionDeflate implements Transformation {
                     }
                     if (read == TransformationResult.END_OF_FRAME && input.position() == 0) {
                         if (!fin) {
-                            return endFrame(false);
+                            return endFrame();
                         }
                         inflater.setInput(TAIL);
                         tailGiven = true;
@@ -188,44 +209,45 @@ public final class SessionDeflate implements Transformation {
                 } else if (input.position() > 0) {
                     return TransformationResult.OVERFLOW;
                 } else if (read == TransformationResult.END_OF_FRAME) {
-                    if (fin && inflateTail()) {
+                    if (fin && inflateTail(inflater)) {
                         return TransformationResult.OVERFLOW;
                     }
-                    return endFrame(fin);
+                    return endFrame();
                 } else if (read == TransformationResult.UNDERFLOW) {
                     return read;
                 } else {
                     throw new IllegalStateException("The frame reader after permessage-deflate answered " + read);
                 }
             } else if (written == 0) {
-                return endFrame(fin);
+                return endFrame();
             }
         }
         if (tailGiven) {
-            return inflateTail() ? TransformationResult.OVERFLOW : endFrame(fin);
+            return inflateTail(inflater) ? TransformationResult.OVERFLOW : endFrame();
         }
         return TransformationResult.OVERFLOW;
     }
 
-    private void startReading() throws IOException {
-        inflating = pool.inflating();
+    private ZlibPool.Inflating startReading() throws IOException {
+        ZlibPool.Inflating lent = pool.inflating();
         if (history != null && history.length() > 0) {
             try {
-                inflating.inflater.setDictionary(history.bytes(), 0, history.length());
+                lent.inflater.setDictionary(history.bytes(), 0, history.length());
             } catch (IllegalArgumentException e) {
                 throw new IOException("Cannot give the server's window to the inflater", e);
             }
         }
+        return lent;
     }
 
     /** Inflates the message's tail; true when that gave one more byte, held until the reader has room. */
-    private boolean inflateTail() throws IOException {
+    private boolean inflateTail(Inflater inflater) throws IOException {
         if (!tailGiven) {
-            inflating.inflater.setInput(TAIL);
+            inflater.setInput(TAIL);
             tailGiven = true;
         }
         try {
-            if (inflating.inflater.inflate(oneByte, 0, 1) > 0) {
+            if (inflater.inflate(oneByte, 0, 1) > 0) {
                 heldByte = true;
                 return true;
             }
@@ -235,11 +257,11 @@ public final class SessionDeflate implements Transformation {
         }
     }
 
-    private int inflate(ByteBuffer dest) throws IOException {
+    private int inflate(Inflater inflater, ByteBuffer dest) throws IOException {
         int start = dest.position();
         int written;
         try {
-            written = inflating.inflater.inflate(dest.array(), dest.arrayOffset() + start, dest.remaining());
+            written = inflater.inflate(dest.array(), dest.arrayOffset() + start, dest.remaining());
         } catch (DataFormatException e) {
             throw new IOException("The server's compressed message does not inflate: " + e.getMessage(), e);
         }
@@ -257,15 +279,9 @@ public final class SessionDeflate implements Transformation {
         }
     }
 
-    private TransformationResult endFrame(boolean fin) {
+    private TransformationResult endFrame() {
         tailGiven = false;
         heldByte = false;
-        if (fin) {
-            if (!closed) {
-                pool.giveBack(inflating);
-            }
-            inflating = null;
-        }
         return TransformationResult.END_OF_FRAME;
     }
 
@@ -273,10 +289,11 @@ public final class SessionDeflate implements Transformation {
 
     @Override
     public List<MessagePart> sendMessagePart(List<MessagePart> parts) throws IOException {
-        List<MessagePart> out = new ArrayList<>(parts.size());
-        for (MessagePart part : parts) {
+        // Tomcat hands over a list of its own per call: each part is replaced in it by its frame (or left out)
+        ListIterator<MessagePart> each = parts.listIterator();
+        while (each.hasNext()) {
+            MessagePart part = each.next();
             if (isControl(part.getOpCode())) {
-                out.add(part);
                 continue;
             }
             if (!writingMessage) {
@@ -285,19 +302,42 @@ public final class SessionDeflate implements Transformation {
                 firstFrameWritten = false;
             }
             if (writingCompressed) {
-                deflate(part, out);
-            } else {
-                out.add(part);
+                MessagePart frame = deflateOne(part);
+                if (frame == null) {
+                    each.remove();
+                } else {
+                    each.set(frame);
+                }
             }
             if (part.isFin()) {
                 writingMessage = false;
-                if (deflating != null && !closed) {
-                    pool.giveBack(deflating);
-                }
-                deflating = null;
             }
         }
-        return next == null ? out : next.sendMessagePart(out);
+        return next == null ? parts : next.sendMessagePart(parts);
+    }
+
+    /**
+     * The frame of one part; null when the deflater has nothing to write yet. A message of one part (STOMP's, as Spring
+     * writes a frame) takes its deflater and gives it back in this call, without the session ever holding it.
+     */
+    private MessagePart deflateOne(MessagePart part) throws IOException {
+        ZlibPool.Deflating lent = deflating;
+        boolean kept = lent != null;
+        if (!kept) {
+            lent = pool.deflating();
+        }
+        MessagePart frame = deflate(part, lent);
+        if (part.isFin()) {
+            if (kept) {
+                deflating = null;
+            }
+            if (!closed) {
+                pool.giveBack(lent);
+            }
+        } else if (!kept) {
+            deflating = lent;
+        }
+        return frame;
     }
 
     /**
@@ -317,15 +357,12 @@ public final class SessionDeflate implements Transformation {
         return true;
     }
 
-    private void deflate(MessagePart part, List<MessagePart> out) throws IOException {
-        if (deflating == null) {
-            deflating = pool.deflating();
-        }
-        Deflater deflater = deflating.deflater;
+    private MessagePart deflate(MessagePart part, ZlibPool.Deflating lent) throws IOException {
+        Deflater deflater = lent.deflater;
         try {
             deflater.setInput(part.getPayload());
             int flush = part.isFin() ? Deflater.SYNC_FLUSH : Deflater.NO_FLUSH;
-            byte[] output = deflating.output();
+            byte[] output = lent.output();
             int length = 0;
             while (true) {
                 length += deflater.deflate(output, length, output.length - length, flush);
@@ -333,7 +370,7 @@ public final class SessionDeflate implements Transformation {
                     break;
                 }
                 if (length == output.length) {
-                    output = deflating.grown();
+                    output = lent.grown();
                 }
             }
             if (part.isFin()) {
@@ -343,11 +380,11 @@ public final class SessionDeflate implements Transformation {
                 length -= TAIL.length;
             } else if (length == 0) {
                 // nothing to write for this part yet: Tomcat reports it written when no frame comes out
-                return;
+                return null;
             }
             int rsv = firstFrameWritten ? part.getRsv() : part.getRsv() | RSV1;
             firstFrameWritten = true;
-            out.add(MessageParts.withPayload(part, rsv, ByteBuffer.wrap(Arrays.copyOf(output, length))));
+            return MessageParts.withPayload(part, rsv, ByteBuffer.wrap(Arrays.copyOf(output, length)));
         } catch (IllegalStateException | NullPointerException e) {
             throw new IOException("The session's compressor was closed", e);
         }

@@ -2,9 +2,8 @@ package io.github.sockjsstomp.client.deflate;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
@@ -29,6 +28,13 @@ final class ZlibPool {
             output = Arrays.copyOf(output, output.length * 2);
             return output;
         }
+
+        /** A big message's buffer is not kept for the small ones after it. */
+        void shrink() {
+            if (output.length > KEPT_OUTPUT_BYTES) {
+                output = new byte[OUTPUT_BYTES];
+            }
+        }
     }
 
     /** An inflater and the buffer the frame's compressed bytes are read into (the inflater reads from it). */
@@ -38,29 +44,29 @@ final class ZlibPool {
     }
 
     private static final int OUTPUT_BYTES = 1024;
+    private static final int KEPT_OUTPUT_BYTES = 64 * 1024;
     private static final int INPUT_BYTES = 8 * 1024;
 
     /** Every session of the JVM borrows from here. */
     static final ZlibPool SHARED =
             new ZlibPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()));
 
-    private final int idleLimit;
-    private final ConcurrentLinkedQueue<Deflating> idleDeflaters = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Inflating> idleInflaters = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger idleDeflaterCount = new AtomicInteger();
-    private final AtomicInteger idleInflaterCount = new AtomicInteger();
+    /** Idle streams, a slot each: lending and taking back allocate nothing (this runs for every message). */
+    private final AtomicReferenceArray<Deflating> idleDeflaters;
+
+    private final AtomicReferenceArray<Inflating> idleInflaters;
     private final AtomicLong deflatersMade = new AtomicLong();
     private final AtomicLong inflatersMade = new AtomicLong();
 
     /** @param idleLimit how many of each kind are kept when given back; more are ended (their memory freed) */
     ZlibPool(int idleLimit) {
-        this.idleLimit = idleLimit;
+        this.idleDeflaters = new AtomicReferenceArray<>(idleLimit);
+        this.idleInflaters = new AtomicReferenceArray<>(idleLimit);
     }
 
     Deflating deflating() {
-        Deflating idle = idleDeflaters.poll();
+        Deflating idle = take(idleDeflaters);
         if (idle != null) {
-            idleDeflaterCount.decrementAndGet();
             return idle;
         }
         deflatersMade.incrementAndGet();
@@ -69,19 +75,16 @@ final class ZlibPool {
 
     /** Takes a deflater back, reset for its next message (or ended, when enough are idle). */
     void giveBack(Deflating deflating) {
-        if (idleDeflaterCount.incrementAndGet() <= idleLimit) {
-            deflating.deflater.reset();
-            idleDeflaters.offer(deflating);
-        } else {
-            idleDeflaterCount.decrementAndGet();
+        deflating.deflater.reset();
+        deflating.shrink();
+        if (!put(idleDeflaters, deflating)) {
             deflating.deflater.end();
         }
     }
 
     Inflating inflating() {
-        Inflating idle = idleInflaters.poll();
+        Inflating idle = take(idleInflaters);
         if (idle != null) {
-            idleInflaterCount.decrementAndGet();
             return idle;
         }
         inflatersMade.incrementAndGet();
@@ -90,14 +93,30 @@ final class ZlibPool {
 
     /** Takes an inflater back, reset for its next message (or ended, when enough are idle). */
     void giveBack(Inflating inflating) {
-        if (idleInflaterCount.incrementAndGet() <= idleLimit) {
-            inflating.inflater.reset();
-            inflating.input.clear();
-            idleInflaters.offer(inflating);
-        } else {
-            idleInflaterCount.decrementAndGet();
+        inflating.inflater.reset();
+        inflating.input.clear();
+        if (!put(idleInflaters, inflating)) {
             inflating.inflater.end();
         }
+    }
+
+    private static <T> T take(AtomicReferenceArray<T> slots) {
+        for (int i = 0; i < slots.length(); i++) {
+            T idle = slots.get(i);
+            if (idle != null && slots.compareAndSet(i, idle, null)) {
+                return idle;
+            }
+        }
+        return null;
+    }
+
+    private static <T> boolean put(AtomicReferenceArray<T> slots, T stream) {
+        for (int i = 0; i < slots.length(); i++) {
+            if (slots.get(i) == null && slots.compareAndSet(i, null, stream)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Deflaters made since the JVM started: as many as were ever in use at once, not one per session. */
