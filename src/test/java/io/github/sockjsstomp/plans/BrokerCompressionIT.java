@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,7 +102,7 @@ class BrokerCompressionIT {
 
     private static String text(int bytes) {
         StringBuilder text = new StringBuilder(bytes);
-        java.util.Random random = new java.util.Random(bytes);
+        Random random = new Random(bytes);
         while (text.length() < bytes) {
             text.append(
                     text.length() < bytes / 2
