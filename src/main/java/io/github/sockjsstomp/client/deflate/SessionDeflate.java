@@ -11,9 +11,9 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 import org.apache.tomcat.websocket.MessagePart;
-import org.apache.tomcat.websocket.MessageParts;
 import org.apache.tomcat.websocket.Transformation;
 import org.apache.tomcat.websocket.TransformationResult;
+import org.apache.tomcat.websocket.TransformedParts;
 
 /**
  * One client session's permessage-deflate (RFC 7692) in Tomcat's frame pipeline, in place of Tomcat's own, which
@@ -384,7 +384,7 @@ public final class SessionDeflate implements Transformation {
             }
             int rsv = firstFrameWritten ? part.getRsv() : part.getRsv() | RSV1;
             firstFrameWritten = true;
-            return MessageParts.withPayload(part, rsv, ByteBuffer.wrap(Arrays.copyOf(output, length)));
+            return TransformedParts.withPayload(part, rsv, ByteBuffer.wrap(Arrays.copyOf(output, length)));
         } catch (IllegalStateException | NullPointerException e) {
             throw new IOException("The session's compressor was closed", e);
         }

@@ -7,9 +7,9 @@ import java.nio.ByteBuffer;
  * permessage-deflate, {@code io.github.sockjsstomp.client.deflate.SessionDeflate}) hands Tomcat the frames it
  * compressed as {@link MessagePart}s, whose constructor is package-private. Nothing else lives here.
  */
-public final class MessageParts {
+public final class TransformedParts {
 
-    private MessageParts() {}
+    private TransformedParts() {}
 
     /**
      * The frame that replaces {@code original}, one for one: its handlers (the writer waits on the end handler), its
