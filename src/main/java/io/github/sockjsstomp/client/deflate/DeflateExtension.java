@@ -35,9 +35,14 @@ public final class DeflateExtension {
 
     /**
      * The zlib streams the JVM's sessions have made, deflaters and inflaters together: about as many as messages were
-     * under way at once, whatever the sessions held.
+     * under way at once, whatever the sessions held, and one more for each session that keeps its own inflater.
      */
     public static long zlibStreamsMade() {
         return ZlibPool.SHARED.deflatersMade() + ZlibPool.SHARED.inflatersMade();
+    }
+
+    /** Inflaters that sessions keep as their own: one for each session the server has sent enough to. */
+    public static long inflatersKeptBySessions() {
+        return ZlibPool.SHARED.inflatersKept();
     }
 }

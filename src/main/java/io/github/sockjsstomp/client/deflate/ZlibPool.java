@@ -39,13 +39,24 @@ final class ZlibPool {
 
     /** An inflater and the buffer the frame's compressed bytes are read into (the inflater reads from it). */
     static final class Inflating {
-        final Inflater inflater = new Inflater(true);
-        final ByteBuffer input = ByteBuffer.allocate(INPUT_BYTES);
+        final Inflater inflater;
+        final ByteBuffer input;
+
+        Inflating() {
+            this(new Inflater(true), INPUT_BYTES);
+        }
+
+        private Inflating(Inflater inflater, int inputBytes) {
+            this.inflater = inflater;
+            this.input = ByteBuffer.allocate(inputBytes);
+        }
     }
 
     private static final int OUTPUT_BYTES = 1024;
     private static final int KEPT_OUTPUT_BYTES = 64 * 1024;
     private static final int INPUT_BYTES = 8 * 1024;
+    /** A kept inflater's input: a session's frames are read through it in pieces of this size. */
+    private static final int KEPT_INPUT_BYTES = 1024;
 
     /** Every session of the JVM borrows from here. */
     static final ZlibPool SHARED =
@@ -57,6 +68,7 @@ final class ZlibPool {
     private final AtomicReferenceArray<Inflating> idleInflaters;
     private final AtomicLong deflatersMade = new AtomicLong();
     private final AtomicLong inflatersMade = new AtomicLong();
+    private final AtomicLong inflatersKept = new AtomicLong();
 
     /** @param idleLimit how many of each kind are kept when given back; more are ended (their memory freed) */
     ZlibPool(int idleLimit) {
@@ -100,6 +112,20 @@ final class ZlibPool {
         }
     }
 
+    /**
+     * An inflater a session keeps from now on, its window the server's so far ({@code window}), with a small input
+     * buffer: made here at once rather than taken from the idle ones, so that the two are allocated side by side and
+     * the inflater's reference to its buffer stays within one heap region (no card for the collector to refine when
+     * the buffer is given again for every message).
+     */
+    Inflating keep(byte[] window, int length) {
+        Inflating kept = new Inflating(new Inflater(true), KEPT_INPUT_BYTES);
+        kept.inflater.setDictionary(window, 0, length);
+        inflatersMade.incrementAndGet();
+        inflatersKept.incrementAndGet();
+        return kept;
+    }
+
     private static <T> T take(AtomicReferenceArray<T> slots) {
         for (int i = 0; i < slots.length(); i++) {
             T idle = slots.get(i);
@@ -127,5 +153,10 @@ final class ZlibPool {
     /** Inflaters made since the JVM started. */
     long inflatersMade() {
         return inflatersMade.get();
+    }
+
+    /** Inflaters made for sessions to keep (each counts in {@link #inflatersMade} too). */
+    long inflatersKept() {
+        return inflatersKept.get();
     }
 }
