@@ -244,6 +244,33 @@ class DocsPagesTest {
         stepping.forEach(p -> assertThat(capacity).contains("**" + p + ".jmx**"));
     }
 
+    /** The quickstart answers with every plan, and the defaults it states are the plans'. */
+    @Test
+    void theQuickstartNamesEveryPlanWithTheDefaultsItStates() throws IOException {
+        Map<String, Map<String, Set<String>>> plans = PlanDefaults.of(ROOT.resolve("jmx"));
+        String quickstart = read("docs/quickstart.md");
+        String table = quickstart.substring(
+                quickstart.indexOf("## Which plan answers which question"),
+                quickstart.indexOf("## The one thing your server must do"));
+        plans.keySet().forEach(plan -> assertThat(table).contains("`" + plan + ".jmx`"));
+        assertThat(plans.get("echo").get("pauseMillis")).containsExactly("1000");
+        assertThat(table).contains("pauses `pauseMillis` (1 s)");
+        assertThat(plans.get("send").get("throughput")).containsExactly("6000");
+        assertThat(table).contains("`throughput` messages per minute (6000)");
+        assertThat(plans.get("echo").get("replyTimeoutMillis")).containsExactly("5000");
+        assertThat(quickstart).contains("`replyTimeoutMillis` (5 s)");
+        assertThat(plans.get("echo").get("payload")).hasSize(1);
+        assertThat(quickstart.replaceAll("\\s+", " "))
+                .as("echo.jmx's default payload, as the quickstart states it")
+                .contains("echo.jmx's default payload is `"
+                        + plans.get("echo").get("payload").iterator().next() + "`");
+        assertThat(quickstart).contains("`x-msg-id` header").contains("{{msgId}}");
+        assertThat(new StompSendSampler().getDefaultParameters().getArgumentsAsMap())
+                .containsEntry("idHeader", "x-msg-id");
+        assertThat(read("docs/results.md")).contains("(`timingLog`, default `stomp-timing.csv`)");
+        assertThat(plans.get("send").get("timingLog")).containsExactly("stomp-timing.csv");
+    }
+
     /** README's benchmark paragraph quotes bench/RESULTS.md's summary, the part above its dated runs. */
     @Test
     void readmesCapacityFiguresAreTheBenchmarkSummarys() throws IOException {
