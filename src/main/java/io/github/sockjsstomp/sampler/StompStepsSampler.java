@@ -51,9 +51,9 @@ import org.apache.jmeter.util.JMeterUtils;
  * The steps of a stepped run (a thread group of one thread of its own): sets up the run's {@link Stepper}, which
  * the send samplers' scheduled senders (rate steps) and the session samplers (users steps) of the run follow,
  * then makes one sample of each step as its verdict is known (failed when the step broke the service level,
- * response code {@code broke-server} or {@code broke-generator}). Each verdict and the run's answer are said on
- * the console; when the steps are over (or stopped, {@code stopOnBreak}) it shuts the test down as JMeter's
- * Shutdown does, so the books and logs are flushed.
+ * response code {@code broke-server}, {@code broke-machine} or {@code broke-generator}). Each verdict and the
+ * run's answer are said on the console; when the steps are over (or stopped, {@code stopOnBreak}) it shuts the test
+ * down as JMeter's Shutdown does, so the books and logs are flushed.
  */
 public class StompStepsSampler extends StompSampler {
 

@@ -108,6 +108,35 @@ class DocsDefaultsTest {
         assertThat(documented).as("JVM-wide settings documented").isEqualTo(new TreeSet<>(PlanVocabulary.JVM_WIDE));
     }
 
+    /** docs/capacity.md's table states, for each property, the default of every plan that reads it. */
+    @Test
+    void capacityPageStatesTheDefaultsOfEveryPlanThatSteps() throws IOException {
+        Map<String, Map<String, Set<String>>> plans = PlanDefaults.of(ROOT.resolve("jmx"));
+        DocTable table = DocTable.only(read(ROOT.resolve("docs/capacity.md")), "property", "default", "meaning");
+        List<String> problems = new ArrayList<>();
+        for (Map<String, String> row : table.rows()) {
+            Map<String, Default> defaults = DocTable.defaults(row.get("default"));
+            for (String name : DocTable.names(row.get("property"))) {
+                plans.forEach((plan, read) -> {
+                    Set<String> values = read.get(name);
+                    if (values == null) {
+                        return;
+                    }
+                    Default said = defaults.getOrDefault(plan, defaults.get(null));
+                    if (said == null) {
+                        problems.add(name + ": no default documented for " + plan);
+                    } else if (said.computed()
+                            ? !values.stream().allMatch(PlanDefaults::isComputed)
+                            : !values.equals(Set.of(said.value()))) {
+                        problems.add(name + ": documented " + said + " for " + plan + ", which has " + quoted(values));
+                    }
+                });
+            }
+        }
+        assertThat(table.rows()).isNotEmpty();
+        assertThat(problems).as("docs/capacity.md against jmx/*.jmx").isEmpty();
+    }
+
     @Test
     void jmxReadmeTablesStateThePlansDefaults() throws IOException {
         Map<String, Map<String, Set<String>>> plans = PlanDefaults.of(ROOT.resolve("jmx"));

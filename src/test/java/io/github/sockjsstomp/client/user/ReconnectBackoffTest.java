@@ -3,6 +3,9 @@ package io.github.sockjsstomp.client.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +49,22 @@ class ReconnectBackoffTest {
     void aDelayIsHalfItsCeilingPlusUpToHalfAtRandom(double fraction, int failures, long delayMillis) {
         ReconnectBackoff backoff = new ReconnectBackoff(1000, 30_000, new FixedRandom(fraction));
         assertThat(backoff.delayNanos(failures)).isEqualTo(delayMillis * MS);
+    }
+
+    /** The reference pages say the waits as the code makes them: half the ceiling, plus up to half at random. */
+    @ParameterizedTest
+    @CsvSource({"docs/samplers.md", "docs/jvm-settings.md"})
+    void theReferencePagesSayTheWaitIsHalfPlusUpToHalfAtRandom(String page) throws IOException {
+        String row = Files.readAllLines(Path.of(System.getProperty("project.root", "."), page)).stream()
+                .filter(line -> line.startsWith("| `sockjsstomp.reconnectMinMillis` |"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(row)
+                .contains("`" + ReconnectBackoff.DEFAULT_MIN_MILLIS + "`")
+                .contains("half of");
+        assertThat(row).contains("up to half at random");
+        ReconnectBackoff least = new ReconnectBackoff(1000, 30_000, new FixedRandom(0));
+        assertThat(least.delayNanos(1)).isEqualTo(least.minMillis() / 2 * MS);
     }
 
     @Test
