@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.reports;
 
+import io.github.sockjsstomp.client.PluginVersion;
 import io.github.sockjsstomp.properties.PlanVocabulary;
 import io.github.sockjsstomp.timing.Run;
 import org.apache.jmeter.JMeter;
@@ -26,17 +27,30 @@ public final class RunReports {
     private RunReports() {}
 
     /**
-     * Joins the run of the current test; the first sampler to join starts its reports and says what it finds in
-     * the typed properties ({@link TypedProperties}); what must stop the test goes to {@code problems}.
+     * Joins the run of the current test; the first sampler to join names the plugin and its version (the run's first
+     * line: {@code stomp: jmeter-sockjs-stomp/0.1.0}), starts its reports and says what it finds in the typed properties
+     * ({@link TypedProperties}); what must stop the test goes to {@code problems}.
      */
     public static Run join(long drainMillis, Problems problems) {
         return Run.join(drainMillis, JMeterContextService.getTestStartTime(), run -> {
+            say(versionLine());
             TypedProperties.check(problems);
             start(run);
         });
     }
 
-    /** A line of a stepped run (a step's verdict, the answer): jmeter.log, and the console when it is seen. */
+    /**
+     * The first line of every run, on the console and in jmeter.log: which plugin and version made its figures, in
+     * the form of the handshakes' {@code User-Agent} ({@code stomp: jmeter-sockjs-stomp/0.1.0}).
+     */
+    static String versionLine() {
+        return "stomp: " + PluginVersion.PRODUCT;
+    }
+
+    /**
+     * A line for the people who run the test (the plugin's version, a stepped run's verdicts and answer): jmeter.log,
+     * and the console when it is seen.
+     */
     public static void say(String line) {
         log.info(line);
         if (consoleSeen()) {
