@@ -22,6 +22,9 @@ public final class RunReports {
 
     private static final Logger summaryLog = LoggerFactory.getLogger("io.github.sockjsstomp.timing.ReplySummary");
     private static final Logger log = LoggerFactory.getLogger(RunReports.class);
+    /** The version line's own logger, which our log4j2.xml sends to jmeter.log as well as to the plugin's log. */
+    private static final Logger versionLog = LoggerFactory.getLogger("io.github.sockjsstomp.Version");
+
     static final String ON_TIMING_LOG_FAILURE = PlanVocabulary.JVM_WIDE_PREFIX + "onTimingLogFailure";
 
     private RunReports() {}
@@ -33,7 +36,7 @@ public final class RunReports {
      */
     public static Run join(long drainMillis, Problems problems) {
         return Run.join(drainMillis, JMeterContextService.getTestStartTime(), run -> {
-            say(versionLine());
+            say(versionLog, versionLine());
             TypedProperties.check(problems);
             start(run);
         });
@@ -52,7 +55,11 @@ public final class RunReports {
      * and the console when it is seen.
      */
     public static void say(String line) {
-        log.info(line);
+        say(log, line);
+    }
+
+    private static void say(Logger logger, String line) {
+        logger.info(line);
         if (consoleSeen()) {
             System.out.println(line);
         }
