@@ -7,18 +7,18 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
 import org.w3c.dom.Document;
 
-/** A pom read as XML, for the release's files that must agree with it (the descriptor, the changelog). */
-final class PomVersion {
+/** A pom read as XML: the release's files must agree with it (the descriptor, the changelog), and what it publishes is checked. */
+public final class PomVersion {
 
     private PomVersion() {}
 
     /** The project's own {@code <version>}. */
-    static String of(Path pom) throws IOException {
+    public static String of(Path pom) throws IOException {
         return text(pom, "/project/version");
     }
 
     /** The text at an XPath of a pom, blank where there is none. */
-    static String text(Path pom, String xpath) throws IOException {
+    public static String text(Path pom, String xpath) throws IOException {
         if (!Files.isRegularFile(pom)) {
             throw new IOException("no pom at " + pom.toAbsolutePath());
         }
