@@ -5,13 +5,21 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build release jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
 
 all: build
 
 ## build: the plugin jar, target/jmeter-sockjs-stomp-<version>.jar (unit tests skipped)
 build:
 	$(MVN) $(MVN_FLAGS) -DskipTests package
+
+## release: what a Maven Central release needs, staged as a Maven repository in target/staging: the jar, the pom
+## that declares no dependencies, the sources and javadoc jars, their checksums. From a clean build, with every test
+## `mvn verify` runs (RELEASE_FLAGS adds Maven options). Signing and the upload are the maintainer's (docs/releasing.md).
+release: rabbitmq
+	$(MVN) $(MVN_FLAGS) -Prelease clean deploy -DaltDeploymentRepository=staging::file://$(CURDIR)/target/staging \
+		$(RELEASE_FLAGS)
+	@echo "release: staged in target/staging:"; cd target/staging && find . -type f | sort
 
 ## jmeter: a JMeter 5.6.3 home in target/jmeter from Maven Central, with the plugin and jmeter-config/ applied
 jmeter: build

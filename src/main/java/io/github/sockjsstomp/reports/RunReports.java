@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.reports;
 
+import io.github.sockjsstomp.client.PluginVersion;
 import io.github.sockjsstomp.properties.PlanVocabulary;
 import io.github.sockjsstomp.timing.Run;
 import org.apache.jmeter.JMeter;
@@ -21,24 +22,44 @@ public final class RunReports {
 
     private static final Logger summaryLog = LoggerFactory.getLogger("io.github.sockjsstomp.timing.ReplySummary");
     private static final Logger log = LoggerFactory.getLogger(RunReports.class);
+    /** The version line's own logger, which our log4j2.xml sends to jmeter.log as well as to the plugin's log. */
+    private static final Logger versionLog = LoggerFactory.getLogger("io.github.sockjsstomp.Version");
+
     static final String ON_TIMING_LOG_FAILURE = PlanVocabulary.JVM_WIDE_PREFIX + "onTimingLogFailure";
 
     private RunReports() {}
 
     /**
-     * Joins the run of the current test; the first sampler to join starts its reports and says what it finds in
-     * the typed properties ({@link TypedProperties}); what must stop the test goes to {@code problems}.
+     * Joins the run of the current test; the first sampler to join names the plugin and its version (the run's first
+     * line: {@code stomp: jmeter-sockjs-stomp/0.1.0}), starts its reports and says what it finds in the typed properties
+     * ({@link TypedProperties}); what must stop the test goes to {@code problems}.
      */
     public static Run join(long drainMillis, Problems problems) {
         return Run.join(drainMillis, JMeterContextService.getTestStartTime(), run -> {
+            say(versionLog, versionLine());
             TypedProperties.check(problems);
             start(run);
         });
     }
 
-    /** A line of a stepped run (a step's verdict, the answer): jmeter.log, and the console when it is seen. */
+    /**
+     * The first line of every run, on the console and in jmeter.log: which plugin and version made its figures, in
+     * the form of the handshakes' {@code User-Agent} ({@code stomp: jmeter-sockjs-stomp/0.1.0}).
+     */
+    static String versionLine() {
+        return "stomp: " + PluginVersion.PRODUCT;
+    }
+
+    /**
+     * A line for the people who run the test (the plugin's version, a stepped run's verdicts and answer): jmeter.log,
+     * and the console when it is seen.
+     */
     public static void say(String line) {
-        log.info(line);
+        say(log, line);
+    }
+
+    private static void say(Logger logger, String line) {
+        logger.info(line);
         if (consoleSeen()) {
             System.out.println(line);
         }

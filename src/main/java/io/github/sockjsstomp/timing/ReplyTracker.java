@@ -328,7 +328,7 @@ public final class ReplyTracker {
         return counts;
     }
 
-    /** Starts this run's live summary (two lines an interval), stopping any earlier; interval <= 0 or null stops. */
+    /** Starts this run's live summary (two lines an interval), stopping any earlier; a null or non-positive interval stops. */
     public ReplySummary summarizeEvery(long intervalSeconds, Consumer<String> out) {
         return counts.summarizeEvery(intervalSeconds, out, refusals, summaryMore);
     }

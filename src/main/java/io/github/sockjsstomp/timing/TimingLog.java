@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.timing;
 
+import io.github.sockjsstomp.client.PluginVersion;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -69,7 +70,7 @@ public final class TimingLog implements TimingSink, AutoCloseable {
         this.path = path;
         this.run = run;
         this.onFailure = onFailure;
-        this.engineAndVersion = TimingRecord.trailer(engine, pluginVersion());
+        this.engineAndVersion = TimingRecord.trailer(engine, PluginVersion.VERSION);
         boolean fresh = !Files.exists(path) || Files.size(path) == 0;
         if (!fresh) {
             checkHeader(path);
@@ -235,12 +236,6 @@ public final class TimingLog implements TimingSink, AutoCloseable {
                         + "'); expected '" + TimingRecord.HEADER + "'");
             }
         }
-    }
-
-    /** The plugin's version from its jar's manifest; "dev" when run from classes (tests in the IDE). */
-    static String pluginVersion() {
-        String version = TimingLog.class.getPackage().getImplementationVersion();
-        return version == null || version.isBlank() ? "dev" : version;
     }
 
     /** Records queued for the writer now (the queue's size: a walk of it, so asked once a step, not per record). */

@@ -23,26 +23,17 @@ final class BuildRepository {
     }
 
     /**
-     * Puts a jar into the local repository as {@code install:install-file -DgeneratePom=true} lays it out (the jar
-     * and a pom with its coordinates): what the Maven run that follows resolves is the same, without a Maven of
-     * its own to start for it (seconds of CPU).
+     * Puts a jar into the local repository with the pom it is published with (a release's), as {@code mvn install}
+     * lays them out: what the Maven run that follows resolves is the same, without a Maven of its own to start for it
+     * (seconds of CPU).
      */
-    static void install(Path jar, String groupId, String artifactId, String version) throws IOException {
+    static void install(Path jar, Path pom, String groupId, String artifactId, String version) throws IOException {
         Path where =
                 local().resolve(groupId.replace('.', '/')).resolve(artifactId).resolve(version);
         Files.createDirectories(where);
         String name = artifactId + "-" + version;
         Files.copy(jar, where.resolve(name + ".jar"), StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(where.resolve(name + ".pom"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <project xmlns="http://maven.apache.org/POM/4.0.0">
-                  <modelVersion>4.0.0</modelVersion>
-                  <groupId>%s</groupId>
-                  <artifactId>%s</artifactId>
-                  <version>%s</version>
-                  <description>POM was created from install:install-file</description>
-                </project>
-                """.formatted(groupId, artifactId, version));
+        Files.copy(pom, where.resolve(name + ".pom"), StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** A settings file in dir that puts the user's local repository first among the remote ones. */

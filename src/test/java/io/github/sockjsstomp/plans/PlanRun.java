@@ -57,11 +57,18 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
     /** As above, with these JVM options for JMeter ({@code -D...}, as a user puts them in JVM_ARGS). */
     static Launch launch(Path runDir, String plan, boolean report, List<String> properties, List<String> jvmArgs)
             throws IOException {
+        return launch(jmeterHome(), runDir, plan, report, properties, jvmArgs);
+    }
+
+    /** As above, by the JMeter of another home (one the Plugins Manager installed the plugin into). */
+    static Launch launch(
+            Path home, Path runDir, String plan, boolean report, List<String> properties, List<String> jvmArgs)
+            throws IOException {
         Files.createDirectories(runDir);
         Path jtl = runDir.resolve(plan + ".jtl");
         Path timingLog = runDir.resolve(plan + "-timing.csv");
         List<String> command = new ArrayList<>(List.of(
-                jmeterHome().resolve("bin/jmeter").toString(),
+                home.resolve("bin/jmeter").toString(),
                 "-n",
                 "-t",
                 planFile(plan).toString(),
@@ -153,12 +160,17 @@ record PlanRun(Path dir, List<Map<String, String>> rows, Path timingLog) {
 
     /** Waits at most {@link #TIMEOUT_SECONDS} for a process, killing it and its children after that. */
     static int waitFor(Process process, List<String> command, Path output) throws Exception {
+        return waitFor(process, command, output, TIMEOUT_SECONDS);
+    }
+
+    /** Waits at most this long for a process (a build of the plugin), killing it and its children after that. */
+    static int waitFor(Process process, List<String> command, Path output, long timeoutSeconds) throws Exception {
         Optional<Instant> started = process.info().startInstant();
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
-            fail("%s still running after %d s; output: %s", command, TIMEOUT_SECONDS, Files.readString(output));
+            fail("%s still running after %d s; output: %s", command, timeoutSeconds, Files.readString(output));
         }
         // One line per launch in the build's output, so the suite's JMeter launches can be counted and timed per
         // class (the suite's time is mostly theirs): never asserted on.

@@ -1,5 +1,6 @@
 package io.github.sockjsstomp.client.message;
 
+import io.github.sockjsstomp.client.PluginVersion;
 import io.github.sockjsstomp.client.UserSettings;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ public final class HandshakeHeaderList implements UserSettings.HandshakeHeaders 
     public static final String USER_AGENT = "User-Agent";
 
     /** What the plugin's handshakes say they are, unless the plan says otherwise. */
-    public static final String PLUGIN_USER_AGENT = "jmeter-sockjs-stomp/" + pluginVersion();
+    public static final String PLUGIN_USER_AGENT = PluginVersion.PRODUCT;
 
     /**
      * What the protocols set or the login keeps: the WebSocket handshake's own headers (an offer of extensions is
@@ -117,11 +118,6 @@ public final class HandshakeHeaderList implements UserSettings.HandshakeHeaders 
             }
         });
         return Collections.unmodifiableMap(headers);
-    }
-
-    private static String pluginVersion() {
-        String version = HandshakeHeaderList.class.getPackage().getImplementationVersion();
-        return version == null || version.isBlank() ? "dev" : version;
     }
 
     @Override

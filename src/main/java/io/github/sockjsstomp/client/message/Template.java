@@ -11,7 +11,7 @@ import java.util.TreeSet;
  * A text with {@code {{name}}} placeholders (a login, a destination, a message body), parsed once and rendered
  * per virtual user or per message. The one place placeholders are parsed: every value that takes them says
  * which it allows, and an unknown or unclosed one is an error that quotes it. Double braces keep clear of
- * JMeter's own {@code ${...}}, which JMeter has replaced by the time a value arrives here; {@code \{{} stands
+ * JMeter's own {@code ${...}}, which JMeter has replaced by the time a value arrives here; <code>\{{</code> stands
  * for literal braces.
  */
 public final class Template {

@@ -27,7 +27,7 @@ import org.springframework.web.socket.CloseStatus;
 
 /**
  * A virtual user: one login (its cookie store and HTTP login steps) and its STOMP session over SockJS or a
- * plain WebSocket. Owned by one JMeter thread; what arrives is handed to its {@link Listener}s on I/O threads.
+ * plain WebSocket. Owned by one JMeter thread; what arrives is handed to its {@link UserListener}s on I/O threads.
  * Timing, inboxes and the like attach as listeners: this class knows nothing of them.
  */
 public final class VirtualUser implements AutoCloseable {
