@@ -58,6 +58,7 @@ public final class ClosedLoopSender {
     /** A stepped run's users steps: how many of the thread's users loop now (null: no steps followed). */
     private StepsFollower steps;
 
+    /** How many of the thread's users the stepped run lets loop now; -1 before a step is followed: all of them. */
     private int looping = -1;
 
     /**
@@ -277,7 +278,7 @@ public final class ClosedLoopSender {
         if (timing.user().stompError() != null) {
             return Failure.STOMP_ERROR;
         }
-        return timing.user().isConnected() ? Sample.SERVER_ERROR : Sample.CONNECTION_LOST;
+        return timing.user().isConnected() ? Sample.SERVER_ERROR : Failure.CONNECTION_LOST;
     }
 
     private static String failedWhy(UserTiming timing) {

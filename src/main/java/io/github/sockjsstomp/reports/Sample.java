@@ -23,7 +23,6 @@ public final class Sample {
     public static final String CONFIG_ERROR = "ConfigError";
     public static final String SAMPLER_ERROR = "SamplerError";
     public static final String INTERRUPTED = "Interrupted";
-    public static final String CONNECTION_LOST = Failure.CONNECTION_LOST;
     public static final String SEND_FAILED = "SendFailed";
     public static final String REPLY_TIMEOUT = "ReplyTimeout";
     /** The server refused earlier frames of the thread's users with ERROR frames (the session stayed open). */

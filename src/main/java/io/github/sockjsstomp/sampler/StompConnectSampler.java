@@ -184,7 +184,7 @@ public class StompConnectSampler extends StompSampler {
             if (reconnects.hasUnsaidLoss(index)) {
                 reconnects.lossSaid(index);
                 VirtualUser user = users.users().get(index);
-                return Sample.failedAtOnce(label, Sample.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
+                return Sample.failedAtOnce(label, Failure.CONNECTION_LOST, user.notConnectedReason() + ": " + user);
             }
             inFlight.start(index, label);
         }

@@ -423,7 +423,7 @@ public class StompSendSampler extends StompSampler {
         } else if (!timing.user().isConnected()) {
             Sample.fail(
                     result,
-                    Sample.CONNECTION_LOST,
+                    Failure.CONNECTION_LOST,
                     what + sent.msgId() + ": " + timing.user().notConnectedReason());
         } else {
             Sample.fail(result, Sample.REPLY_TIMEOUT, what + sent.msgId() + " within " + replyTimeoutMillis + " ms");

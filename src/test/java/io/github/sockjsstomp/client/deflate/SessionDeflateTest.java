@@ -2,6 +2,7 @@ package io.github.sockjsstomp.client.deflate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import jakarta.websocket.Extension;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,7 @@ class SessionDeflateTest {
         }
 
         @Override
-        public jakarta.websocket.Extension getExtensionResponse() {
+        public Extension getExtensionResponse() {
             return null;
         }
 
