@@ -59,9 +59,6 @@ public final class SessionDeflate implements Transformation {
     /** Bytes received after which the session keeps its own inflater rather than the server's window as bytes. */
     static final int OWN_FROM = 8 * 1024;
 
-    /** The longest stored deflate block (RFC 1951, 3.2.4: a 16-bit length). */
-    private static final int STORED_BLOCK_MAX = 0xFFFF;
-
     private final DeflateTerms terms;
     private final ZlibPool pool;
     private Transformation next;
@@ -82,7 +79,6 @@ public final class SessionDeflate implements Transformation {
     private ZlibPool.Deflating deflating;
     private boolean writingMessage;
     private boolean writingCompressed;
-    private boolean writingStored;
     private boolean firstFrameWritten;
 
     /**
@@ -360,14 +356,13 @@ public final class SessionDeflate implements Transformation {
             if (isControl(part.getOpCode())) {
                 continue;
             }
+            boolean whole = !writingMessage && part.isFin();
             if (!writingMessage) {
                 writingMessage = true;
                 writingCompressed = worthCompressing(part);
-                writingStored =
-                        writingCompressed && part.isFin() && part.getPayload().remaining() < DEFLATE_FROM;
                 firstFrameWritten = false;
             }
-            if (writingStored) {
+            if (writingCompressed && whole && part.getPayload().remaining() < DEFLATE_FROM) {
                 each.set(stored(part));
             } else if (writingCompressed) {
                 MessagePart frame = deflateOne(part);
@@ -459,28 +454,21 @@ public final class SessionDeflate implements Transformation {
     }
 
     /**
-     * The part as stored deflate blocks (RFC 1951, 3.2.4): its bytes behind a 5-byte header each, no zlib. A message's
-     * last part ends with the first byte of an empty stored block, the rest of which RFC 7692 leaves off the wire.
+     * A whole message of fewer than {@link #DEFLATE_FROM} bytes as one stored deflate block (RFC 1951, 3.2.4): its bytes
+     * behind a 5-byte header, no zlib, then the first byte of the empty stored block that ends a message (the rest of
+     * it RFC 7692 leaves off the wire).
      */
-    private MessagePart stored(MessagePart part) {
-        ByteBuffer payload = part.getPayload();
-        int length = payload.remaining();
-        int blocks = (length + STORED_BLOCK_MAX - 1) / STORED_BLOCK_MAX;
-        byte[] out = new byte[length + 5 * blocks + (part.isFin() ? 1 : 0)];
-        int at = 0;
-        while (payload.hasRemaining()) {
-            int n = Math.min(STORED_BLOCK_MAX, payload.remaining());
-            out[at++] = 0; // not the last block; stored
-            out[at++] = (byte) n;
-            out[at++] = (byte) (n >>> 8);
-            out[at++] = (byte) ~n;
-            out[at++] = (byte) (~n >>> 8);
-            payload.get(out, at, n);
-            at += n;
-        }
-        int rsv = firstFrameWritten ? part.getRsv() : part.getRsv() | RSV1;
-        firstFrameWritten = true;
-        return TransformedParts.withPayload(part, rsv, ByteBuffer.wrap(out));
+    private static MessagePart stored(MessagePart whole) {
+        ByteBuffer payload = whole.getPayload();
+        int n = payload.remaining();
+        byte[] out = new byte[5 + n + 1];
+        out[0] = 0; // not the last block; stored
+        out[1] = (byte) n;
+        out[2] = (byte) (n >>> 8);
+        out[3] = (byte) ~n;
+        out[4] = (byte) (~n >>> 8);
+        payload.get(out, 5, n);
+        return TransformedParts.withPayload(whole, whole.getRsv() | RSV1, ByteBuffer.wrap(out));
     }
 
     @Override
