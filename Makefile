@@ -85,9 +85,9 @@ demo-distributed: jmeter venv
 server:
 	bash scripts/demo-server.sh --port $${PORT:-8080}
 
-## bench-client: JMeter CPU and memory per message against the demo server (see scripts/bench-client.sh)
+## bench-client: JMeter CPU and memory per message against the demo server (see bench/client-cost.sh)
 bench-client: jmeter
-	bash scripts/bench-client.sh
+	bash bench/client-cost.sh
 
 ## bench-generator: generator cost next to the incumbent WebSocket Samplers plugin (bench/README.md), ~15 min
 bench-generator: jmeter
@@ -104,7 +104,7 @@ bench-timing-log:
 ## bench-analysis: 10 and 100 million timing records through analysis/ (13 GB under /tmp, removed at the end),
 ## next to JMeter's own dashboard generator
 bench-analysis: jmeter venv
-	$(PY) analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
+	$(PY) bench/analysis/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
 
 ## gui-check: JMeter's GUI under Xvfb (needs xvfb, xdotool, imagemagick): echo.jmx run from the GUI against the demo
 ## server, fails unless every message is answered; screenshots in target/gui-check (manual check, not in `make test`)

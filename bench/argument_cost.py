@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What JMeter charges a Java Request sample for its argument list, apart from any client.
 
-One JMeter thread loops a Java Request whose client does nothing (ArgumentCostProbe, bench code in src/bench/java on
+One JMeter thread loops a Java Request whose client does nothing (ArgumentCostProbe, bench code in bench/java on
 JMeter's user.classpath) under an argument list taken from a plan's sampler; the probe prints its thread's CPU per
 sample after a warm-up. No network, no server: the figure is JMeter's own per-sample work (the arguments evaluated
 into a JavaSamplerContext, the running version restored, the summariser told), deterministic enough to compare
@@ -69,7 +69,7 @@ PLAN_TEMPLATE = """<?xml version="1.0" encoding="UTF-8"?>
             <collectionProp name="Arguments.arguments">{arguments}
             </collectionProp>
           </elementProp>
-          <stringProp name="classname">io.github.sockjsstomp.sampler.ArgumentCostProbe</stringProp>
+          <stringProp name="classname">io.github.sockjsstomp.bench.arguments.ArgumentCostProbe</stringProp>
         </JavaSampler>
         <hashTree/>
       </hashTree>

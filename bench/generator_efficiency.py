@@ -26,7 +26,7 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
             server's CPU per session between the two (polled every 0.25 s), JMeter's by thread kind. A value "floor:K" runs the connect floor (ConnectFloor: Tomcat's client alone, K in flight); "lean:K" runs the lean client
             bench/lean-connect (Go, gorilla/websocket: upgrade, CONNECT, CONNECTED, K in flight; needs `go`) for the
             same number of sessions: what the server gives a client that does nothing else; "jfloor:K" the floor inside
-            JMeter (JavaRequestConnectFloor, bench/floor-connect.jmx: Tomcat's client in a Java Request, one sample per
+            JMeter (JavaRequestConnectFloor, bench/plans/floor-connect.jmx: Tomcat's client in a Java Request, one sample per
             session, K in flight per thread), "jfloor-args:K" the same with connect.jmx's session arguments: what
             JMeter charges per session, apart from the plugin; "sfloor:K" the same with Spring's STOMP client as the
             plugin builds it instead of Tomcat's alone (client=spring), "sfloor-args:K" that with connect.jmx's
@@ -39,7 +39,7 @@ each figure is the median of the rounds, so the machine's drift hits both sides 
 
   closed    the closed loop: CLOSED_USERS (2000) users, each one round trip then CLOSED_PAUSE_MS (1000) ms, again;
             ours echo.jmx's loop=closed on its default threads (2 for 2,000 users), the incumbent a thread per user
-            with a Constant Timer of the same pause (bench/incumbent-echo.jmx with a timer added, in the results
+            with a Constant Timer of the same pause (bench/plans/incumbent-echo.jmx with a timer added, in the results
             dir); floor sides "floor-closed" (Spring's STOMP client built as ours, no JMeter, no timing log) and
             "floor-tomcat-closed" (Tomcat's WebSocket client alone, STOMP by hand): ClosedLoopFloor, the same users,
             pause and driver threads in a JVM of its own. JMeter CPU per round trip, JVM threads, context switches per round trip by thread kind; JFR=closed
@@ -55,7 +55,7 @@ Usage: bench/generator_efficiency.py [echo] [fire] [held] [many] [many-rate] [re
 SIDES="ours-raw ours-raw-tomcatio" compares our I/O threads with Tomcat's own group (sockjsstomp.ioThreads=0); an echo
 side "ours-raw:K" takes $HOME_K (another build), $PROPS_K, $PLAN_K and $JVM_K, e.g. SIDES="ours-raw:before ours-raw".
 RATE_SIDES picks the many-rate sides (default "ours-2x1000 incumbent ours-20x100"); a side "floor-2x1000" runs the
-design's floor, io.github.sockjsstomp.client.wiring.RateFloor (benchmark code in src/bench/java: Spring's STOMP client built as ours, no JMeter,
+design's floor, io.github.sockjsstomp.bench.floors.RateFloor (benchmark code in bench/java: Spring's STOMP client built as ours, no JMeter,
 no timing) in a JVM of its own with the same heap and schedule; a side "ours-2x1000:K" runs with the JVM options
 in $JVM_K, the JMeter properties in $PROPS_K ("name=value ..."), the plan in $PLAN_K (else jmx/send.jmx) and the
 JMeter home in $HOME_K (another build of ours, e.g. a copy of target/jmeter made before a change), to
@@ -370,14 +370,14 @@ def echo_run(side, server, out, round_no, fire=False):
     if side == "floor-tomcat":
         return tomcat_floor_run(server, out, name)
     if side == "floor-java":
-        # JavaRequestFloor (src/bench/java, compiled into target/test-classes); the plugin's jar gives it Tomcat and the I/O threads.
+        # JavaRequestFloor (bench/java, compiled into target/test-classes); the plugin's jar gives it Tomcat and the I/O threads.
         test_classpath()
-        plan = floor_plan("bench/floor-java-echo.jmx", "jmx/echo.jmx", "echo", key, out)
+        plan = floor_plan("bench/plans/floor-java-echo.jmx", "jmx/echo.jmx", "echo", key, out)
         process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
                                    dict(common, endpoint="/stomp-ws", **{"user.classpath": ROOT / "target/test-classes"}),
                                    jvm_args)
     elif side == "incumbent":
-        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-echo.jmx", out, name,
+        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/plans/incumbent-echo.jmx", out, name,
                                    dict(common, endpoint="/stomp-ws"))
     else:
         transport = side.split("-")[1]
@@ -462,7 +462,7 @@ def with_our_arguments(floor_plan, our_plan, sampler, out):
 def tomcat_floor_run(server, out, name):
     """RoundTripFloor tomcat (Tomcat's client on our I/O threads, no JMeter, no Spring) as an echo side: its own
     figures for the window, the context switches from /proc over the same window."""
-    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.wiring.RoundTripFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.bench.floors.RoundTripFloor",
                "tomcat", str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])]
     console = out / f"{name}.console.txt"
     with open(console, "w") as sink:
@@ -500,7 +500,7 @@ def floor_process(side, server, out, name, duration):
     threads = int(side.split("-")[1].split("x")[0])
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     ours = server.ours()
-    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.client.wiring.RateFloor",
+    command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(), "io.github.sockjsstomp.bench.floors.RateFloor",
                f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
                ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
                ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(users), str(threads),
@@ -538,8 +538,8 @@ def rate_run(side, server, out, round_no):
         process = floor_process(side, server, out, name, duration)
         pid, jtl = process.pid, None
     elif side.split(":")[0] == "incumbent":
-        # "incumbent:K": the plan $PLAN_K (bench/incumbent-rate-deflate.jmx: the browser's compression offer added)
-        plan = Path(os.environ.get("PLAN_" + key, ROOT / "bench/incumbent-rate.jmx")) if key else ROOT / "bench/incumbent-rate.jmx"
+        # "incumbent:K": the plan $PLAN_K (bench/plans/incumbent-rate-deflate.jmx: the browser's compression offer added)
+        plan = Path(os.environ.get("PLAN_" + key, ROOT / "bench/plans/incumbent-rate.jmx")) if key else ROOT / "bench/plans/incumbent-rate.jmx"
         process, jtl, pid = jmeter(INCUMBENT_HOME, plan, out, name,
                                    dict(common, threads=users, **server.incumbent()), jvm_args, gc_algo)
     else:
@@ -654,14 +654,14 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
     common = {"host": "127.0.0.1", "port": server.port, "threads": threads, "rampUp": 0, "duration": duration,
               "aliveMillis": 5000}
     if side == "incumbent":
-        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/incumbent-connect.jmx", out, name,
+        process, jtl, pid = jmeter(INCUMBENT_HOME, ROOT / "bench/plans/incumbent-connect.jmx", out, name,
                                    dict(common, endpoint="/stomp-ws"))
     elif side == "floor-held":
-        # HeldSessionFloor (src/bench/java, compiled into target/test-classes): Spring's STOMP session as ours builds it, no plugin.
+        # HeldSessionFloor (bench/java, compiled into target/test-classes): Spring's STOMP session as ours builds it, no plugin.
         test_classpath()
         floor = {k.replace("{{userNumber}}", "{n}"): v.replace("{{userNumber}}", "{n}") for k, v in server.ours().items()
                  if k in ("login", "passcode", "subscribeTo")}
-        plan = floor_plan("bench/floor-held.jmx", "jmx/connect.jmx", "session", key, out)
+        plan = floor_plan("bench/plans/floor-held.jmx", "jmx/connect.jmx", "session", key, out)
         process, jtl, pid = jmeter(OURS_HOME, plan, out, name,
                                    dict(common, endpoint=server.endpoint, **floor,
                                         **{"user.classpath": ROOT / "target/test-classes"}))
@@ -718,12 +718,12 @@ def connects_run(in_flight, server, out, round_no):
     jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
     extra = {}
     if str(in_flight).startswith(("jfloor", "sfloor")):
-        # "jfloor:K": JavaRequestConnectFloor, the connect floor inside a Java Request (src/bench/java, on JMeter's
+        # "jfloor:K": JavaRequestConnectFloor, the connect floor inside a Java Request (bench/java, on JMeter's
         # user.classpath; the plugin's jar gives it Tomcat); "jfloor-args:K" with our session sampler's arguments
         kind, _, in_flight = str(in_flight).partition(":")
         key = ""
         test_classpath()
-        plan = floor_plan("bench/floor-connect.jmx", "jmx/connect.jmx", "session",
+        plan = floor_plan("bench/plans/floor-connect.jmx", "jmx/connect.jmx", "session",
                           "args" if kind.endswith("-args") else "", out)
         home = OURS_HOME
         extra = {"user.classpath": ROOT / "target/test-classes", "client": "spring" if kind.startswith("sfloor") else "tomcat"}
@@ -823,7 +823,7 @@ def lean_connect_run(in_flight, server, out, round_no):
 
 
 def connect_floor_run(in_flight, server, out, round_no):
-    """The connect floor (ConnectFloor, benchmark code in src/bench/java) in a JVM of its own with JMeter's heap and
+    """The connect floor (ConnectFloor, benchmark code in bench/java) in a JVM of its own with JMeter's heap and
     collector flags: Tomcat's WebSocket client alone on our I/O lanes, upgrade plus a STOMP CONNECT written by hand,
     in_flight at once, as many sessions as connect.jmx opens, raw, no heart-beats, no JMeter: the design's price per
     session, which the plugin's connect path is measured against."""
@@ -831,7 +831,7 @@ def connect_floor_run(in_flight, server, out, round_no):
     name = f"connects-floor{in_flight}-r{round_no}"
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(),
-               "io.github.sockjsstomp.client.wiring.ConnectFloor", f"ws://127.0.0.1:{server.port}{server.endpoint}",
+               "io.github.sockjsstomp.bench.floors.ConnectFloor", f"ws://127.0.0.1:{server.port}{server.endpoint}",
                login.get("login", "guest"), login.get("passcode", "guest"), str(users), str(in_flight), "2",
                # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
                os.environ.get("CONNECT_HEARTBEAT_MS", "10000")]
@@ -923,12 +923,12 @@ CLOSED_PAUSE_MS = int(os.environ.get("CLOSED_PAUSE_MS", "1000"))
 
 
 def incumbent_paced_plan(out, broker=False):
-    """bench/incumbent-echo.jmx with a Constant Timer of pauseMillis before each echo: the same pause as ours. For a
+    """bench/plans/incumbent-echo.jmx with a Constant Timer of pauseMillis before each echo: the same pause as ours. For a
     broker, incumbent-rate.jmx (its destinations and login are properties) with that timer in place of its Constant
     Throughput Timer."""
     if broker:
         plan = out / "incumbent-rate-paced.jmx"
-        text = (ROOT / "bench/incumbent-rate.jmx").read_text()
+        text = (ROOT / "bench/plans/incumbent-rate.jmx").read_text()
         timer = ('<ConstantTimer guiclass="ConstantTimerGui" testclass="ConstantTimer" testname="pause">'
                  '<stringProp name="ConstantTimer.delay">${__P(pauseMillis,0)}</stringProp></ConstantTimer>')
         text, n = re.subn(r"<ConstantThroughputTimer .*?</ConstantThroughputTimer>", timer, text, flags=re.S)
@@ -937,7 +937,7 @@ def incumbent_paced_plan(out, broker=False):
         return plan
     plan = out / "incumbent-echo-paced.jmx"
     if not plan.exists():
-        text = (ROOT / "bench/incumbent-echo.jmx").read_text()
+        text = (ROOT / "bench/plans/incumbent-echo.jmx").read_text()
         marker = 'testname="echo">'
         at = text.index("<hashTree/>", text.index(marker))
         timer = ('<hashTree><ConstantTimer guiclass="ConstantTimerGui" testclass="ConstantTimer" testname="pause">'
@@ -1103,7 +1103,7 @@ CLOSED_FLOORS = {"floor-closed": "spring", "floor-tomcat-closed": "tomcat"}
 
 
 def closed_floor_run(side, server, out, round_no):
-    """A closed-loop floor (ClosedLoopFloor, benchmark code in src/bench/java) in a JVM of its own with JMeter's heap
+    """A closed-loop floor (ClosedLoopFloor, benchmark code in bench/java) in a JVM of its own with JMeter's heap
     and collector flags: the same users, pause, queues and driver threads as ours (CLOSED_THREADS, else 2), a driver
     tick of 10 ms as echo.jmx's tickMillis; "floor-closed" on Spring's STOMP client built as ours, "floor-tomcat-closed"
     on Tomcat's WebSocket client alone with STOMP written by hand. No JMeter, no timing log: replies counted in the
@@ -1114,7 +1114,7 @@ def closed_floor_run(side, server, out, round_no):
     ours = server.ours()
     threads = closed_threads().get("threads", 2)
     command = ["java", *HEAP.split(), *setenv_gc_algo().split(), "-cp", test_classpath(),
-               "io.github.sockjsstomp.client.wiring.ClosedLoopFloor", CLOSED_FLOORS[side],
+               "io.github.sockjsstomp.bench.floors.ClosedLoopFloor", CLOSED_FLOORS[side],
                f"ws://127.0.0.1:{server.port}{server.endpoint}", ours.get("login", "user-{n}"), ours.get("passcode", ""),
                ours.get("destination", "/app/echo").replace("{{userNumber}}", "{n}"),
                ours.get("subscribeTo", "/user/queue/echo").replace("{{userNumber}}", "{n}"), str(CLOSED_USERS),
@@ -1224,8 +1224,8 @@ def closed(server, out):
 
 def main(argv):
     parts = argv or ["echo", "fire", "held", "many"]
-    if "many-rate" in parts and not (ROOT / "bench/incumbent-rate.jmx").exists():
-        sys.exit("bench/incumbent-rate.jmx is missing")
+    if "many-rate" in parts and not (ROOT / "bench/plans/incumbent-rate.jmx").exists():
+        sys.exit("bench/plans/incumbent-rate.jmx is missing")
     if not (OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
     if set(parts) - {"connects"}:

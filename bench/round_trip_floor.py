@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The floor of each I/O model: CPU per STOMP echo round trip with no JMeter and no Spring.
 
-Runs io.github.sockjsstomp.client.wiring.RoundTripFloor (benchmark code in src/bench/java, never shipped) against the demo server's plain
+Runs io.github.sockjsstomp.bench.floors.RoundTripFloor (benchmark code in bench/java, never shipped) against the demo server's plain
 WebSocket endpoint, alternating `tomcat` (Tomcat's WebSocket client on the plugin's I/O threads: the sender
 writes, an I/O thread reads the reply and wakes the sender), `tomcat-own` (the same on Tomcat's own I/O group,
 where a poller thread reads and hands the reply to a second thread) and `blocking` (a blocking socket read and written
@@ -42,7 +42,7 @@ def main():
                 flags = ["-Dsun.nio.ch.disableSynchronousRead=true"] if mode.endswith("-nosyncread") else []
                 result = subprocess.run(
                     ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", *flags, "-cp", cp,
-                     "io.github.sockjsstomp.client.wiring.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
+                     "io.github.sockjsstomp.bench.floors.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
                     cwd=ge.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
                 match = ge.FLOOR_LINE.search(result.stdout)
                 if not match:

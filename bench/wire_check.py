@@ -9,7 +9,7 @@ generator's own share), for the whole run and after a warm-up; and that share sp
 send to the SEND on the wire and from the reply on the wire to the recorded reply (both clocks are the
 kernel's wall clock, so the two sides are exact to the microsecond stamps).
 
-The transport `floor` is not ours: io.github.sockjsstomp.client.wiring.WireFloor (benchmark code in src/bench/java), the same users, rate and
+The transport `floor` is not ours: io.github.sockjsstomp.bench.floors.WireFloor (benchmark code in bench/java), the same users, rate and
 messages over blocking sockets, each thread waiting in read() for its reply and stamping the wall clock around
 the write and the read. Its "log minus wire" is what this machine adds to any client's recorded time (waking a
 blocked thread on busy cores): the floor under ours.
@@ -234,7 +234,7 @@ def run(transport: str, server, out: Path, number: int, loop: str | None = None)
     if transport == "floor":
         # The shortest client path (blocking sockets, no JMeter): what the machine itself adds to a recorded time.
         process = subprocess.Popen(
-            ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", "-cp", ge.test_classpath(), "io.github.sockjsstomp.client.wiring.WireFloor",
+            ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", "-cp", ge.test_classpath(), "io.github.sockjsstomp.bench.floors.WireFloor",
              str(server.port), str(ENV["THREADS"]), str(ENV["PER_S"]), str(ENV["DURATION_S"]), str(timing),
              str(ENV["RAMP_S"])],
             cwd=ge.ROOT, stdout=open(out / f"{name}.console.txt", "w"), stderr=subprocess.STDOUT)

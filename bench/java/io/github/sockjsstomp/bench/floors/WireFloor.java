@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.client.wiring;
+package io.github.sockjsstomp.bench.floors;
 
 import java.io.BufferedWriter;
 import java.nio.file.Files;

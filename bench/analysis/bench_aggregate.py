@@ -21,12 +21,12 @@ is generated too and JMeter's own dashboard generator (``jmeter -g FILE.jtl -o D
 
 Data goes under /tmp by default (never into the repository); ``--clean`` removes it at the end::
 
-    .venv/bin/python analysis/bench/bench_aggregate.py                 # 10M records, /tmp/stomp-analysis-bench
-    .venv/bin/python analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
-    .venv/bin/python analysis/bench/bench_aggregate.py --records 1000000 --charts --dir /tmp/b
-    .venv/bin/python analysis/bench/bench_aggregate.py --mode fire-and-forget      # schedule lag instead of CO
-    .venv/bin/python analysis/bench/bench_aggregate.py --shape real                # 2,000 users, one login
-    .venv/bin/python analysis/bench/bench_aggregate.py --from-log results/timing.csv   # a real log, replicated
+    .venv/bin/python bench/analysis/bench_aggregate.py                 # 10M records, /tmp/stomp-analysis-bench
+    .venv/bin/python bench/analysis/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
+    .venv/bin/python bench/analysis/bench_aggregate.py --records 1000000 --charts --dir /tmp/b
+    .venv/bin/python bench/analysis/bench_aggregate.py --mode fire-and-forget      # schedule lag instead of CO
+    .venv/bin/python bench/analysis/bench_aggregate.py --shape real                # 2,000 users, one login
+    .venv/bin/python bench/analysis/bench_aggregate.py --from-log results/timing.csv   # a real log, replicated
 
 Shapes (see gen_data.py): ``synthetic`` (200 senders, each its own login, one destination, 20,000 messages/s);
 ``real`` (2,000 virtual users ``vu-1`` .. ``vu-2000`` under the one login ``guest``, a destination per user
@@ -48,8 +48,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ANALYSIS = HERE.parent
-REPO = ANALYSIS.parent
+REPO = HERE.parent.parent
+ANALYSIS = REPO / "analysis"
 GEN = HERE / "gen_data.py"
 #: (records, wall seconds, peak RSS MiB): the budget of every size up to these records.
 BUDGETS = ((10_000_000, 5.0, 2048.0), (100_000_000, 60.0, 3072.0))

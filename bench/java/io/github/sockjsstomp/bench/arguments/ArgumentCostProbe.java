@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.bench.arguments;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.client.wiring;
+package io.github.sockjsstomp.bench.floors;
 
 import com.sun.management.OperatingSystemMXBean;
 import jakarta.websocket.ClientEndpointConfig;

@@ -1,5 +1,6 @@
-package io.github.sockjsstomp.client.wiring;
+package io.github.sockjsstomp.bench.floors;
 
+import io.github.sockjsstomp.client.wiring.FloorLanes;
 import com.sun.management.OperatingSystemMXBean;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
@@ -14,7 +15,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.channels.AsynchronousChannelGroup;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -122,17 +122,7 @@ public final class RoundTripFloor {
      * with {@code onOurLanes} false on Tomcat's own I/O group.
      */
     static List<WsWebSocketContainer> containers(boolean onOurLanes) {
-        List<WsWebSocketContainer> containers = new ArrayList<>();
-        for (int i = 0; i < ClientSettings.DEFAULT_IO_THREADS; i++) {
-            containers.add(new WsWebSocketContainer());
-        }
-        if (onOurLanes) {
-            List<AsynchronousChannelGroup> lanes = IoThreads.lanes(ClientSettings.DEFAULT_IO_THREADS);
-            for (int i = 0; i < lanes.size(); i++) {
-                IoThreads.install(containers.get(i), lanes.get(i));
-            }
-        }
-        return containers;
+        return FloorLanes.containers(onOurLanes);
     }
 
     static void expect(String frame, String command) {

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.client.wiring;
+package io.github.sockjsstomp.bench.floors;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

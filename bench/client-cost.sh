@@ -3,7 +3,7 @@
 # JMeter's CPU seconds per 1000 answered messages, its peak RSS, and the books from the timing log.
 # The server shares the machine, so rates are bounded by it too; CPU per message is the figure to compare.
 #
-#   scripts/bench-client.sh [scenario ...]     (default: paced unthrottled connect)
+#   bench/client-cost.sh [scenario ...]     (default: paced unthrottled connect)
 #     paced        send.jmx, BENCH_THREADS (20) users at BENCH_THROUGHPUT (120000) messages/min
 #     unthrottled  send.jmx, BENCH_THREADS users, throughput=0
 #     connect      connect.jmx, BENCH_SESSIONS (2000) sessions ramped over BENCH_RAMP (20) s, held

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.client.wiring;
+package io.github.sockjsstomp.bench.floors;
 
 import java.util.ArrayList;
 import java.util.List;
