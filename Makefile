@@ -68,10 +68,13 @@ test-style:
 test-shell: venv
 	$(VENV)/bin/shellcheck -x $$(git ls-files '*.sh' .ci/run jmeter-home/bin/jmeter)
 
+## test-python: analysis/'s tests and the benchmark tree's (the arithmetic that turns counters into figures), both
+## held to ruff's rules and formatter (bench/ruff.toml: analysis/'s rules)
 test-python: venv
-	$(VENV)/bin/ruff check analysis
-	$(VENV)/bin/ruff format --check analysis
+	$(VENV)/bin/ruff check analysis bench
+	$(VENV)/bin/ruff format --check analysis bench
 	$(VENV)/bin/pytest -q analysis/tests
+	$(VENV)/bin/pytest -q bench/tests
 
 ## demo: the main job: a real load test of the embedded demo server, ending in the aggregated report
 demo: jmeter venv

@@ -19,20 +19,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generator_efficiency as ge  # the demo server
+import common  # the demo server
 
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 50), ("ROUNDS", 3), ("WARMUP_S", 10), ("WINDOW_S", 15)]}
 
 
 def classpath():
-    return ge.test_classpath()
+    return common.test_classpath()
 
 
 def main():
     cp = classpath()
-    out = ge.ROOT / "results" / time.strftime("round-trip-floor-%Y%m%d-%H%M%S")
+    out = common.ROOT / "results" / time.strftime("round-trip-floor-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    server = ge.DemoServer(out)
+    server = common.DemoServer(out)
     runs = {mode: [] for mode in os.environ.get("MODES", "tomcat tomcat-own blocking").split()}
     try:
         for _ in range(ENV["ROUNDS"]):
@@ -43,8 +43,8 @@ def main():
                 result = subprocess.run(
                     ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", *flags, "-cp", cp,
                      "io.github.sockjsstomp.bench.floors.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
-                    cwd=ge.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
-                match = ge.FLOOR_LINE.search(result.stdout)
+                    cwd=common.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
+                match = common.FLOOR_LINE.search(result.stdout)
                 if not match:
                     sys.exit(f"{mode} run failed:\n{result.stdout}\n{result.stderr[-3000:]}")
                 runs[mode].append((float(match.group(3)), int(match.group(4))))

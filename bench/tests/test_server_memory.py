@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
-
-from .conftest import ANALYSIS_DIR
-
-BENCH = ANALYSIS_DIR.parent / "bench"
 
 
 @pytest.fixture(scope="module")
 def sm():
-    sys.path.insert(0, str(BENCH))  # it imports generator_efficiency beside it
-    try:
-        spec = importlib.util.spec_from_file_location("server_memory", BENCH / "server_memory.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(BENCH))
+    import server_memory  # bench/ is on the path (conftest.py)
+
+    return server_memory
 
 
 HISTOGRAM = """\
