@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build release jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build release jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis bench-home gui-check clean
 
 all: build
 
@@ -103,6 +103,12 @@ bench-wire: jmeter
 ## bench-timing-log: JMH, the timing log's sustained records/s and a sender's cost per record
 bench-timing-log:
 	bash bench/timing-log.sh
+
+## bench-home: COMMIT=<rev>: the JMeter home of another commit in target/bench-homes/<rev> (its plans in jmx/ there),
+## built in a temporary worktree: the "before" side of an A/B (HOME_before=target/bench-homes/<rev>, bench/README.md)
+bench-home:
+	@test -n "$(COMMIT)" || { echo "make bench-home COMMIT=<rev>" >&2; exit 2; }
+	bash bench/build-home.sh $(COMMIT)
 
 ## bench-analysis: 10 and 100 million timing records through analysis/ (13 GB under /tmp, removed at the end),
 ## next to JMeter's own dashboard generator
