@@ -67,7 +67,7 @@ DEFLATE_CLASS = "org.apache.tomcat.websocket.PerMessageDeflate"
 HELD_AT_PEAK = re.compile(r"stomp sessions: (\d+) held at peak")
 
 
-# ---- pure parts: raw readings into figures (analysis/tests/test_bench_server_memory.py) ----
+# ---- pure parts: raw readings into figures (bench/tests/test_server_memory.py) ----
 
 def per_session_kb(before_kb, held_kb, sessions):
     """KB per session between two readings of the same process; None without sessions."""
