@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.bench.floors;
 
+import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
-import io.github.sockjsstomp.client.Transport;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;

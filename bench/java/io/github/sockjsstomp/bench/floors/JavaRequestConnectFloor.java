@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.bench.floors;
 
+import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
-import io.github.sockjsstomp.client.Transport;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Session;
 import java.net.URI;

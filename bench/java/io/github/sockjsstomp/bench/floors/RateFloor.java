@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.bench.floors;
 
+import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
-import io.github.sockjsstomp.client.Transport;
 import java.lang.reflect.Type;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.bench.floors;
 
-import io.github.sockjsstomp.client.wiring.FloorLanes;
 import com.sun.management.OperatingSystemMXBean;
+import io.github.sockjsstomp.client.wiring.FloorLanes;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
