@@ -181,3 +181,13 @@ def test_each_parts_help_names_its_options_and_their_variables(script):
     assert done.returncode == 0, done.stderr
     assert "--rounds ROUNDS" in done.stdout
     assert "default $WINDOW_S" in done.stdout
+
+
+def test_the_dispatcher_runs_the_parts_by_their_names_and_refuses_others():
+    script = str(common.ROOT / "bench" / "generator_efficiency.py")
+    done = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "bench/many_rate.py" in done.stdout
+    done = subprocess.run([sys.executable, script, "echo", "bogus"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "unknown part 'bogus'" in done.stderr
