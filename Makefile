@@ -5,7 +5,7 @@ MVN_FLAGS ?= -B -ntp
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: all build release jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis gui-check clean
+.PHONY: all build release jmeter venv rabbitmq test test-java test-python test-style test-shell demo demo-distributed server bench-client bench-generator bench-timing-log bench-wire bench-analysis bench-home gui-check clean
 
 all: build
 
@@ -68,10 +68,13 @@ test-style:
 test-shell: venv
 	$(VENV)/bin/shellcheck -x $$(git ls-files '*.sh' .ci/run jmeter-home/bin/jmeter)
 
+## test-python: analysis/'s tests and the benchmark tree's (the arithmetic that turns counters into figures), both
+## held to ruff's rules and formatter (bench/ruff.toml: analysis/'s rules)
 test-python: venv
-	$(VENV)/bin/ruff check analysis
-	$(VENV)/bin/ruff format --check analysis
+	$(VENV)/bin/ruff check analysis bench
+	$(VENV)/bin/ruff format --check analysis bench
 	$(VENV)/bin/pytest -q analysis/tests
+	$(VENV)/bin/pytest -q bench/tests
 
 ## demo: the main job: a real load test of the embedded demo server, ending in the aggregated report
 demo: jmeter venv
@@ -85,9 +88,9 @@ demo-distributed: jmeter venv
 server:
 	bash scripts/demo-server.sh --port $${PORT:-8080}
 
-## bench-client: JMeter CPU and memory per message against the demo server (see scripts/bench-client.sh)
+## bench-client: JMeter CPU and memory per message against the demo server (see bench/client-cost.sh)
 bench-client: jmeter
-	bash scripts/bench-client.sh
+	bash bench/client-cost.sh
 
 ## bench-generator: generator cost next to the incumbent WebSocket Samplers plugin (bench/README.md), ~15 min
 bench-generator: jmeter
@@ -101,10 +104,16 @@ bench-wire: jmeter
 bench-timing-log:
 	bash bench/timing-log.sh
 
+## bench-home: COMMIT=<rev>: the JMeter home of another commit in target/bench-homes/<rev> (its plans in jmx/ there),
+## built in a temporary worktree: the "before" side of an A/B (HOME_before=target/bench-homes/<rev>, bench/README.md)
+bench-home:
+	@test -n "$(COMMIT)" || { echo "make bench-home COMMIT=<rev>" >&2; exit 2; }
+	bash bench/build-home.sh $(COMMIT)
+
 ## bench-analysis: 10 and 100 million timing records through analysis/ (13 GB under /tmp, removed at the end),
 ## next to JMeter's own dashboard generator
 bench-analysis: jmeter venv
-	$(PY) analysis/bench/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
+	$(PY) bench/analysis/bench_aggregate.py --records 10000000 --records 100000000 --phases --clean
 
 ## gui-check: JMeter's GUI under Xvfb (needs xvfb, xdotool, imagemagick): echo.jmx run from the GUI against the demo
 ## server, fails unless every message is answered; screenshots in target/gui-check (manual check, not in `make test`)

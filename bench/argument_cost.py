@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What JMeter charges a Java Request sample for its argument list, apart from any client.
 
-One JMeter thread loops a Java Request whose client does nothing (ArgumentCostProbe, bench code in src/bench/java on
+One JMeter thread loops a Java Request whose client does nothing (ArgumentCostProbe, bench code in bench/java on
 JMeter's user.classpath) under an argument list taken from a plan's sampler; the probe prints its thread's CPU per
 sample after a warm-up. No network, no server: the figure is JMeter's own per-sample work (the arguments evaluated
 into a JavaSamplerContext, the running version restored, the summariser told), deterministic enough to compare
@@ -33,9 +33,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import generator_efficiency as ge  # the plans' argument elements, OURS_HOME
+import common  # the plans' argument elements, OURS_HOME
 
-ROOT, OURS_HOME = ge.ROOT, ge.OURS_HOME
+ROOT, OURS_HOME = common.ROOT, common.OURS_HOME
 PLAN = ROOT / os.environ.get("PLAN", "jmx/connect.jmx")
 SAMPLER = os.environ.get("SAMPLER", "session")
 VARIANTS = os.environ.get("VARIANTS", "none listed literal short").split()
@@ -69,7 +69,7 @@ PLAN_TEMPLATE = """<?xml version="1.0" encoding="UTF-8"?>
             <collectionProp name="Arguments.arguments">{arguments}
             </collectionProp>
           </elementProp>
-          <stringProp name="classname">io.github.sockjsstomp.sampler.ArgumentCostProbe</stringProp>
+          <stringProp name="classname">io.github.sockjsstomp.bench.arguments.ArgumentCostProbe</stringProp>
         </JavaSampler>
         <hashTree/>
       </hashTree>
@@ -89,7 +89,7 @@ def literal(element):
 
 
 def variant_arguments(variant):
-    found = ge.sampler_arguments(PLAN, SAMPLER)
+    found = common.sampler_arguments(PLAN, SAMPLER)
     if variant == "none":
         return ""
     if variant == "listed":
@@ -136,7 +136,7 @@ def cold(variant, out, start_cpu):
     """The process's CPU per sample for COLD_THREADS x COLD_LOOPS samples from a fresh JVM, less `start_cpu`."""
     name = f"cold-{variant}"
     _, cpu = jmeter(plan(variant, out, name, COLD_THREADS, COLD_LOOPS), out, name, 10**12)
-    return len(ge.ARGUMENT.findall(variant_arguments(variant))) + 1, (cpu - start_cpu) / (COLD_THREADS * COLD_LOOPS) * 1e6
+    return len(common.ARGUMENT.findall(variant_arguments(variant))) + 1, (cpu - start_cpu) / (COLD_THREADS * COLD_LOOPS) * 1e6
 
 
 def table(title, figures, arguments):

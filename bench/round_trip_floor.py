@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The floor of each I/O model: CPU per STOMP echo round trip with no JMeter and no Spring.
 
-Runs io.github.sockjsstomp.client.wiring.RoundTripFloor (benchmark code in src/bench/java, never shipped) against the demo server's plain
+Runs io.github.sockjsstomp.bench.floors.RoundTripFloor (benchmark code in bench/java, never shipped) against the demo server's plain
 WebSocket endpoint, alternating `tomcat` (Tomcat's WebSocket client on the plugin's I/O threads: the sender
 writes, an I/O thread reads the reply and wakes the sender), `tomcat-own` (the same on Tomcat's own I/O group,
 where a poller thread reads and hands the reply to a second thread) and `blocking` (a blocking socket read and written
@@ -19,20 +19,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generator_efficiency as ge  # the demo server
+import common  # the demo server
 
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 50), ("ROUNDS", 3), ("WARMUP_S", 10), ("WINDOW_S", 15)]}
 
 
 def classpath():
-    return ge.test_classpath()
+    return common.test_classpath()
 
 
 def main():
     cp = classpath()
-    out = ge.ROOT / "results" / time.strftime("round-trip-floor-%Y%m%d-%H%M%S")
+    out = common.ROOT / "results" / time.strftime("round-trip-floor-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    server = ge.DemoServer(out)
+    server = common.DemoServer(out)
     runs = {mode: [] for mode in os.environ.get("MODES", "tomcat tomcat-own blocking").split()}
     try:
         for _ in range(ENV["ROUNDS"]):
@@ -42,9 +42,9 @@ def main():
                 flags = ["-Dsun.nio.ch.disableSynchronousRead=true"] if mode.endswith("-nosyncread") else []
                 result = subprocess.run(
                     ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", *flags, "-cp", cp,
-                     "io.github.sockjsstomp.client.wiring.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
-                    cwd=ge.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
-                match = ge.FLOOR_LINE.search(result.stdout)
+                     "io.github.sockjsstomp.bench.floors.RoundTripFloor", mode.removesuffix("-nosyncread"), str(server.port), str(ENV["THREADS"]), str(ENV["WARMUP_S"]), str(ENV["WINDOW_S"])],
+                    cwd=common.ROOT, capture_output=True, text=True, timeout=ENV["WARMUP_S"] + ENV["WINDOW_S"] + 120)
+                match = common.FLOOR_LINE.search(result.stdout)
                 if not match:
                     sys.exit(f"{mode} run failed:\n{result.stdout}\n{result.stderr[-3000:]}")
                 runs[mode].append((float(match.group(3)), int(match.group(4))))

@@ -25,7 +25,7 @@ client's established connections to the server (ss), checked against the client'
 connected=, the plugin's "stomp sessions: N held at peak"). Server RSS per session = (held - before) / sessions held.
 For ours, the generator too: the JMeter JVM's RSS and live heap while the N are held, less the same of a run with
 --base-users users on the same threads (against the same server, after), per session added (as
-generator_efficiency.py's held and many parts do; its code is imported, not copied).
+held.py's held and many parts do; its code is imported, not copied).
 
 Every wait is bounded; loopback only; every process it starts is ended, on Ctrl-C and failure too.
 Results: results/bench-server-memory-<time>/summary.md (and runs.json, each run's logs and histograms).
@@ -47,9 +47,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generator_efficiency as ge  # noqa: E402  (the bench's shared helpers: JMeter runs, /proc, jcmd)
+import common  # noqa: E402  (the bench's shared helpers: JMeter runs, /proc, jcmd)
 
-ROOT = ge.ROOT
+ROOT = common.ROOT
 SIDES = ("lean", "lean-compress", "ours", "ours-off")
 OFFERS = {
     "lean": "none",
@@ -67,7 +67,7 @@ DEFLATE_CLASS = "org.apache.tomcat.websocket.PerMessageDeflate"
 HELD_AT_PEAK = re.compile(r"stomp sessions: (\d+) held at peak")
 
 
-# ---- pure parts: raw readings into figures (analysis/tests/test_bench_server_memory.py) ----
+# ---- pure parts: raw readings into figures (bench/tests/test_server_memory.py) ----
 
 def per_session_kb(before_kb, held_kb, sessions):
     """KB per session between two readings of the same process; None without sessions."""
@@ -215,7 +215,7 @@ def interrupted(signum, frame):
 
 
 def memory_kb(pid):
-    return {k: ge.proc_status(pid, k) for k in ("VmRSS", "RssAnon", "RssFile")}
+    return {k: common.proc_status(pid, k) for k in ("VmRSS", "RssAnon", "RssFile")}
 
 
 def read_line(stream, timeout_s):
@@ -235,7 +235,7 @@ class Server:
         main, self.endpoint, _ = SERVERS[kind]
         port_file = out / f"{name}.port"
         if kind == "greeting":
-            self.command = ["java", *java_opts.split(), "-cp", ge.test_classpath(), main, "--port-file", str(port_file)]
+            self.command = ["java", *java_opts.split(), "-cp", common.test_classpath(), main, "--port-file", str(port_file)]
             env = os.environ
         else:
             self.command = ["bash", str(ROOT / main), "--port", "0", "--port-file", str(port_file)]
@@ -248,7 +248,7 @@ class Server:
             text = port_file.read_text().strip() if port_file.exists() else ""
             if text.isdigit():
                 self.port = int(text)
-                self.pid = ge.java_pid_of(self.process.pid)
+                self.pid = common.java_pid_of(self.process.pid)
                 return
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server died; see {out / (name + '.log')}")
@@ -262,16 +262,16 @@ class Server:
         """RSS (VmRSS, RssAnon, RssFile) and, after a full GC, live heap and permessage-deflate sessions. Before
         the sessions the GC comes first (RSS read on a settled heap); while they are held, the RSS first."""
         rss = memory_kb(self.pid) if rss_first else None
-        histogram = ge.class_histogram(self.pid, out / f"{name}.histogram.txt")
+        histogram = common.class_histogram(self.pid, out / f"{name}.histogram.txt")
         if not rss_first:
             time.sleep(1)
             rss = memory_kb(self.pid)
-        return {**rss, "heap_kb": ge.histogram_total_kb(histogram),
+        return {**rss, "heap_kb": common.histogram_total_kb(histogram),
                 "deflate_sessions": instances(histogram, DEFLATE_CLASS)}
 
 
 def lean_command(args, server, sessions, compress, hold_s):
-    return ([str(ge.lean_connect_binary(args.out)), "-url", server.url(), "-sessions", str(sessions),
+    return ([str(common.lean_connect_binary(args.out)), "-url", server.url(), "-sessions", str(sessions),
              "-in-flight", str(args.in_flight), "-hold", f"{hold_s}s"] + (["-compress"] if compress else []))
 
 
@@ -317,7 +317,7 @@ def lean_run(side, args, server, name, procs, run):
 
 def held(run, args, server, name, client_pid):
     """The server read while the client holds its sessions; the sessions it holds counted from the client side."""
-    sockets = ge.established_to(client_pid, server.port)
+    sockets = common.established_to(client_pid, server.port)
     run["server_held"] = server.reading(args.out, f"{name}-server-held", rss_first=True)
     run["sessions"] = sockets or run.get("client_sessions") or 0
     if sockets == 0:
@@ -333,22 +333,22 @@ def ours_jmeter(side, args, server, name, users, procs, run):
     props.update(p.split("=", 1) for p in args.props.split())
     if side == "ours-off":
         props["compression"] = "off"
-    process, jtl, pid = ge.jmeter(ge.OURS_HOME, ROOT / "jmx/connect.jmx", args.out, name, props)
+    process, jtl, pid = common.jmeter(common.OURS_HOME, ROOT / "jmx/connect.jmx", args.out, name, props)
     procs.add(process)
     try:
         run["commands"].append(Path(f"/proc/{process.pid}/cmdline").read_text().replace("\0", " ").strip())
-        ge.await_line(args.out / f"{name}.log", "Starting thread group", process)
-        ge.await_connected(jtl, "session", users, process, args.connect_limit, pid, server.port)
+        common.await_line(args.out / f"{name}.log", "Starting thread group", process)
+        common.await_connected(jtl, "session", users, process, args.connect_limit, pid, server.port)
         time.sleep(args.settle)
         if process.poll() is not None:
             raise RuntimeError(f"{name}: JMeter ended before the reading; see {args.out / (name + '.console.txt')}")
-        sockets = ge.established_to(pid, server.port)
+        sockets = common.established_to(pid, server.port)
         if users == args.sessions:
             held(run, args, server, name, pid)
-        histogram = ge.class_histogram(pid, args.out / f"{name}.histogram.txt")
-        generator = {**memory_kb(pid), "heap_kb": ge.histogram_total_kb(histogram), "sessions": sockets or users,
-                     "threads": ge.proc_status(pid, "Threads")}
-        ge.stop_jmeter(args.out / f"{name}.console.txt")
+        histogram = common.class_histogram(pid, args.out / f"{name}.histogram.txt")
+        generator = {**memory_kb(pid), "heap_kb": common.histogram_total_kb(histogram), "sessions": sockets or users,
+                     "threads": common.proc_status(pid, "Threads")}
+        common.stop_jmeter(args.out / f"{name}.console.txt")
         try:
             process.wait(120)
         except subprocess.TimeoutExpired:
@@ -392,10 +392,10 @@ def side_run(side, round_no, args, procs):
 
 def shown_command(command, out):
     """A command as the summary shows it: the results directory as $OUT, the class path and JMeter's JVM options
-    (bin/jmeter's, from jmeter-config/setenv.sh, with HEAP as generator_efficiency.py sets it) elided."""
+    (bin/jmeter's, from jmeter-config/setenv.sh, with HEAP as common.py sets it) elided."""
     command = command.replace(str(out), "$OUT").replace(str(ROOT) + "/", "")
     command = re.sub(r"-cp \S+", "-cp <target/test-classes:target/classes:test class path>", command)
-    return re.sub(r"^java .*?-jar (\S*)bin/ApacheJMeter\.jar", rf"HEAP='{ge.HEAP}' \1bin/jmeter", command)
+    return re.sub(r"^java .*?-jar (\S*)bin/ApacheJMeter\.jar", rf"HEAP='{common.HEAP}' \1bin/jmeter", command)
 
 
 def write_summary(args, runs_by_side, load_before, load_after, error=None):
@@ -404,7 +404,7 @@ def write_summary(args, runs_by_side, load_before, load_after, error=None):
              f"a fresh one per side per round, warmed with {args.warmup_sessions} lean sessions; "
              f"{args.sessions:,} sessions, {args.rounds} alternating rounds, medians; settle {args.settle} s; "
              f"lean: {args.in_flight} connects in flight; ours: connect.jmx, {args.threads} threads, JMeter heap "
-             f"`{ge.HEAP}`, generator baseline {args.base_users} users. Load average before "
+             f"`{common.HEAP}`, generator baseline {args.base_users} users. Load average before "
              f"{' '.join(load_before)}, after {' '.join(load_after or ['?'])}.", ""]
     if error:
         lines += [f"**Incomplete: {error}**", ""]
@@ -472,7 +472,7 @@ def arguments(argv):
 
 def main(argv):
     args = arguments(argv)
-    if any(s.startswith("ours") for s in args.sides) and not (ge.OURS_HOME / "bin/jmeter").exists():
+    if any(s.startswith("ours") for s in args.sides) and not (common.OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets; children inherit it
@@ -482,11 +482,11 @@ def main(argv):
     args.out.mkdir(parents=True)
     procs = Processes()
     runs = {s: [] for s in args.sides}
-    load_before, load_after, error = ge.load_average(), None, None
+    load_before, load_after, error = common.load_average(), None, None
     try:
-        ge.lean_connect_binary(args.out)  # built once before the first run (needs go)
+        common.lean_connect_binary(args.out)  # built once before the first run (needs go)
         if args.server == "greeting":
-            ge.test_classpath()
+            common.test_classpath()
         for round_no in range(1, args.rounds + 1):
             for side in args.sides:
                 run = side_run(side, round_no, args, procs)
@@ -499,7 +499,7 @@ def main(argv):
         raise
     finally:
         procs.stop_all()
-        load_after = ge.load_average()
+        load_after = common.load_average()
         summary = write_summary(args, runs, load_before, load_after, error)
         print(summary)
         print(f"results in {args.out}")

@@ -9,7 +9,7 @@ generator's own share), for the whole run and after a warm-up; and that share sp
 send to the SEND on the wire and from the reply on the wire to the recorded reply (both clocks are the
 kernel's wall clock, so the two sides are exact to the microsecond stamps).
 
-The transport `floor` is not ours: io.github.sockjsstomp.client.wiring.WireFloor (benchmark code in src/bench/java), the same users, rate and
+The transport `floor` is not ours: io.github.sockjsstomp.bench.floors.WireFloor (benchmark code in bench/java), the same users, rate and
 messages over blocking sockets, each thread waiting in read() for its reply and stamping the wall clock around
 the write and the read. Its "log minus wire" is what this machine adds to any client's recorded time (waking a
 blocked thread on busy cores): the floor under ours.
@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generator_efficiency as ge  # the demo server and JMeter runners
+import common  # the demo server and JMeter runners
 
 ENV = {k: int(os.environ.get(k, d)) for k, d in [("THREADS", 10), ("PER_S", 20), ("DURATION_S", 30), ("WARMUP_S", 5),
                                                   ("RAMP_S", 0)]}
@@ -234,13 +234,13 @@ def run(transport: str, server, out: Path, number: int, loop: str | None = None)
     if transport == "floor":
         # The shortest client path (blocking sockets, no JMeter): what the machine itself adds to a recorded time.
         process = subprocess.Popen(
-            ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", "-cp", ge.test_classpath(), "io.github.sockjsstomp.client.wiring.WireFloor",
+            ["java", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC", "-cp", common.test_classpath(), "io.github.sockjsstomp.bench.floors.WireFloor",
              str(server.port), str(ENV["THREADS"]), str(ENV["PER_S"]), str(ENV["DURATION_S"]), str(timing),
              str(ENV["RAMP_S"])],
-            cwd=ge.ROOT, stdout=open(out / f"{name}.console.txt", "w"), stderr=subprocess.STDOUT)
+            cwd=common.ROOT, stdout=open(out / f"{name}.console.txt", "w"), stderr=subprocess.STDOUT)
     else:
-        plan = ge.ROOT / ("jmx/echo.jmx" if loop else "jmx/send.jmx")
-        process, _, _ = ge.jmeter(ge.OURS_HOME, plan, out, name, props)
+        plan = common.ROOT / ("jmx/echo.jmx" if loop else "jmx/send.jmx")
+        process, _, _ = common.jmeter(common.OURS_HOME, plan, out, name, props)
     process.wait(ENV["DURATION_S"] + 120)
     time.sleep(1)
     dump.send_signal(signal.SIGINT)
@@ -314,13 +314,13 @@ def runs() -> list[tuple[str, str | None]]:
 
 
 def main() -> int:
-    if not (ge.OURS_HOME / "bin/jmeter").exists():
+    if not (common.OURS_HOME / "bin/jmeter").exists():
         sys.exit("run 'make jmeter' first")
     if subprocess.run(["which", "tcpdump"], capture_output=True, check=False).returncode:
         sys.exit("tcpdump is needed: apt-get install tcpdump")
-    out = ge.ROOT / "results" / time.strftime("wire-check-%Y%m%d-%H%M%S")
+    out = common.ROOT / "results" / time.strftime("wire-check-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    server = ge.DemoServer(out)
+    server = common.DemoServer(out)
     lines = [
         f"# Timing log vs the wire, {time.strftime('%Y-%m-%d %H:%M')}",
         "",

@@ -10,16 +10,19 @@ from stomp_analysis.timing_log import HEADER_V1, HEADER_V2, HEADER_V3
 
 from .conftest import ANALYSIS_DIR
 
+#: the analysis tool's benchmark, in the project's one benchmark tree
+BENCH_ANALYSIS = ANALYSIS_DIR.parent / "bench" / "analysis"
+
 
 def load_gen():
-    spec = importlib.util.spec_from_file_location("gen_data", ANALYSIS_DIR / "bench" / "gen_data.py")
+    spec = importlib.util.spec_from_file_location("gen_data", BENCH_ANALYSIS / "gen_data.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
 def _load_bench():
-    spec = importlib.util.spec_from_file_location("bench_aggregate", ANALYSIS_DIR / "bench" / "bench_aggregate.py")
+    spec = importlib.util.spec_from_file_location("bench_aggregate", BENCH_ANALYSIS / "bench_aggregate.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

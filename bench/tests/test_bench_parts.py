@@ -1,0 +1,48 @@
+"""What each part turns its raw rows and readings into: per session added, the connects' window, latency."""
+
+import pytest
+
+import closed
+import connects
+import held
+
+
+def test_held_figures_are_per_session_added_between_the_two_sizes():
+    small = {"sessions": 10, "heap_kb": 30_000, "rss_kb": 200_000, "threads": 60}
+    big = {"sessions": 1010, "heap_kb": 94_800, "rss_kb": 300_000, "threads": 1060}
+    assert held.per_session_added(small, big) == {"heap_kb": 64.8, "rss_kb": 100.0, "threads": 1.0}
+
+
+def rows(*spans):
+    return [{"timeStamp": str(start), "elapsed": str(elapsed)} for start, elapsed in spans]
+
+
+def poll(t, jmeter_cpu, server_cpu, kinds=None):
+    return (t, jmeter_cpu, server_cpu, kinds or {"connect": (2, 0, jmeter_cpu)})
+
+
+def test_the_connects_window_runs_from_the_first_start_to_the_last_connected():
+    ok = rows((10_000, 100), (10_500, 300), (11_000, 200), (11_800, 200))  # ends 10.1, 10.8, 11.2, 12.0 s
+    polls = [poll(t / 4, t / 4 * 0.5, t / 4 * 0.25) for t in range(36, 60)]  # 9.0 .. 14.75 s; JMeter half a core
+    figures = connects.connect_window(ok, polls)
+    assert figures["per_s"] == pytest.approx(4 / 2.0)
+    assert figures["p50_ms"] == 200
+    # polls 9.75 .. 12.25 s inside: 2.5 s x 0.5 cores / 4 sessions
+    assert figures["cpu_us"] == pytest.approx(2.5 * 0.5 / 4 * 1e6)
+    assert figures["server_cpu_us"] == pytest.approx(2.5 * 0.25 / 4 * 1e6)
+    # the second half: polls from the median end (11.2 s) on, over the later 2 sessions
+    assert figures["cpu_us_second_half"] == pytest.approx(1.0 * 0.5 / 2 * 1e6)
+    # held: polls from 13.0 s on (8 of them), per session and second
+    assert figures["held_cpu_us_per_session_s"] == pytest.approx(0.5 / 4 * 1e6)
+    assert figures["cpu_us_by_kind"] == {"connect": round(2.5 * 0.5 / 4 * 1e6)}
+
+
+def test_the_connects_window_says_nothing_of_one_session_or_none():
+    assert connects.connect_window(rows((10_000, 100)), [poll(10.0, 1.0, 1.0)]) == {}
+    assert connects.connect_window([], []) == {}
+
+
+def test_latency_percentiles_are_nearest_rank():
+    assert closed.p50_p99(list(range(1, 201))) == {"p50_ms": 101, "p99_ms": 199}
+    assert closed.p50_p99([3, 1, 2]) == {"p50_ms": 2, "p99_ms": 3}
+    assert closed.p50_p99([]) == {}
