@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.reports.Problems;
+import io.github.sockjsstomp.properties.Problems;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;

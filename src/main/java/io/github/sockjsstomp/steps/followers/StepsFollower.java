@@ -2,8 +2,8 @@ package io.github.sockjsstomp.steps.followers;
 
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.Stepper;
+import io.github.sockjsstomp.threadusers.UserShare;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.UserShare;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.ReplyTracker;
