@@ -104,6 +104,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
         ParameterReader params = new ParameterReader(context);
         setupProblems = params;
         try {
+            params.refuseRenamed(parameters);
             setUp(params, label);
         } finally {
             setupProblems = null;

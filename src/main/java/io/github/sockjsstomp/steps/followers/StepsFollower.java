@@ -58,9 +58,9 @@ public final class StepsFollower {
         return stepper;
     }
 
-    /** This thread's share of the offered rate now, in messages per MINUTE (the scheduled sender's unit). */
-    public double perMinuteNow() {
-        return stepper.offeredAt(System.currentTimeMillis()) * 60 * share;
+    /** This thread's share of the offered rate now, in messages per second (the steps' and the scheduled sender's unit). */
+    public double perSecondNow() {
+        return stepper.offeredAt(System.currentTimeMillis()) * share;
     }
 
     /** How long until the offer changes by a step's boundary, at most a second. */
