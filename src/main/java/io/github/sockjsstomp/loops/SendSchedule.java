@@ -3,8 +3,8 @@ package io.github.sockjsstomp.loops;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A thread's send schedule (the scheduled sender, {@code messagesPerSecondPerThread > 0}): message i of the thread (from 0) is
- * intended at {@code start + i x interval}, whatever happened to the messages before it, so a late send never
+ * A thread's send schedule (the scheduled sender, {@code messagesPerSecondPerThread > 0}): message i of the
+ * thread (from 0) is intended at {@code start + i x interval}, whatever happened to the messages before it, so a late send never
  * moves the ones after it (an open loop: the lag behind schedule is measured, not absorbed). The thread wakes at
  * most once per {@code tickMillis}: at a per-thread rate above one message per tick, the messages due by a
  * wake-up share it.

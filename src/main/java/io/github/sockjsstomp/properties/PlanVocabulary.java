@@ -96,8 +96,8 @@ public final class PlanVocabulary {
 
     /**
      * Names the plans took once (or a sampler parameter a user may type as a property) and the property or
-     * sampler parameter that says it now. Typed to a plan that does not read them they would be ignored and the run would measure
-     * something else, so they stop the test.
+     * sampler parameter that says it now. Typed to a plan that does not read them they would be ignored and the run
+     * would measure something else, so they stop the test.
      */
     public static final Map<String, String> RENAMED = Map.of(
             "sessionsPerThread", "users",

@@ -54,12 +54,12 @@ import org.apache.jmeter.samplers.SampleResult;
  * {@link #sender}). Two ways to pace them:
  *
  * <ul>
- * <li>{@code messagesPerSecondPerThread = 0} (the default): one message per sample, paced by JMeter's timers (a Constant
- * Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
+ * <li>{@code messagesPerSecondPerThread = 0} (the default): one message per sample, paced by JMeter's timers (a
+ * Constant Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
  * to the timing log; in await-reply mode the sample waits for the first correlated reply and shows it as
  * response data; in await-receipt mode it waits for the server's RECEIPT, which answers the message.
- * <li>{@code messagesPerSecondPerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the schedule
- * ({@link SendSchedule}). The thread sleeps until the next message is due (no sooner than {@code tickMillis}
+ * <li>{@code messagesPerSecondPerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the
+ * schedule ({@link SendSchedule}). The thread sleeps until the next message is due (no sooner than {@code tickMillis}
  * after its last wake-up), then sends every message due by now in one go; a sample gathers the wake-ups of up to
  * {@code sampleMillis}: its count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
  * time spent sending them (the sleeps in between are its idle time), and its message says how far the first of
@@ -94,15 +94,15 @@ public class StompSendSampler extends StompSampler {
             "tickMillis",
             10,
             Parameter.range(1, 60_000),
-            "with messagesPerSecondPerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up; "
-                    + "with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
+            "with messagesPerSecondPerThread: the shortest time between two wake-ups; messages due meanwhile share "
+                    + "one wake-up; with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
                     + "pauseMillis > 0, at their outcomes (each pause kept to within a tick)");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,
             Parameter.range(0, 60_000),
-            "with messagesPerSecondPerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
-                    + "its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
+            "with messagesPerSecondPerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample "
+                    + "per wake-up); its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
                     + "loop=closed: one sample gathers the round trips answered within this many ms");
 
     /** One list for every instance: JMeter makes a sampler per thread. */
@@ -180,8 +180,8 @@ public class StompSendSampler extends StompSampler {
             params.error(
                     LOOP.name,
                     LOOP_CLOSED,
-                    "the closed loop paces each user by its answers and pauseMillis: use messagesPerSecondPerThread=0 (was "
-                            + messagesPerSecondPerThread + ")");
+                    "the closed loop paces each user by its answers and pauseMillis: use messagesPerSecondPerThread=0"
+                            + " (was " + messagesPerSecondPerThread + ")");
         }
         closedLoop = closed && mode.awaits()
                 ? new ClosedLoopSender(new Sending(), pauseMillis, sampleMillis, tickMillis)

@@ -58,7 +58,7 @@ public final class StepsFollower {
         return stepper;
     }
 
-    /** This thread's share of the offered rate now, in messages per second (the steps' and the scheduled sender's unit). */
+    /** This thread's share of the offered rate now, in messages per second (the steps' and the senders' unit). */
     public double perSecondNow() {
         return stepper.offeredAt(System.currentTimeMillis()) * share;
     }
