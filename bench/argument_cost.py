@@ -43,7 +43,7 @@ ROUNDS = int(os.environ.get("ROUNDS", "3"))
 WARM_UP, SAMPLES = int(os.environ.get("WARM_UP", "200000")), int(os.environ.get("SAMPLES", "500000"))
 COLD_THREADS, COLD_LOOPS = int(os.environ.get("COLD_THREADS", "15")), int(os.environ.get("COLD_LOOPS", "1000"))
 SHORT_DROP = os.environ.get("SHORT_DROP", "formLoginPath csrfPath bearerToken bearerOnConnect usersFile connectHeaders "
-                            "subscribeHeaders ack ackEvery consumeMillis nackShare silentAfter silentShare "
+                            "subscribeHeaders ack ackEvery consumeMillis nackShare silentAfterSeconds silentShare "
                             "serverFigures serverFiguresMillis serverFiguresLog").split()
 
 PROPERTY = re.compile(r'\$\{__P\((\w+),(.*)\)\}$')

@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.loops;
 
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.util.Queue;
 import org.apache.jmeter.samplers.SampleResult;
 

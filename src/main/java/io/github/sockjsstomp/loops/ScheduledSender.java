@@ -3,12 +3,12 @@ package io.github.sockjsstomp.loops;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
+import io.github.sockjsstomp.threadusers.ThreadTiming;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.UserTiming;
-import io.github.sockjsstomp.users.ThreadTiming;
-import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
@@ -16,7 +16,7 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterThread;
 
 /**
- * The send sampler's scheduled sender ({@code ratePerThread > 0}): each wake-up sends every message of the
+ * The send sampler's scheduled sender ({@code messagesPerSecondPerThread > 0}): each wake-up sends every message of the
  * thread's {@link SendSchedule} due by now, round-robin over its users, and one sample gathers the wake-ups of up to
  * {@code sampleMillis}; the sample's count is the messages sent. One wake-up for many messages, and one JMeter
  * sample for many wake-ups, is what makes many users per thread cheap: JMeter's own work per sample (restoring
@@ -74,7 +74,7 @@ public final class ScheduledSender {
         long rateCheckNanos = 0;
         if (stepping) {
             rateCheckNanos = now + steps.nanosToNextChange();
-            schedule.rate(steps.perMinuteNow(), now);
+            schedule.rate(steps.perSecondNow(), now);
             if (schedule.paused()) {
                 // no step offers anything now: wait (untimed) for the next step, or the run's end
                 try {

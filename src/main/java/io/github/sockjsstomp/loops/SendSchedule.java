@@ -3,8 +3,8 @@ package io.github.sockjsstomp.loops;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A thread's send schedule (the scheduled sender, {@code ratePerThread > 0}): message i of the thread (from 0) is
- * intended at {@code start + i x interval}, whatever happened to the messages before it, so a late send never
+ * A thread's send schedule (the scheduled sender, {@code messagesPerSecondPerThread > 0}): message i of the
+ * thread (from 0) is intended at {@code start + i x interval}, whatever happened to the messages before it, so a late send never
  * moves the ones after it (an open loop: the lag behind schedule is measured, not absorbed). The thread wakes at
  * most once per {@code tickMillis}: at a per-thread rate above one message per tick, the messages due by a
  * wake-up share it.
@@ -37,17 +37,17 @@ public final class SendSchedule {
     private long lastWakeNanos;
 
     /**
-     * @param perMinute messages per minute for the thread, more than 0
+     * @param perSecond messages per second for the thread, more than 0
      * @param tickMillis the shortest time between two wake-ups, 0 or more
      */
-    public SendSchedule(double perMinute, long tickMillis) {
-        if (!(perMinute > 0) || Double.isInfinite(perMinute)) {
-            throw new IllegalArgumentException("perMinute must be a positive number: " + perMinute);
+    public SendSchedule(double perSecond, long tickMillis) {
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+            throw new IllegalArgumentException("perSecond must be a positive number: " + perSecond);
         }
         if (tickMillis < 0) {
             throw new IllegalArgumentException("tickMillis must be 0 or more: " + tickMillis);
         }
-        this.intervalNanos = TimeUnit.MINUTES.toNanos(1) / perMinute;
+        this.intervalNanos = TimeUnit.SECONDS.toNanos(1) / perSecond;
         this.previousIntervalNanos = intervalNanos;
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
     }
@@ -75,18 +75,18 @@ public final class SendSchedule {
     }
 
     /**
-     * The rate changes to {@code perMinute} at {@code nowNanos} (a step of a stepped run, or its ramp): the
+     * The rate changes to {@code perSecond} at {@code nowNanos} (a step of a stepped run, or its ramp): the
      * messages already due keep their times (a sender behind stays behind, its lag measured), and the next one
      * keeps its phase: the share of an interval it still had to wait is the same share of the new interval, so a
      * ramp that changes the rate at every wake-up moves smoothly. 0 pauses: nothing falls due until a rate
      * above 0 comes back, and then the next message is due at once.
      */
-    void rate(double perMinute, long nowNanos) {
-        if (!(perMinute > 0) || Double.isInfinite(perMinute)) {
+    void rate(double perSecond, long nowNanos) {
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
             paused = true;
             return;
         }
-        double interval = TimeUnit.MINUTES.toNanos(1) / perMinute;
+        double interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
         if (!started) {
             intervalNanos = interval;
             previousIntervalNanos = interval;

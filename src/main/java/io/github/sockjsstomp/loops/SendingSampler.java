@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.loops;
 
 import io.github.sockjsstomp.client.message.OutgoingMessage;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.UserTiming;
-import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;

@@ -67,7 +67,7 @@ public final class PlanVocabulary {
             "senderSubscribeHeaders",
             "senderSubscribeTo",
             "senders",
-            "silentAfter",
+            "silentAfterSeconds",
             "silentShare",
             "subscribeHeaders",
             "subscribeTo",
@@ -95,23 +95,29 @@ public final class PlanVocabulary {
             "stopOnBreak");
 
     /**
-     * Names the plans took once (or a sampler parameter a user may type as a property) and the property that
-     * says it now. Typed to a plan that does not read them they would be ignored and the run would measure
-     * something else, so they stop the test.
+     * Names the plans took once (or a sampler parameter a user may type as a property) and the property or
+     * sampler parameter that says it now. Typed to a plan that does not read them they would be ignored and the run
+     * would measure something else, so they stop the test.
      */
     public static final Map<String, String> RENAMED = Map.of(
             "sessionsPerThread", "users",
             "connectSubscribeTo", "subscribeTo",
-            "triggerDestination", "destination");
+            "triggerDestination", "destination",
+            "silentAfter", "silentAfterSeconds",
+            "ratePerThread", "messagesPerSecondPerThread");
 
     /** Why a renamed name went, said with the name that replaced it. */
-    static final Map<String, String> RENAMED_BECAUSE = Map.of(
+    public static final Map<String, String> RENAMED_BECAUSE = Map.of(
             "sessionsPerThread",
             "users (and threads) decide how many virtual users each thread runs",
             "connectSubscribeTo",
             "the connect test's subscription is subscribeTo, as in the other plans",
             "triggerDestination",
-            "the push test's trigger is sent to destination");
+            "the push test's trigger is sent to destination",
+            "silentAfter",
+            "the time until a session goes silent is in seconds, and its name says so",
+            "ratePerThread",
+            "the send sampler's scheduled rate is in messages per second, as the steps' rates are (it was per minute)");
 
     /** The number of virtual users; a value that is not a number is the users file, now {@link #USERS_FILE}. */
     public static final String USERS = "users";

@@ -1,8 +1,13 @@
 package io.github.sockjsstomp.sampler;
 
-import io.github.sockjsstomp.reports.Problems;
+import io.github.sockjsstomp.properties.PlanVocabulary;
+import io.github.sockjsstomp.properties.Problems;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 
 /**
@@ -36,6 +41,28 @@ final class ParameterReader implements Problems {
         } catch (IllegalArgumentException e) {
             error(parameter.name, raw == null ? "" : raw, e.getMessage());
             return parameter.defaultValue;
+        }
+    }
+
+    /**
+     * An argument under a name the plans' vocabulary renamed ({@link PlanVocabulary#RENAMED}) to one of
+     * {@code parameters}, as a plan saved before the rename has it, is refused naming the new name: the sampler
+     * would otherwise run with the new parameter's default in silence. A renamed name that is still one of
+     * {@code parameters} ({@code sessionsPerThread} of the session sampler) is read as before.
+     */
+    void refuseRenamed(List<Parameter<?>> parameters) {
+        if (context == null) {
+            return;
+        }
+        Set<String> names = parameters.stream().map(parameter -> parameter.name).collect(Collectors.toSet());
+        for (Map.Entry<String, String> renamed : new TreeMap<>(PlanVocabulary.RENAMED).entrySet()) {
+            String former = renamed.getKey();
+            if (names.contains(renamed.getValue()) && !names.contains(former) && context.containsParameter(former)) {
+                error(
+                        former,
+                        context.getParameter(former),
+                        "renamed: " + PlanVocabulary.RENAMED_BECAUSE.get(former) + "; use " + renamed.getValue());
+            }
         }
     }
 

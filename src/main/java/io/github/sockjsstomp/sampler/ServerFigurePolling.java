@@ -4,7 +4,7 @@ import static io.github.sockjsstomp.sampler.StompParameters.SERVER_FIGURES;
 import static io.github.sockjsstomp.sampler.StompParameters.SERVER_FIGURES_LOG;
 import static io.github.sockjsstomp.sampler.StompParameters.SERVER_FIGURES_MILLIS;
 
-import io.github.sockjsstomp.reports.EngineName;
+import io.github.sockjsstomp.samples.EngineName;
 import io.github.sockjsstomp.serverside.ServerFigures;
 import io.github.sockjsstomp.serverside.SourceSpec;
 import io.github.sockjsstomp.timing.Run;

@@ -3,15 +3,15 @@ package io.github.sockjsstomp.sampler;
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
+import io.github.sockjsstomp.threadusers.ConnectsInFlight;
+import io.github.sockjsstomp.threadusers.GroupThreads;
+import io.github.sockjsstomp.threadusers.Reconnects;
+import io.github.sockjsstomp.threadusers.SilentSessions;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
+import io.github.sockjsstomp.threadusers.UserTurns;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.ConnectsInFlight;
-import io.github.sockjsstomp.users.GroupThreads;
-import io.github.sockjsstomp.users.Reconnects;
-import io.github.sockjsstomp.users.SilentSessions;
-import io.github.sockjsstomp.users.ThreadUsers;
-import io.github.sockjsstomp.users.UserTurns;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -40,7 +40,7 @@ import org.apache.jmeter.threads.JMeterVariables;
  * for the first that is (outside its time; Stop ends the wait) instead of returning at once, since a plan
  * holds only once all are up and would otherwise loop without a pause.
  *
- * <p>Dead clients: with {@code silentShare} above 0, that share of the users goes silent {@code silentAfter}
+ * <p>Dead clients: with {@code silentShare} above 0, that share of the users goes silent {@code silentAfterSeconds}
  * seconds after each connect ({@link Silence}): it sends nothing more, heart-beats included, and keeps its
  * connection open. A silent user is never reconnected. Once the server closes its session, a check reports it
  * as one {@code expired} sample, timed from going silent to the close, before it looks at anything else (the
@@ -69,7 +69,7 @@ public class StompConnectSampler extends StompSampler {
         List<Parameter<?>> all = new ArrayList<>(ConnectionParameters.list(StompParameters.SUBSCRIBE_TO));
         all.add(StompParameters.CONNECTS_IN_FLIGHT);
         all.add(StompParameters.WARM_UP);
-        all.add(StompParameters.SILENT_AFTER);
+        all.add(StompParameters.SILENT_AFTER_SECONDS);
         all.add(StompParameters.SILENT_SHARE);
         all.addAll(ServerFigurePolling.PARAMETERS);
         return List.copyOf(all);
@@ -79,7 +79,7 @@ public class StompConnectSampler extends StompSampler {
     protected void setUp(ParameterReader params, String label) {
         Run run = joinRun(0);
         ServerFigurePolling.start(params, run);
-        double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER);
+        double silentAfterSeconds = params.read(StompParameters.SILENT_AFTER_SECONDS);
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         boolean warmUp = params.read(StompParameters.WARM_UP);

@@ -1,8 +1,8 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.user.Silence;
+import io.github.sockjsstomp.threadusers.SilentSessions;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.SilentSessions;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;

@@ -120,8 +120,8 @@ final class StompParameters {
                     + "false turns it off everywhere); false: a plan that sends and times no messages",
             StompParameters::bool);
     // Dead clients: the session sampler's own.
-    static final Parameter<Double> SILENT_AFTER = decimal(
-            "silentAfter",
+    static final Parameter<Double> SILENT_AFTER_SECONDS = decimal(
+            "silentAfterSeconds",
             10,
             range(0.0, 31_536_000.0),
             "seconds (decimals allowed) from its connect until a silent session stops sending, heart-beats too");

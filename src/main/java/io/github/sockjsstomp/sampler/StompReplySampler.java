@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.message.HeaderList;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.TimingRecord;

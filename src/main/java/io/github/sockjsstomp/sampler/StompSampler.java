@@ -1,10 +1,10 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.reports.RunReports;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.RunReports;
+import io.github.sockjsstomp.samples.Sample;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.List;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
@@ -104,6 +104,7 @@ public abstract class StompSampler extends AbstractJavaSamplerClient implements 
         ParameterReader params = new ParameterReader(context);
         setupProblems = params;
         try {
+            params.refuseRenamed(parameters);
             setUp(params, label);
         } finally {
             setupProblems = null;

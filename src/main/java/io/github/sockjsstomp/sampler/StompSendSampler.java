@@ -29,17 +29,17 @@ import io.github.sockjsstomp.loops.MessageParts;
 import io.github.sockjsstomp.loops.ScheduledSender;
 import io.github.sockjsstomp.loops.SendSchedule;
 import io.github.sockjsstomp.loops.SendingSampler;
-import io.github.sockjsstomp.reports.EngineName;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.EngineName;
+import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
+import io.github.sockjsstomp.threadusers.GroupThreads;
+import io.github.sockjsstomp.threadusers.ThreadTiming;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.UserTiming;
-import io.github.sockjsstomp.users.GroupThreads;
-import io.github.sockjsstomp.users.ThreadTiming;
-import io.github.sockjsstomp.users.ThreadUsers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,12 +54,12 @@ import org.apache.jmeter.samplers.SampleResult;
  * {@link #sender}). Two ways to pace them:
  *
  * <ul>
- * <li>{@code ratePerThread = 0} (the default): one message per sample, paced by JMeter's timers (a Constant
- * Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
+ * <li>{@code messagesPerSecondPerThread = 0} (the default): one message per sample, paced by JMeter's timers (a
+ * Constant Throughput Timer, a Constant Timer). In fire-and-forget mode the sample is the send and the reply's latency goes
  * to the timing log; in await-reply mode the sample waits for the first correlated reply and shows it as
  * response data; in await-receipt mode it waits for the server's RECEIPT, which answers the message.
- * <li>{@code ratePerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the schedule
- * ({@link SendSchedule}). The thread sleeps until the next message is due (no sooner than {@code tickMillis}
+ * <li>{@code messagesPerSecondPerThread > 0}, the scheduled sender (fire-and-forget only): the sampler owns the
+ * schedule ({@link SendSchedule}). The thread sleeps until the next message is due (no sooner than {@code tickMillis}
  * after its last wake-up), then sends every message due by now in one go; a sample gathers the wake-ups of up to
  * {@code sampleMillis}: its count ({@link SampleResult#getSampleCount()}) is the messages sent, its time the
  * time spent sending them (the sleeps in between are its idle time), and its message says how far the first of
@@ -82,27 +82,27 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 public class StompSendSampler extends StompSampler {
 
-    /** Messages per minute this thread sends; 0: one per sample. A constant of this sampler's own. */
-    static final Parameter<Double> RATE_PER_THREAD = Parameter.decimal(
-            "ratePerThread",
+    /** Messages per second this thread sends; 0: one per sample. A constant of this sampler's own. */
+    static final Parameter<Double> MESSAGES_PER_SECOND_PER_THREAD = Parameter.decimal(
+            "messagesPerSecondPerThread",
             0,
-            Parameter.range(0.0, 60_000_000.0),
-            "messages per MINUTE this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
+            Parameter.range(0.0, 1_000_000.0),
+            "messages per second this thread sends on its users, round-robin, a sample per tick (fire-and-forget); "
                     + "0 = one message per sample, paced by JMeter timers");
 
     static final Parameter<Long> TICK_MILLIS = Parameter.whole(
             "tickMillis",
             10,
             Parameter.range(1, 60_000),
-            "with ratePerThread: the shortest time between two wake-ups; messages due meanwhile share one wake-up; "
-                    + "with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
+            "with messagesPerSecondPerThread: the shortest time between two wake-ups; messages due meanwhile share "
+                    + "one wake-up; with loop=closed: how often the thread looks at its users' reconnects while one is down and, with "
                     + "pauseMillis > 0, at their outcomes (each pause kept to within a tick)");
     static final Parameter<Long> SAMPLE_MILLIS = Parameter.whole(
             "sampleMillis",
             100,
             Parameter.range(0, 60_000),
-            "with ratePerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample per wake-up); "
-                    + "its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
+            "with messagesPerSecondPerThread: one sample gathers the wake-ups of up to this many ms (0 = a sample "
+                    + "per wake-up); its time is the time spent sending, the sleeps between wake-ups are its idle time; with "
                     + "loop=closed: one sample gathers the round trips answered within this many ms");
 
     /** One list for every instance: JMeter makes a sampler per thread. */
@@ -118,7 +118,7 @@ public class StompSendSampler extends StompSampler {
             ID_HEADER,
             REPLY_ID_PATTERN,
             TIMING_LOG,
-            RATE_PER_THREAD,
+            MESSAGES_PER_SECOND_PER_THREAD,
             TICK_MILLIS,
             SAMPLE_MILLIS,
             REPLY_SAMPLES,
@@ -157,16 +157,16 @@ public class StompSendSampler extends StompSampler {
         mode = params.read(MODE);
         boolean awaitReply = mode == SendMode.AWAIT_REPLY;
         boolean receipts = params.read(RECEIPTS);
-        double ratePerThread = params.read(RATE_PER_THREAD);
+        double messagesPerSecondPerThread = params.read(MESSAGES_PER_SECOND_PER_THREAD);
         long tickMillis = params.read(TICK_MILLIS);
         long sampleMillis = params.read(SAMPLE_MILLIS);
         replySamples = params.read(REPLY_SAMPLES);
-        if (ratePerThread > 0 && mode.awaits()) {
+        if (messagesPerSecondPerThread > 0 && mode.awaits()) {
             params.error(
-                    RATE_PER_THREAD.name,
-                    String.valueOf(ratePerThread),
+                    MESSAGES_PER_SECOND_PER_THREAD.name,
+                    String.valueOf(messagesPerSecondPerThread),
                     "the scheduled sender is fire-and-forget " + "only; with mode=" + mode
-                            + " use ratePerThread=0 (one message per sample, paced by a timer)");
+                            + " use messagesPerSecondPerThread=0 (one message per sample, paced by a timer)");
         }
         boolean closed = params.read(LOOP).equals(LOOP_CLOSED);
         long pauseMillis = params.read(PAUSE_MILLIS);
@@ -176,12 +176,12 @@ public class StompSendSampler extends StompSampler {
                     LOOP_CLOSED,
                     "the closed loop waits for each message's answer: use mode=await-reply or await-receipt (mode is "
                             + mode + "), or loop=blocking");
-        } else if (closed && ratePerThread > 0) {
+        } else if (closed && messagesPerSecondPerThread > 0) {
             params.error(
                     LOOP.name,
                     LOOP_CLOSED,
-                    "the closed loop paces each user by its answers and pauseMillis: use ratePerThread=0 (was "
-                            + ratePerThread + ")");
+                    "the closed loop paces each user by its answers and pauseMillis: use messagesPerSecondPerThread=0"
+                            + " (was " + messagesPerSecondPerThread + ")");
         }
         closedLoop = closed && mode.awaits()
                 ? new ClosedLoopSender(new Sending(), pauseMillis, sampleMillis, tickMillis)
@@ -197,10 +197,10 @@ public class StompSendSampler extends StompSampler {
         if (closedLoop != null) {
             closedLoop.follow(new StepsFollower(run, GroupThreads.ofThisThread(run), 0));
         }
-        scheduled = ratePerThread > 0 && !mode.awaits()
+        scheduled = messagesPerSecondPerThread > 0 && !mode.awaits()
                 ? new ScheduledSender(
                         new Sending(),
-                        new SendSchedule(ratePerThread, tickMillis),
+                        new SendSchedule(messagesPerSecondPerThread, tickMillis),
                         sampleMillis,
                         new StepsFollower(run, GroupThreads.ofThisThread(run), tickMillis))
                 : null;

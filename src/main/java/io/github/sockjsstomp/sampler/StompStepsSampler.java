@@ -19,8 +19,8 @@ import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
 import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
-import io.github.sockjsstomp.reports.EngineName;
-import io.github.sockjsstomp.reports.RunReports;
+import io.github.sockjsstomp.samples.EngineName;
+import io.github.sockjsstomp.samples.RunReports;
 import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.steps.GeneratorCheck;
 import io.github.sockjsstomp.steps.GeneratorQueues;

@@ -122,12 +122,12 @@ public final class Stepper {
         waitingForUsers = clock.scheduleWithFixedDelay(
                 () -> {
                     long now = System.currentTimeMillis();
-                    String words =
+                    String begunLine =
                             startEpochMs == Long.MAX_VALUE ? gate.check(now, capacity.held(), expected.total()) : null;
-                    if (words != null) {
+                    if (begunLine != null) {
                         begin(now);
                         waitingForUsers.cancel(false);
-                        listener.begun(words);
+                        listener.begun(begunLine);
                     }
                 },
                 100,

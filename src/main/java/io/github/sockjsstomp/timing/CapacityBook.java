@@ -210,7 +210,7 @@ public final class CapacityBook implements Silence.Listener, SessionLoss.Listene
         }
         List<String> causes = losses.entrySet().stream()
                 .filter(e -> e.getValue() > 0)
-                .map(e -> e.getValue() + " to " + e.getKey().words)
+                .map(e -> e.getValue() + " to " + e.getKey().description)
                 .toList();
         return "; " + total + " lost: " + String.join(", ", causes);
     }

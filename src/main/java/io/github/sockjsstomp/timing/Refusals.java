@@ -40,16 +40,16 @@ public final class Refusals {
     /**
      * An ERROR frame on an open session.
      *
-     * @param words the server's words, already shortened ({@link #shorten})
+     * @param errorText the server's words, already shortened ({@link #shorten})
      * @param destination where the refused frame went, as far as known; null if not
      * @param failed whether the frame named the message it refuses (that message is FAILED)
      */
-    void refused(String words, String destination, boolean failed, String user) {
+    void refused(String errorText, String destination, boolean failed, String user) {
         frames.increment();
-        String text = text(words);
+        String text = text(errorText);
         if (byWords.add(text)) {
-            firstWords.put(text, words);
-            out.accept("the server refused a frame with an ERROR and kept the session open: \"" + words + "\" ("
+            firstWords.put(text, errorText);
+            out.accept("the server refused a frame with an ERROR and kept the session open: \"" + errorText + "\" ("
                     + user + (destination == null ? "" : ", " + destination) + "). "
                     + (failed
                             ? "The message it names is FAILED. "
@@ -82,13 +82,13 @@ public final class Refusals {
     }
 
     /** What tells texts apart: the words without their numbers (ids, sequence numbers, counts). */
-    static String text(String words) {
-        return DIGITS.matcher(words).replaceAll("#");
+    static String text(String errorText) {
+        return DIGITS.matcher(errorText).replaceAll("#");
     }
 
     /** The server's words on one line, cut to {@value #MAX_WORDS_CHARS} characters. */
-    static String shorten(String words) {
-        String oneLine = words.replaceAll("\\s+", " ").strip();
+    static String shorten(String errorText) {
+        String oneLine = errorText.replaceAll("\\s+", " ").strip();
         return oneLine.length() <= MAX_WORDS_CHARS ? oneLine : oneLine.substring(0, MAX_WORDS_CHARS - 3) + "...";
     }
 

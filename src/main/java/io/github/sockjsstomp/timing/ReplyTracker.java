@@ -143,12 +143,12 @@ public final class ReplyTracker {
      *
      * @param destination where the refused frame went, as far as known; null if not
      */
-    void refused(SenderBook sender, MessageTiming named, String words, String destination, String user) {
+    void refused(SenderBook sender, MessageTiming named, String errorText, String destination, String user) {
         sender.refused(System.nanoTime());
         if (named != null) {
-            fail(named, "StompError: " + words);
+            fail(named, "StompError: " + errorText);
         }
-        refusals.refused(words, destination, named != null, user);
+        refusals.refused(errorText, destination, named != null, user);
     }
 
     /** The run's ERROR frames on open sessions. */

@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class UnsaidRefusals {
 
     private final AtomicLong count = new AtomicLong();
-    private volatile String lastWords;
+    private volatile String lastErrorText;
 
-    void note(String words) {
-        lastWords = words;
+    void note(String errorText) {
+        lastErrorText = errorText;
         count.incrementAndGet();
     }
 
@@ -31,7 +31,7 @@ public final class UnsaidRefusals {
         if (frames == 0) {
             return null;
         }
-        String words = lastWords;
-        return frames == 1 ? words : words + " (the last of " + frames + " ERROR frames since the last sample)";
+        String errorText = lastErrorText;
+        return frames == 1 ? errorText : errorText + " (the last of " + frames + " ERROR frames since the last sample)";
     }
 }

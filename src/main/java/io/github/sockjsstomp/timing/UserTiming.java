@@ -155,8 +155,8 @@ public final class UserTiming implements UserListener {
      * next sample.
      */
     @Override
-    public void onRefusal(StompHeaders headers, byte[] body, String words) {
-        String said = Refusals.shorten(words);
+    public void onRefusal(StompHeaders headers, byte[] body, String errorText) {
+        String said = Refusals.shorten(errorText);
         MessageTiming named = named(headers, body);
         MessageTiming inFlight = lastSent;
         if (named == null && options.awaitReply() && inFlight != null && inFlight.pending()) {

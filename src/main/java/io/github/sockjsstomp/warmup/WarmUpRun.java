@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.warmup;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
@@ -88,8 +88,8 @@ final class WarmUpRun {
     /** Connects, sends with {@link #WINDOW} messages in flight, then waits for the answers and the JIT. */
     private static void roundTrips(VirtualUser user, ThrowawayTiming timing, int messages, long deadline, Tally tally)
             throws InterruptedException, SendFailedException {
-        StepResult connected = user.connect();
-        StepResult subscribed = connected.ok() ? user.subscribe("/queue/warm-up") : connected;
+        ConnectStepResult connected = user.connect();
+        ConnectStepResult subscribed = connected.ok() ? user.subscribe("/queue/warm-up") : connected;
         if (!subscribed.ok()) {
             tally.problem = subscribed.message();
             return;

@@ -41,17 +41,17 @@ class SendScheduleTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}/min per thread, tick {1} ms: {3} ticks of {4} messages in 1 s")
+    @ParameterizedTest(name = "{0}/s per thread, tick {1} ms: {3} ticks of {4} messages in 1 s")
     @CsvSource({
-        // per minute, tick ms, messages in the first second (0 .. 1000 ms inclusive), ticks, messages per tick
-        "60000, 10, 1001, 101, 10", // 1,000/s: one wake-up per tick, ten messages each (the first alone)
-        "6000, 10, 101, 101, 1", // 100/s: one message per 10 ms, one wake-up each
-        "600, 10, 11, 11, 1", // 10/s: a wake-up per message
-        "120000, 1, 2001, 1001, 2", // 2,000/s, tick 1 ms: two per wake-up
+        // per second, tick ms, messages in the first second (0 .. 1000 ms inclusive), ticks, messages per tick
+        "1000, 10, 1001, 101, 10", // 1,000/s: one wake-up per tick, ten messages each (the first alone)
+        "100, 10, 101, 101, 1", // 100/s: one message per 10 ms, one wake-up each
+        "10, 10, 11, 11, 1", // 10/s: a wake-up per message
+        "2000, 1, 2001, 1001, 2", // 2,000/s, tick 1 ms: two per wake-up
     })
     void messagesDueShareAWakeUpNoMoreOftenThanATick(
-            double perMinute, long tickMillis, int messages, int ticks, int perTick) {
-        SendSchedule schedule = new SendSchedule(perMinute, tickMillis);
+            double perSecond, long tickMillis, int messages, int ticks, int perTick) {
+        SendSchedule schedule = new SendSchedule(perSecond, tickMillis);
         List<Integer> sent = ticksUntil(schedule, START + ms(1000));
         assertThat(sent.stream().mapToInt(Integer::intValue).sum()).isEqualTo(messages);
         assertThat(sent).hasSize(ticks);
@@ -60,7 +60,7 @@ class SendScheduleTest {
 
     @Test
     void everyMessageKeepsItsIntendedTimeWhateverHappenedBefore() {
-        SendSchedule schedule = new SendSchedule(600, 10); // one per 100 ms
+        SendSchedule schedule = new SendSchedule(10, 10); // one per 100 ms
         schedule.start(START);
         assertThat(schedule.intendedNanos(0)).isEqualTo(START);
         assertThat(schedule.intendedNanos(7)).isEqualTo(START + ms(700));
@@ -80,7 +80,7 @@ class SendScheduleTest {
 
     @Test
     void aWakeUpComesNoSoonerThanATickAfterTheLast() {
-        SendSchedule schedule = new SendSchedule(60_000, 10); // one per ms
+        SendSchedule schedule = new SendSchedule(1000, 10); // one per ms
         schedule.start(START);
         schedule.woke(START);
         schedule.sent();
@@ -91,7 +91,7 @@ class SendScheduleTest {
 
     @Test
     void aThreadFarBehindCatchesUpInBoundedTicks() {
-        SendSchedule schedule = new SendSchedule(600_000, 10); // 10,000/s
+        SendSchedule schedule = new SendSchedule(10_000, 10); // 10,000/s
         schedule.start(START);
         long late = START + TimeUnit.SECONDS.toNanos(1);
         assertThat(schedule.due(late)).isEqualTo(SendSchedule.MAX_PER_TICK);
@@ -104,7 +104,7 @@ class SendScheduleTest {
 
     @Test
     void afterEveryUserWasDownTheBacklogIsSkippedNotBurst() {
-        SendSchedule schedule = new SendSchedule(600, 10); // one per 100 ms
+        SendSchedule schedule = new SendSchedule(10, 10); // one per 100 ms
         schedule.start(START);
         schedule.sent(); // #0 at START
         long back = START + ms(1050); // #1 .. #10 fell due while every user was down
@@ -117,7 +117,7 @@ class SendScheduleTest {
     @ParameterizedTest(name = "{0} users: user u sends every {0} x interval")
     @CsvSource({"1", "10", "1000"})
     void roundRobinGivesEveryUserASteadyInterval(int users) {
-        SendSchedule schedule = new SendSchedule(60_000, 10);
+        SendSchedule schedule = new SendSchedule(1000, 10);
         schedule.start(START);
         for (long message = 0; message < 5L * users; message++) {
             long user = message % users;
@@ -129,7 +129,7 @@ class SendScheduleTest {
 
     @Test
     void startsOnce() {
-        SendSchedule schedule = new SendSchedule(60, 10);
+        SendSchedule schedule = new SendSchedule(1, 10);
         schedule.start(START);
         schedule.start(START + ms(5000));
         assertThat(schedule.intendedNanos(1)).isEqualTo(START + ms(1000));
@@ -142,6 +142,6 @@ class SendScheduleTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0.0");
         assertThatThrownBy(() -> new SendSchedule(Double.NaN, 10)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SendSchedule(60, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SendSchedule(1, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 }

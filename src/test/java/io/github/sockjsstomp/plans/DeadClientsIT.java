@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Dead clients through a real JMeter: connect.jmx with {@code silentShare} and {@code silentAfter} against a
+ * Dead clients through a real JMeter: connect.jmx with {@code silentShare} and {@code silentAfterSeconds} against a
  * broker that expires clients whose heart-beats stop (ActiveMQ Artemis over a plain WebSocket; Spring's
  * simple broker with heart-beats over SockJS) and against one that never expires anything (the same app, with
  * no heart-beats asked for by the client). Exact counts of {@code expired} samples and their response codes, the
@@ -70,7 +70,7 @@ class DeadClientsIT {
                             "aliveMillis=200",
                             "heartbeatMillis=300",
                             "silentShare=0.5",
-                            "silentAfter=0.5"));
+                            "silentAfterSeconds=0.5"));
             // users 1 to 6 at a half: every second one
             assertExpired(run, "200", "users #2", "users #4", "users #6");
             assertThat(run.count("session")).isEqualTo(6);
@@ -99,7 +99,7 @@ class DeadClientsIT {
                         "aliveMillis=200",
                         "heartbeatMillis=200",
                         "silentShare=0.25",
-                        "silentAfter=0.3"));
+                        "silentAfterSeconds=0.3"));
         assertExpired(run, "200", "users #4");
         assertThat(Files.readString(run.dir().resolve("jmeter.log")))
                 .contains("1 went silent: 1 expired, no removed/s (one event)");
@@ -128,7 +128,7 @@ class DeadClientsIT {
                         "aliveMillis=200",
                         "heartbeatMillis=0",
                         "silentShare=1",
-                        "silentAfter=0.2"));
+                        "silentAfterSeconds=0.2"));
         assertExpired(run, "NotExpired", "users #1", "users #2", "users #3");
         assertThat(run.rows())
                 .filteredOn(r -> !r.get("label").equals("expired"))
@@ -154,12 +154,12 @@ class DeadClientsIT {
                         "rampUp=0",
                         "duration=3",
                         "silentShare=1.5",
-                        "silentAfter=-1"));
+                        "silentAfterSeconds=-1"));
         assertThat(run.rows()).singleElement().satisfies(r -> {
             assertThat(r.get("responseCode")).isEqualTo("ConfigError");
             assertThat(r.get("responseMessage"))
                     .contains("Parameter 'silentShare' has value '1.5'")
-                    .contains("Parameter 'silentAfter' has value '-1'");
+                    .contains("Parameter 'silentAfterSeconds' has value '-1'");
         });
     }
 

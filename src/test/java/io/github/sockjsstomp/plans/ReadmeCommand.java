@@ -59,14 +59,14 @@ record ReadmeCommand(
     }
 
     static ReadmeCommand parse(String text, String where) {
-        List<String> words = words(text);
+        List<String> shellWords = words(text);
         String plan = null;
         Map<String, String> properties = new TreeMap<>();
         List<String> options = new ArrayList<>();
-        for (int i = 1; i < words.size(); i++) {
-            String word = words.get(i);
-            if (word.equals("-t") && i + 1 < words.size()) {
-                plan = words.get(++i).replaceFirst("^.*/", "").replaceFirst("\\.jmx$", "");
+        for (int i = 1; i < shellWords.size(); i++) {
+            String word = shellWords.get(i);
+            if (word.equals("-t") && i + 1 < shellWords.size()) {
+                plan = shellWords.get(++i).replaceFirst("^.*/", "").replaceFirst("\\.jmx$", "");
             } else if ((word.startsWith("-J") || word.startsWith("-G")) && word.contains("=")) {
                 properties.put(word.substring(2, word.indexOf('=')), word.substring(word.indexOf('=') + 1));
             } else if (!word.equals("-n")) {
@@ -105,7 +105,7 @@ record ReadmeCommand(
      * (kept as written), as bash reads these lines.
      */
     static List<String> words(String text) {
-        List<String> words = new ArrayList<>();
+        List<String> shellWords = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
         char quote = 0;
@@ -138,7 +138,7 @@ record ReadmeCommand(
                 inWord = true;
             } else if (Character.isWhitespace(c)) {
                 if (inWord) {
-                    words.add(word.toString());
+                    shellWords.add(word.toString());
                     word.setLength(0);
                     inWord = false;
                 }
@@ -148,9 +148,9 @@ record ReadmeCommand(
             }
         }
         if (inWord) {
-            words.add(word.toString());
+            shellWords.add(word.toString());
         }
-        return words;
+        return shellWords;
     }
 
     @Override

@@ -66,7 +66,7 @@ class ReadmeCommandsIT {
             "pauseMillis",
             "holdMillis",
             "aliveMillis",
-            "silentAfter",
+            "silentAfterSeconds",
             "heartbeatMillis",
             "replyTimeoutMillis",
             "connectsPerSecond",
@@ -206,7 +206,7 @@ class ReadmeCommandsIT {
                     "aliveMillis=200",
                     "heartbeatMillis=300",
                     "silentShare=0.5",
-                    "silentAfter=0.5"),
+                    "silentAfterSeconds=0.5"),
             new PlanItRun(
                             JMeterPlansIT.class,
                             "fiveUsersWithReplySamples",

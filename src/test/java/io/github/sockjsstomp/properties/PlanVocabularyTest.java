@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerClient;
 import org.junit.jupiter.api.Test;
 
 /** The one list of our names is the plans' own: every {@code __P(} name of jmx/*.jmx, no more, no less. */
@@ -33,10 +35,23 @@ class PlanVocabularyTest {
     }
 
     @Test
-    void everyRenamedNameNamesAPlanPropertyAndSaysWhy() {
+    void everyRenamedNameNamesAPlanPropertyOrASamplerParameterAndSaysWhy() throws Exception {
+        Set<String> current = new TreeSet<>(PlanVocabulary.PLAN_PROPERTIES);
+        Path services = ROOT.resolve(
+                "src/main/resources/META-INF/services/org.apache.jmeter.protocol.java.sampler.JavaSamplerClient");
+        List<String> samplers = Files.readAllLines(services, StandardCharsets.UTF_8).stream()
+                .filter(line -> !line.isBlank())
+                .toList();
+        assertThat(samplers).isNotEmpty();
+        for (String sampler : samplers) {
+            JavaSamplerClient client = (JavaSamplerClient)
+                    Class.forName(sampler.strip()).getDeclaredConstructor().newInstance();
+            current.addAll(client.getDefaultParameters().getArgumentsAsMap().keySet());
+        }
         assertThat(PlanVocabulary.RENAMED.keySet()).isEqualTo(PlanVocabulary.RENAMED_BECAUSE.keySet());
+        assertThat(PlanVocabulary.RENAMED.keySet()).doesNotContainAnyElementsOf(PlanVocabulary.PLAN_PROPERTIES);
         assertThat(PlanVocabulary.RENAMED.values())
-                .allSatisfy(renamed -> assertThat(renamed).isIn(PlanVocabulary.PLAN_PROPERTIES));
+                .allSatisfy(renamed -> assertThat(renamed).isIn(current));
     }
 
     @Test
@@ -53,8 +68,8 @@ class PlanVocabularyTest {
                 "client",
                 "sampler",
                 "loops",
-                "users",
-                "reports",
+                "threadusers",
+                "samples",
                 "steps",
                 "timing",
                 "warmup",

@@ -100,6 +100,13 @@ class TypedPropertyCheckTest {
                         "-GconnectSubscribeTo=/topic/a is not read by connect.jmx: the connect test's subscription is"
                                 + " subscribeTo, as in the other plans; use -GsubscribeTo",
                         true));
+        Plan connectSilent = new Plan("connect.jmx", Set.of("silentAfterSeconds", "silentShare"), "-J");
+        assertThat(check(Map.of("silentAfter", "2"), connectSilent))
+                .extracting(Finding::message, Finding::stops)
+                .containsExactly(tuple(
+                        "-JsilentAfter=2 is not read by connect.jmx: the time until a session goes silent is in"
+                                + " seconds, and its name says so; use -JsilentAfterSeconds",
+                        true));
     }
 
     @Test

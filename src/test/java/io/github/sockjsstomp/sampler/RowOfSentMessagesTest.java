@@ -2,7 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.Test;
 

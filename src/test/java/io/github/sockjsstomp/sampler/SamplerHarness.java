@@ -1,9 +1,9 @@
 package io.github.sockjsstomp.sampler;
 
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.Books;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.ThreadUsers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.timing.Books;
 import io.github.sockjsstomp.timing.TimingRecord;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,10 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.util.Map;
+import org.apache.jmeter.config.Arguments;
+import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +18,7 @@ class ScheduledSendConfigTest {
     void theScheduledSenderIsListedOffByDefault() {
         var args = new StompSendSampler().getDefaultParameters().getArgumentsAsMap();
         assertThat(args)
-                .containsEntry("ratePerThread", "0")
+                .containsEntry("messagesPerSecondPerThread", "0")
                 .containsEntry("tickMillis", "10")
                 .containsEntry("sampleMillis", "100");
     }
@@ -36,14 +38,34 @@ class ScheduledSendConfigTest {
                                     "none",
                                     "mode",
                                     "await-reply",
-                                    "ratePerThread",
-                                    "60")));
+                                    "messagesPerSecondPerThread",
+                                    "1")));
             SampleResult result = harness.samples(sender, 1).get(0);
             assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
             assertThat(result.isStopTest()).isTrue();
             assertThat(result.getResponseMessage())
-                    .contains("'ratePerThread' has value '60.0'")
+                    .contains("'messagesPerSecondPerThread' has value '1.0'")
                     .contains("fire-and-forget only");
+        }
+    }
+
+    @Test
+    void aPlanSavedWithRatePerThreadIsAConfigErrorNamingTheNewName() throws Exception {
+        try (SamplerHarness harness = new SamplerHarness(1)) {
+            StompSendSampler send = new StompSendSampler();
+            // A plan saved before the rename: its argument has the old name, which the panel no longer lists.
+            JavaSamplerContext saved =
+                    SamplerHarness.context(send, Map.of("TestElement.name", "send", "timingLog", "none"));
+            Arguments args = new Arguments();
+            saved.getParameterNamesIterator()
+                    .forEachRemaining(name -> args.addArgument(name, saved.getParameter(name)));
+            args.addArgument("ratePerThread", "6000");
+            int sender = harness.add(send, new JavaSamplerContext(args));
+            SampleResult result = harness.samples(sender, 1).get(0);
+            assertThat(result.getResponseCode()).isEqualTo(Sample.CONFIG_ERROR);
+            assertThat(result.getResponseMessage())
+                    .contains("Parameter 'ratePerThread' has value '6000'")
+                    .contains("use messagesPerSecondPerThread");
         }
     }
 
@@ -61,8 +83,8 @@ class ScheduledSendConfigTest {
                                     "send",
                                     "timingLog",
                                     "none",
-                                    "ratePerThread",
-                                    "60",
+                                    "messagesPerSecondPerThread",
+                                    "1",
                                     parameter,
                                     value)));
             SampleResult result = harness.samples(sender, 1).get(0);

@@ -2,7 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -25,25 +25,25 @@ class CostWordsTest {
         "-3100, -3.10 KB",
         "2000000000000, 2.00 TB"
     })
-    void bytesAreDecimalUnitsToThreeSignificantDigitsRoundedHalfToEven(double bytes, String words) {
-        assertThat(CostWords.bytes(bytes)).isEqualTo(words);
+    void bytesAreDecimalUnitsToThreeSignificantDigitsRoundedHalfToEven(double bytes, String expected) {
+        assertThat(CostWords.bytes(bytes)).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @CsvSource({"0.125, 2, 0.12", "0.375, 2, 0.38", "2.5, 0, 2", "-0.04, 1, 0.0", "38.25, 1, 38.2"})
-    void fixedRoundsTheExactValueHalfToEven(double value, int decimals, String words) {
-        assertThat(CostWords.fixed(value, decimals)).isEqualTo(words);
+    void fixedRoundsTheExactValueHalfToEven(double value, int decimals, String expected) {
+        assertThat(CostWords.fixed(value, decimals)).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @CsvSource({"0, 0", "999, 999", "2000, '2,000'", "1234567, '1,234,567'"})
-    void countsHaveThousandsSeparators(long count, String words) {
-        assertThat(CostWords.count(count)).isEqualTo(words);
+    void countsHaveThousandsSeparators(long count, String expected) {
+        assertThat(CostWords.count(count)).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @CsvSource({"1767268800000, 12:00:00.000", "1767268861250, 12:01:01.250"})
-    void timesAreOfTheDayToTheMillisecond(long epochMillis, String words) {
-        assertThat(CostWords.time(epochMillis, ZoneOffset.UTC)).isEqualTo(words);
+    void timesAreOfTheDayToTheMillisecond(long epochMillis, String expected) {
+        assertThat(CostWords.time(epochMillis, ZoneOffset.UTC)).isEqualTo(expected);
     }
 }

@@ -1,9 +1,9 @@
 package io.github.sockjsstomp.client.login;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
 import io.github.sockjsstomp.client.Json;
-import io.github.sockjsstomp.client.StepResult;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.http.client.config.RequestConfig;
@@ -28,7 +28,7 @@ public final class CsrfFetch {
     /**
      * A fetch's outcome: its step, and the header to add to CONNECT when it succeeded (else nulls).
      */
-    public record Result(StepResult step, String headerName, String token) {
+    public record Result(ConnectStepResult step, String headerName, String token) {
 
         public boolean ok() {
             return step.ok() && token != null;
@@ -77,13 +77,13 @@ public final class CsrfFetch {
             answer = HttpExchange.execute(client, new HttpGet(uri), requestConfig, cookies);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return failed(StepResult.failure(
+            return failed(ConnectStepResult.failure(
                     LABEL, failure.code(), "GET " + uri + ": " + failure.message(), startMillis, startNanos));
         }
         String code = Integer.toString(answer.status());
         if (answer.status() / 100 != 2) {
             String where = answer.isRedirect() ? " redirecting to " + answer.location() + " (log in first?)" : "";
-            return failed(new StepResult(
+            return failed(new ConnectStepResult(
                     LABEL,
                     false,
                     code,
@@ -95,7 +95,7 @@ public final class CsrfFetch {
         }
         Found found = parse(answer.body());
         if (found == null) {
-            return failed(new StepResult(
+            return failed(new ConnectStepResult(
                     LABEL,
                     false,
                     "NoCsrfToken",
@@ -106,7 +106,7 @@ public final class CsrfFetch {
                     answer.bytes(),
                     answer.stepBody()));
         }
-        StepResult step = StepResult.success(
+        ConnectStepResult step = ConnectStepResult.success(
                 LABEL,
                 code,
                 "CSRF token for " + found.headerName() + " from " + uri,
@@ -140,7 +140,7 @@ public final class CsrfFetch {
                 : new Found(header == null || header.isBlank() ? DEFAULT_HEADER_NAME : header, token);
     }
 
-    private static Result failed(StepResult step) {
+    private static Result failed(ConnectStepResult step) {
         return new Result(step, null, null);
     }
 }

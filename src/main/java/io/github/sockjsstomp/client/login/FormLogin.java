@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.client.login;
 
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.StepResult;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -63,13 +63,13 @@ public final class FormLogin {
     }
 
     /** Logs in with Spring Security's field names. */
-    public List<StepResult> login(URI loginPage, String user, String password) {
+    public List<ConnectStepResult> login(URI loginPage, String user, String password) {
         return login(loginPage, user, password, Fields.SPRING);
     }
 
     /** The page's GET, then the form's POST unless the GET failed; the last step says whether it worked. */
-    public List<StepResult> login(URI loginPage, String user, String password, Fields fields) {
-        List<StepResult> steps = new ArrayList<>(2);
+    public List<ConnectStepResult> login(URI loginPage, String user, String password, Fields fields) {
+        List<ConnectStepResult> steps = new ArrayList<>(2);
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         HttpExchange.Response page;
@@ -77,7 +77,7 @@ public final class FormLogin {
             page = HttpExchange.execute(client, new HttpGet(loginPage), follow, cookies);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            steps.add(StepResult.failure(
+            steps.add(ConnectStepResult.failure(
                     LABEL,
                     failure.code(),
                     "GET login page " + loginPage + ": " + failure.message(),
@@ -86,7 +86,7 @@ public final class FormLogin {
             return steps;
         }
         if (page.status() / 100 != 2) {
-            steps.add(new StepResult(
+            steps.add(new ConnectStepResult(
                     LABEL,
                     false,
                     Integer.toString(page.status()),
@@ -97,7 +97,7 @@ public final class FormLogin {
                     page.stepBody()));
             return steps;
         }
-        steps.add(StepResult.success(
+        steps.add(ConnectStepResult.success(
                 LABEL,
                 Integer.toString(page.status()),
                 "GET login page " + page.uri(),
@@ -109,7 +109,7 @@ public final class FormLogin {
         return steps;
     }
 
-    private StepResult post(HttpExchange.Response page, String user, String password, Fields fields) {
+    private ConnectStepResult post(HttpExchange.Response page, String user, String password, Fields fields) {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         HtmlTags.Form form = HtmlTags.firstPostForm(page.body());
@@ -128,7 +128,7 @@ public final class FormLogin {
             if (refusal == null) {
                 String how =
                         answer.isRedirect() ? "redirected to " + shown(action, answer.location()) : answer.statusLine();
-                return StepResult.success(
+                return ConnectStepResult.success(
                         LABEL,
                         Integer.toString(answer.status()),
                         what + ": " + how,
@@ -138,7 +138,7 @@ public final class FormLogin {
                         answer.stepBody());
             }
             String csrfNote = hasCsrf ? "" : " (the login page had no " + fields.csrf() + " input)";
-            return new StepResult(
+            return new ConnectStepResult(
                     LABEL,
                     false,
                     Integer.toString(answer.status()),
@@ -149,7 +149,8 @@ public final class FormLogin {
                     answer.stepBody());
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return StepResult.failure(LABEL, failure.code(), what + ": " + failure.message(), startMillis, startNanos);
+            return ConnectStepResult.failure(
+                    LABEL, failure.code(), what + ": " + failure.message(), startMillis, startNanos);
         }
     }
 

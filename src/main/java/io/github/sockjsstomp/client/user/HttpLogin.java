@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.client.user;
 
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.login.CsrfFetch;
@@ -73,9 +73,9 @@ final class HttpLogin {
      * The user's web login (see {@link WebLogin}), each step skipped when its path is empty; stops at the first
      * failure. A CSRF token it fetched is kept for the next CONNECT.
      */
-    List<StepResult> steps(UserSettings settings) {
+    List<ConnectStepResult> steps(UserSettings settings) {
         WebLogin web = settings.web();
-        List<StepResult> steps = new ArrayList<>(4);
+        List<ConnectStepResult> steps = new ArrayList<>(4);
         csrf = null;
         if (!web.indexPath().isEmpty()
                 && !add(steps, get("index", settings.server().httpUri(web.indexPath())))) {
@@ -86,7 +86,7 @@ final class HttpLogin {
             return steps;
         }
         if (!web.formLoginPath().isEmpty()) {
-            for (StepResult step : new FormLogin(client, cookies, requestConfig)
+            for (ConnectStepResult step : new FormLogin(client, cookies, requestConfig)
                     .login(
                             settings.server().httpUri(web.formLoginPath()),
                             settings.credentials().login(),
@@ -105,7 +105,7 @@ final class HttpLogin {
         return steps;
     }
 
-    private static boolean add(List<StepResult> steps, StepResult step) {
+    private static boolean add(List<ConnectStepResult> steps, ConnectStepResult step) {
         steps.add(step);
         return step.ok();
     }
@@ -119,7 +119,7 @@ final class HttpLogin {
     }
 
     /** GETs the URI; a status other than 2xx fails the step with that status as its code. */
-    StepResult get(String label, URI uri) {
+    ConnectStepResult get(String label, URI uri) {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         HttpGet get = new HttpGet(uri);
@@ -135,7 +135,7 @@ final class HttpLogin {
                 text = text.substring(0, MAX_BODY_CHARS);
             }
             if (status / 100 != 2) {
-                return new StepResult(
+                return new ConnectStepResult(
                         label,
                         false,
                         Integer.toString(status),
@@ -145,7 +145,7 @@ final class HttpLogin {
                         body.length,
                         text);
             }
-            return StepResult.success(
+            return ConnectStepResult.success(
                     label,
                     Integer.toString(status),
                     response.getStatusLine().toString(),
@@ -155,7 +155,7 @@ final class HttpLogin {
                     text);
         } catch (IOException | RuntimeException e) {
             Failure failure = Failure.of(e);
-            return StepResult.failure(
+            return ConnectStepResult.failure(
                     label, failure.code(), "GET " + uri + ": " + failure.message(), startMillis, startNanos);
         }
     }

@@ -87,8 +87,8 @@ final class Listeners {
         }
     }
 
-    void refusal(StompHeaders headers, byte[] body, String words) {
-        tellEach("an ERROR frame on an open session", listener -> listener.onRefusal(headers, body, words));
+    void refusal(StompHeaders headers, byte[] body, String errorText) {
+        tellEach("an ERROR frame on an open session", listener -> listener.onRefusal(headers, body, errorText));
     }
 
     void receiptError(String receiptId, String error) {

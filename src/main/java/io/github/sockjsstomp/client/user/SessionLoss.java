@@ -25,7 +25,7 @@ public enum SessionLoss {
     /** WebSocket's 1006: the connection ended without a close frame (RFC 6455), which is no close by the server. */
     private static final int NO_CLOSE_FRAME = CloseStatus.NO_CLOSE_FRAME.getCode();
 
-    public final String words;
+    public final String description;
 
     /**
      * Told of each lost session once, on the I/O or heart-beat thread that learnt it, and once more if what it
@@ -40,8 +40,8 @@ public enum SessionLoss {
         void sessionLost(SessionLoss cause, long epochMs, SessionLoss replaces);
     }
 
-    SessionLoss(String words) {
-        this.words = words;
+    SessionLoss(String description) {
+        this.description = description;
     }
 
     /**

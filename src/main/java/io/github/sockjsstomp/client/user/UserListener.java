@@ -27,9 +27,9 @@ public interface UserListener {
      *
      * @param headers the frame's headers ({@code message}, {@code receipt-id}, whatever the server added)
      * @param body the frame's body; empty when it had none
-     * @param words the server's words, as {@link Failure#describeStompError} gives them
+     * @param errorText the server's words, as {@link Failure#describeStompError} gives them
      */
-    default void onRefusal(StompHeaders headers, byte[] body, String words) {}
+    default void onRefusal(StompHeaders headers, byte[] body, String errorText) {}
 
     /**
      * An ERROR frame that names a receipt (its {@code receipt-id}): the server refused that frame. Heard before

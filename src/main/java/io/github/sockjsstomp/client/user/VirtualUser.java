@@ -1,7 +1,7 @@
 package io.github.sockjsstomp.client.user;
 
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.StepResult;
 import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.message.HeaderList;
@@ -119,7 +119,7 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /** The HTTP login steps, in order; stops at a failure. */
-    public List<StepResult> login() {
+    public List<ConnectStepResult> login() {
         return http.steps(settings);
     }
 
@@ -129,7 +129,7 @@ public final class VirtualUser implements AutoCloseable {
      * and body as the step's message. A connect given up on (timeout, ERROR, interrupt) is closed, now or as
      * soon as its transport opens, so no socket or XHR thread outlives it.
      */
-    public StepResult connect() throws InterruptedException {
+    public ConnectStepResult connect() throws InterruptedException {
         Started started = start();
         if (started.done() != null) {
             return started.done();
@@ -165,7 +165,7 @@ public final class VirtualUser implements AutoCloseable {
      * heart-beat wheel's thread at the connect timeout, or the thread that gave the connect up ({@link #disconnect}),
      * which completes it exceptionally with an InterruptedException, as {@link #connect} throws one.
      */
-    public CompletableFuture<StepResult> connectAsync() {
+    public CompletableFuture<ConnectStepResult> connectAsync() {
         Started started = start();
         if (started.done() != null) {
             return CompletableFuture.completedFuture(started.done());
@@ -209,7 +209,7 @@ public final class VirtualUser implements AutoCloseable {
             URI uri,
             long startMillis,
             long startNanos,
-            StepResult done) {
+            ConnectStepResult done) {
 
         /** Done at CONNECTED, an ERROR frame or the connect given up, whichever comes first. */
         CompletableFuture<Object> connectedOrEnded() {
@@ -236,7 +236,7 @@ public final class VirtualUser implements AutoCloseable {
                         null,
                         startMillis,
                         startNanos,
-                        StepResult.failure(
+                        ConnectStepResult.failure(
                                 "connect",
                                 found.code(),
                                 "transport auto: " + found.message(),
@@ -278,10 +278,10 @@ public final class VirtualUser implements AutoCloseable {
         }
     }
 
-    private StepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
+    private ConnectStepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
         String hint = ConnectHints.forTransport(
                 probe, use, failure.code(), http.cookieHeader(use.server().endpointHttpUri()));
-        return StepResult.failure(
+        return ConnectStepResult.failure(
                 "connect",
                 failure.code(),
                 "Connect to " + uri + " over " + use.server().transport() + " failed: " + failure.message() + hint,
@@ -290,8 +290,8 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /** The server answered the connect with an ERROR frame ("message: body"). */
-    private StepResult refused(String error, long startMillis, long startNanos) {
-        return StepResult.failure(
+    private ConnectStepResult refused(String error, long startMillis, long startNanos) {
+        return ConnectStepResult.failure(
                 "connect",
                 Failure.STOMP_ERROR,
                 error + ConnectHints.forStompError(used, error),
@@ -304,7 +304,7 @@ public final class VirtualUser implements AutoCloseable {
      * TimeoutException), a failed transport ({@code waited} an ExecutionException) or the connect given up from
      * another thread ({@link #disconnect}: an InterruptedException, as if the waiting thread had been interrupted).
      */
-    private StepResult settle(Started started, Throwable waited) throws InterruptedException {
+    private ConnectStepResult settle(Started started, Throwable waited) throws InterruptedException {
         ConnectAttempt current = started.current();
         CompletableFuture<StompSession> future = started.future();
         URI uri = started.uri();
@@ -312,7 +312,7 @@ public final class VirtualUser implements AutoCloseable {
         long startNanos = started.startNanos();
         if (waited instanceof TimeoutException) {
             current.abandon(future);
-            return StepResult.failure(
+            return ConnectStepResult.failure(
                     "connect",
                     Failure.CONNECT_TIMEOUT,
                     "No CONNECTED from " + uri + " within " + settings.connect().timeoutMillis() + " ms",
@@ -348,7 +348,7 @@ public final class VirtualUser implements AutoCloseable {
         if (current.silence != null) {
             current.silence.arm(shared.scheduler(), silentAfterMillis);
         }
-        return StepResult.success(
+        return ConnectStepResult.success(
                 "connect",
                 "200",
                 "CONNECTED over " + used.server().transport()
@@ -373,7 +373,7 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     /** Subscribes the current session with STOMP's defaults: {@link #subscribe(String, Map)} with no headers. */
-    public StepResult subscribe(String destination) {
+    public ConnectStepResult subscribe(String destination) {
         return subscribe(destination, Map.of());
     }
 
@@ -384,12 +384,12 @@ public final class VirtualUser implements AutoCloseable {
      * @param headers the user's own SUBSCRIBE headers (no {@code destination}); an {@code id} among them replaces
      *     the session's, the others go as they are
      */
-    public StepResult subscribe(String destination, Map<String, String> headers) {
+    public ConnectStepResult subscribe(String destination, Map<String, String> headers) {
         long startMillis = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         StompSession current = session;
         if (current == null || !current.isConnected()) {
-            return StepResult.failure(
+            return ConnectStepResult.failure(
                     "subscribe",
                     "NotConnected",
                     "SUBSCRIBE " + destination + ": " + notConnectedReason(),
@@ -408,7 +408,7 @@ public final class VirtualUser implements AutoCloseable {
                 subscriptionAcks.add(acknowledging);
             }
             current.subscribe(frame, listeners.subscription(settings, destination, acknowledging));
-            return StepResult.success(
+            return ConnectStepResult.success(
                     "subscribe",
                     "200",
                     "SUBSCRIBE " + destination + described(headers),
@@ -417,7 +417,7 @@ public final class VirtualUser implements AutoCloseable {
                     0,
                     "");
         } catch (RuntimeException e) {
-            return StepResult.failure(
+            return ConnectStepResult.failure(
                     "subscribe",
                     Failure.IO_ERROR,
                     "SUBSCRIBE " + destination + ": " + Failure.describe(e),

@@ -1,6 +1,6 @@
 package io.github.sockjsstomp.steps.followers;
 
-import io.github.sockjsstomp.reports.RunReports;
+import io.github.sockjsstomp.samples.RunReports;
 import io.github.sockjsstomp.steps.StepFigures;
 import io.github.sockjsstomp.steps.StepListener;
 import io.github.sockjsstomp.steps.Verdict;

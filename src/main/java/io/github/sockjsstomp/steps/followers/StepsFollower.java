@@ -2,8 +2,8 @@ package io.github.sockjsstomp.steps.followers;
 
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.Stepper;
+import io.github.sockjsstomp.threadusers.UserShare;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.users.UserShare;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 
@@ -58,9 +58,9 @@ public final class StepsFollower {
         return stepper;
     }
 
-    /** This thread's share of the offered rate now, in messages per MINUTE (the scheduled sender's unit). */
-    public double perMinuteNow() {
-        return stepper.offeredAt(System.currentTimeMillis()) * 60 * share;
+    /** This thread's share of the offered rate now, in messages per second (the steps' and the senders' unit). */
+    public double perSecondNow() {
+        return stepper.offeredAt(System.currentTimeMillis()) * share;
     }
 
     /** How long until the offer changes by a step's boundary, at most a second. */

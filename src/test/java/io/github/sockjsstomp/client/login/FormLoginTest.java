@@ -2,7 +2,7 @@ package io.github.sockjsstomp.client.login;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.login.FakeHttpServer.Answer;
 import java.util.List;
 import org.apache.http.impl.client.BasicCookieStore;
@@ -45,10 +45,10 @@ class FormLoginTest {
                         ? new Answer(200, "text/html", SPRING_PAGE, "Set-Cookie", "JSESSIONID=s1; Path=/; HttpOnly")
                         : new Answer(302, "text/plain", "", "Location", "/", "Set-Cookie", "JSESSIONID=s2; Path=/"));
 
-        List<StepResult> steps = login.login(server.uri("/login"), "alice", "alice-pass");
+        List<ConnectStepResult> steps = login.login(server.uri("/login"), "alice", "alice-pass");
 
-        assertThat(steps).extracting(StepResult::label).containsExactly("login", "login");
-        assertThat(steps).allMatch(StepResult::ok);
+        assertThat(steps).extracting(ConnectStepResult::label).containsExactly("login", "login");
+        assertThat(steps).allMatch(ConnectStepResult::ok);
         assertThat(steps.get(1).message()).endsWith("redirected to /");
         FakeHttpServer.Request post = server.requests.get(1);
         assertThat(post.body()).isEqualTo("_csrf=tok-1&username=alice&password=alice-pass");
@@ -64,7 +64,7 @@ class FormLoginTest {
                         ? new Answer(200, "text/html", SPRING_PAGE)
                         : new Answer(302, "text/plain", "", "Location", "/login?error"));
 
-        List<StepResult> steps = login.login(server.uri("/login"), "alice", "wrong");
+        List<ConnectStepResult> steps = login.login(server.uri("/login"), "alice", "wrong");
 
         assertThat(steps.get(1).ok()).isFalse();
         assertThat(steps.get(1).code()).isEqualTo("302");
@@ -79,7 +79,7 @@ class FormLoginTest {
         server.route("/signin", r -> new Answer(200, "text/html", page));
         server.route("/auth", r -> new Answer(303, "text/plain", "", "Location", "http://elsewhere/home"));
 
-        List<StepResult> steps =
+        List<ConnectStepResult> steps =
                 login.login(server.uri("/signin"), "bob", "pw", new FormLogin.Fields("email", "secret", "csrf_token"));
 
         assertThat(steps.get(1).ok()).isTrue();
@@ -91,7 +91,8 @@ class FormLoginTest {
     void theLoginFormAnsweredAgainIsARefusal() {
         server.route("/login", r -> new Answer(200, "text/html", SPRING_PAGE));
 
-        StepResult post = login.login(server.uri("/login"), "alice", "wrong").get(1);
+        ConnectStepResult post =
+                login.login(server.uri("/login"), "alice", "wrong").get(1);
 
         assertThat(post.ok()).isFalse();
         assertThat(post.message()).endsWith("refused: answered the login form again");
@@ -105,7 +106,7 @@ class FormLoginTest {
                         ? new Answer(200, "text/html", "<form method=post><input type=password name=password></form>")
                         : new Answer(403, "text/plain", "Forbidden"));
 
-        StepResult post =
+        ConnectStepResult post =
                 login.login(server.uri("/login"), "alice", "alice-pass").get(1);
 
         assertThat(post.code()).isEqualTo("403");
@@ -114,7 +115,7 @@ class FormLoginTest {
 
     @Test
     void aMissingLoginPageStopsAtTheGet() {
-        List<StepResult> steps = login.login(server.uri("/nowhere"), "alice", "alice-pass");
+        List<ConnectStepResult> steps = login.login(server.uri("/nowhere"), "alice", "alice-pass");
 
         assertThat(steps).hasSize(1);
         assertThat(steps.get(0).code()).isEqualTo("404");

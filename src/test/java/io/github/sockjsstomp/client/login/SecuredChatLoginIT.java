@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.sockjsstomp.apps.AppStompClient;
 import io.github.sockjsstomp.apps.SecuredChatApp;
 import io.github.sockjsstomp.apps.SecuredChatApp.StompAuth;
-import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.ConnectStepResult;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -65,12 +65,12 @@ class SecuredChatLoginIT {
         String[] user = USERS.get(line).split(",", 2);
         BasicCookieStore cookies = new BasicCookieStore();
 
-        List<StepResult> login = new FormLogin(httpClient, cookies, TIMEOUT_MILLIS)
+        List<ConnectStepResult> login = new FormLogin(httpClient, cookies, TIMEOUT_MILLIS)
                 .login(URI.create(app.baseUrl() + "/login"), user[0], user[1]);
         CsrfFetch.Result csrf =
                 new CsrfFetch(httpClient, cookies, TIMEOUT_MILLIS).fetch(URI.create(app.baseUrl() + csrfPath));
 
-        assertThat(login).extracting(StepResult::label).containsExactly("login", "login");
+        assertThat(login).extracting(ConnectStepResult::label).containsExactly("login", "login");
         assertThat(login)
                 .allSatisfy(step -> assertThat(step.ok()).as(step.message()).isTrue());
         assertThat(csrf.ok()).as(csrf.step().message()).isTrue();
@@ -94,7 +94,7 @@ class SecuredChatLoginIT {
         BasicCookieStore cookies = new BasicCookieStore();
         URI loginPage = URI.create(plain.baseUrl() + "/login");
 
-        List<StepResult> login =
+        List<ConnectStepResult> login =
                 new FormLogin(httpClient, cookies, TIMEOUT_MILLIS).login(loginPage, "alice", "not-her-password");
 
         assertThat(login.get(1).ok()).isFalse();

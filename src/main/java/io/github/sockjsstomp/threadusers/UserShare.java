@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 /**
  * One thread's share of a thread group's virtual users: {@code users} spread over {@code threads} so that the

@@ -4,4 +4,4 @@
  * how their messages are timed, and how a thread group's users are shared among its threads. The samplers and the
  * senders' loops work through {@link ThreadUsers} and the parts it hands out; the rest stays inside.
  */
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;

@@ -1,7 +1,5 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.properties;
 
-import io.github.sockjsstomp.properties.PlanPropertyNames;
-import io.github.sockjsstomp.properties.TypedPropertyCheck;
 import io.github.sockjsstomp.properties.TypedPropertyCheck.Finding;
 import io.github.sockjsstomp.properties.TypedPropertyCheck.Plan;
 import java.io.IOException;
@@ -42,15 +40,18 @@ import org.slf4j.LoggerFactory;
  * engine, which has the tree but not the file. If JMeter hides the tree, the plan file (FileServer's base and
  * script name) is read instead; with neither, only our own names' near misses are said.
  */
-final class TypedProperties {
+public final class TypedProperties {
 
     private static final Logger log = LoggerFactory.getLogger(TypedProperties.class);
     private static final Pattern PROPERTY_LINE = Pattern.compile("(?m)^[ \\t]*#?[ \\t]*([A-Za-z][\\w.-]*)[ \\t]*=");
 
     private TypedProperties() {}
 
-    /** Checks the JMeter properties against the running plan; what must stop the test goes to {@code problems}. */
-    static void check(Problems problems) {
+    /**
+     * Checks the JMeter properties against the running plan; what must stop the test goes to {@code problems}.
+     * {@code remote}: this engine is a remote one, whose properties were typed with -G.
+     */
+    public static void check(Problems problems, boolean remote) {
         Properties properties = JMeterUtils.getJMeterProperties();
         if (properties == null) {
             return;
@@ -61,7 +62,6 @@ final class TypedProperties {
             if (reads == null) {
                 log.info("{}: its properties are not known; typed properties are checked against ours only", planName);
             }
-            boolean remote = !EngineName.LOCAL.equals(EngineName.current());
             Plan plan = new Plan(planName, reads, remote ? "-G" : "-J");
             List<Finding> findings = new ArrayList<>(TypedPropertyCheck.check(asMap(properties), plan, jmeterOwn()));
             findings.addAll(TypedPropertyCheck.systemProperties(asMap(System.getProperties())));

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.properties;
 
 /**
  * Where a check of the JMeter properties puts what must stop the test. A sampler's parameter reader is one, so that

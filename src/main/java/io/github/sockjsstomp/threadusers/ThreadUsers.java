@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;

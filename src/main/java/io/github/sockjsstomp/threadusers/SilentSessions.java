@@ -1,8 +1,8 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.user.Silence;
 import io.github.sockjsstomp.client.user.VirtualUser;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;

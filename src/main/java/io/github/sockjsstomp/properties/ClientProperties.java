@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.properties;
 
 import static io.github.sockjsstomp.properties.PlanVocabulary.JVM_WIDE_PREFIX;
 

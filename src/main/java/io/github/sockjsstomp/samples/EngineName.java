@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.samples;
 
 import java.lang.reflect.Field;
 import java.nio.file.Path;

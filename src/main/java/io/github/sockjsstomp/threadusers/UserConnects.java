@@ -1,10 +1,10 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
-import io.github.sockjsstomp.client.StepResult;
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.VirtualUser;
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -138,7 +138,7 @@ public final class UserConnects implements ConnectsInFlight.Connects {
     record Attempt(int index, SampleResult result, long startNanos, long endNanos) {}
 
     private void connectSteps(VirtualUser user, SampleResult result) throws InterruptedException {
-        for (StepResult step : user.login()) {
+        for (ConnectStepResult step : user.login()) {
             Sample.addStep(result, step);
             if (!step.ok()) {
                 Sample.fail(result, step.code(), step.label() + " failed: " + step.message());
@@ -149,7 +149,7 @@ public final class UserConnects implements ConnectsInFlight.Connects {
     }
 
     /** The connect's step, then the subscribes. */
-    private void afterConnect(VirtualUser user, SampleResult result, StepResult connect) {
+    private void afterConnect(VirtualUser user, SampleResult result, ConnectStepResult connect) {
         result.connectEnd();
         result.latencyEnd();
         Sample.addStep(result, connect);
@@ -172,7 +172,7 @@ public final class UserConnects implements ConnectsInFlight.Connects {
                 subscribeTo.stream().map(d -> d.render(values)).toList();
         Map<String, String> headers = subscribeHeaders.render(values);
         for (String destination : destinations) {
-            StepResult subscribe = user.subscribe(destination, headers);
+            ConnectStepResult subscribe = user.subscribe(destination, headers);
             Sample.addStep(result, subscribe);
             if (!subscribe.ok()) {
                 Sample.fail(result, subscribe.code(), subscribe.message());

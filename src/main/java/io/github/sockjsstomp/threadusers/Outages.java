@@ -1,7 +1,7 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.reports.RunReports;
+import io.github.sockjsstomp.samples.RunReports;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

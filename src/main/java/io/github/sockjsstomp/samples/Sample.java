@@ -1,7 +1,7 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.samples;
 
+import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.StepResult;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
 import org.apache.jmeter.JMeter;
@@ -185,7 +185,7 @@ public final class Sample {
      * Adds a step as a sub-result with its own timing. Raw, so the parent's own clock is left alone; the
      * step's name is restored after JMeter's renaming to "parent-N", since "clientPull" says more.
      */
-    public static void addStep(SampleResult parent, StepResult step) {
+    public static void addStep(SampleResult parent, ConnectStepResult step) {
         SampleResult sub = newResult(step.label());
         sub.setStampAndTime(step.startEpochMillis(), step.elapsedMillis());
         sub.setSuccessful(step.ok());

@@ -1,10 +1,10 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.user.ReconnectBackoff;
 import io.github.sockjsstomp.client.user.VirtualUser;
-import io.github.sockjsstomp.reports.ClientProperties;
-import io.github.sockjsstomp.reports.RunReports;
+import io.github.sockjsstomp.properties.ClientProperties;
+import io.github.sockjsstomp.samples.RunReports;
 import io.github.sockjsstomp.timing.CapacityBook;
 import java.util.BitSet;
 import java.util.List;

@@ -1,6 +1,6 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
-import io.github.sockjsstomp.reports.Sample;
+import io.github.sockjsstomp.samples.Sample;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.reports;
+package io.github.sockjsstomp.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

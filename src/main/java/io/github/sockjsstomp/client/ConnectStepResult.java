@@ -1,14 +1,14 @@
 package io.github.sockjsstomp.client;
 
 /**
- * The outcome of one step of a virtual user (an HTTP login request, the STOMP connect, a subscribe), with
+ * The outcome of one step of a virtual user's connect (an HTTP login request, the STOMP connect, a subscribe), with
  * what a JMeter sub-result needs.
  *
  * @param code an HTTP status, "200" for a successful STOMP step, or a failure code such as "ConnectTimeout"
  * @param startEpochMillis wall-clock start
  * @param elapsedNanos monotonic duration
  */
-public record StepResult(
+public record ConnectStepResult(
         String label,
         boolean ok,
         String code,
@@ -18,7 +18,7 @@ public record StepResult(
         long bytes,
         String body) {
 
-    public static StepResult success(
+    public static ConnectStepResult success(
             String label,
             String code,
             String message,
@@ -26,13 +26,14 @@ public record StepResult(
             long startNanos,
             long bytes,
             String body) {
-        return new StepResult(
+        return new ConnectStepResult(
                 label, true, code, message, startEpochMillis, System.nanoTime() - startNanos, bytes, body);
     }
 
-    public static StepResult failure(
+    public static ConnectStepResult failure(
             String label, String code, String message, long startEpochMillis, long startNanos) {
-        return new StepResult(label, false, code, message, startEpochMillis, System.nanoTime() - startNanos, 0, "");
+        return new ConnectStepResult(
+                label, false, code, message, startEpochMillis, System.nanoTime() - startNanos, 0, "");
     }
 
     public long elapsedMillis() {

@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import java.util.concurrent.TimeUnit;
 

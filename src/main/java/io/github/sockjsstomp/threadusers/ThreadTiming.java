@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.users;
+package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.timing.ReplyTracker;
@@ -28,8 +28,9 @@ public final class ThreadTiming {
     }
 
     /** What a sample says of the server's ERROR frames on the thread's open sessions. */
-    public static String refusedText(String words) {
-        return "The server refused frames of this thread's users with an ERROR (the session stays open): " + words;
+    public static String refusedText(String serverErrors) {
+        return "The server refused frames of this thread's users with an ERROR (the session stays open): "
+                + serverErrors;
     }
 
     /** ERROR frames on these users' open sessions that no sample of the thread said yet. */
