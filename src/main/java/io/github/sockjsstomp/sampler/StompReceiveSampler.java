@@ -89,7 +89,8 @@ public class StompReceiveSampler extends StompSampler {
         var pattern = params.read(REPLY_ID_PATTERN);
         Run run = joinRun(0);
         ServerFigurePolling.start(params, run);
-        users = own(ConnectionParameters.read(params, RECEIVE_FROM, run));
+        var settings = ConnectionParameters.read(params, RECEIVE_FROM, run);
+        users = settings == null ? null : own(ConnectionParameters.users(settings, settings.sharedClients(), 1, run));
         if (params.hasErrors() || users == null) {
             return;
         }
