@@ -73,6 +73,8 @@ class ClosedLoopSenderTest {
         assertThat(row.result().getSampleLabel()).isEqualTo("echo reconnect");
         assertThat(row.result().isSuccessful()).isFalse();
         assertThat(row.ofMessages()).as("a failed connect is no round trip").isFalse();
-        assertThat(thread.books().sent()).as("nothing is sent on a user that is down").isZero();
+        assertThat(thread.books().sent())
+                .as("nothing is sent on a user that is down")
+                .isZero();
     }
 }

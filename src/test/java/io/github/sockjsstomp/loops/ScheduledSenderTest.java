@@ -84,7 +84,9 @@ class ScheduledSenderTest {
         SenderRow row = sender.sample(null, "send");
 
         assertThat(row.result().isIgnore()).isTrue();
-        assertThat(Thread.currentThread().isInterrupted()).as("the flag stays for JMeter").isTrue();
+        assertThat(Thread.currentThread().isInterrupted())
+                .as("the flag stays for JMeter")
+                .isTrue();
         assertThat(thread.books().sent()).isEqualTo(sentBefore);
     }
 }

@@ -57,8 +57,8 @@ final class UnreachableThread implements SendingSampler, AutoCloseable {
             made.add(new VirtualUser(shared, settings, new TransportProbe(shared.httpClient(), 2_000)));
         }
         users = new ThreadUsers(made, List.of(), SubscribeHeaders.NONE, 0, 1, run.capacity());
-        TimingOptions options = new TimingOptions(
-                1_000, 1, mode, "message-id", Pattern.compile("\"id\":\"([^\"]+)\""), true, false);
+        TimingOptions options =
+                new TimingOptions(1_000, 1, mode, "message-id", Pattern.compile("\"id\":\"([^\"]+)\""), true, false);
         timings = users.timing().attach("send", options, TimingSink.NONE, run.tracker());
     }
 
