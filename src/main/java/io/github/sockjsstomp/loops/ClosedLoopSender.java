@@ -8,7 +8,6 @@ import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.threadusers.ConnectsInFlight;
-import io.github.sockjsstomp.threadusers.ThreadTiming;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.MessageTiming;
 import io.github.sockjsstomp.timing.UserTiming;
@@ -42,7 +41,7 @@ import org.apache.jmeter.threads.JMeterThread;
  * thread's ({@link ConnectsInFlight}, its backoff kept); a connect that fails is a sample of its own. Its message in
  * flight was FAILED when the session went (the books count it), its next round trip starts once it is back.
  */
-public final class ClosedLoopSender {
+public final class ClosedLoopSender implements Sender {
 
     private final SendingSampler sampler;
     private final long sampleNanos;
@@ -52,9 +51,7 @@ public final class ClosedLoopSender {
     /** Each user's outcome hook, made once with the loops: a message's costs no lambda. */
     private Runnable[] hooks;
     /** Connect failures and refusals, each a sample of its own, returned before the next round trips. */
-    private final Queue<RoundTrips.Row> pending = new ArrayDeque<>();
-    /** Whether the last sample returned was a row of round trips (each also a reply row with replySamples). */
-    private boolean lastWasRoundTrips;
+    private final Queue<SenderRow> pending = new ArrayDeque<>();
     /** A stepped run's users steps: how many of the thread's users loop now (null: no steps followed). */
     private StepsFollower steps;
 
@@ -85,34 +82,28 @@ public final class ClosedLoopSender {
         this.steps = follower;
     }
 
-    /** Whether the last sample was one of round trips: its messages are each a reply row too. */
-    public boolean lastWasRoundTrips() {
-        return lastWasRoundTrips;
-    }
-
     /**
      * The closed loop's sample. At the thread's end time no user sends again, and the sample waits for the messages
      * in flight (each ends by its deadline), as a blocking sample waits for its reply: every message is in a sample.
      * Not reported (ignored) when nothing finished: JMeter's Stop, or the end time with nothing in flight.
      */
-    public SampleResult tick(JavaSamplerContext context, String label) {
-        lastWasRoundTrips = false;
+    @Override
+    public SenderRow sample(JavaSamplerContext context, String label) {
         if (!pending.isEmpty()) {
-            return takePending();
+            return pending.poll();
         }
-        String refused = sampler.users().timing().refusals().take();
+        SampleResult refused = SenderChecks.refusedRow(sampler.users(), label);
         if (refused != null) {
-            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, ThreadTiming.refusedText(refused));
+            return SenderRow.other(refused);
         }
         if (Thread.currentThread().isInterrupted() || endPassed() && (loops == null || loops.inFlight() == 0)) {
             return notReported();
         }
-        MessageParts message;
-        try {
-            message = sampler.message(context);
-        } catch (IllegalArgumentException e) {
-            return Sample.configError(label, e.getMessage());
+        SenderChecks.Read read = SenderChecks.message(sampler, context, label);
+        if (read.configError() != null) {
+            return SenderRow.other(read.configError());
         }
+        MessageParts message = read.message();
         UserLoops loop = loops();
         loop.start(System.nanoTime());
         RoundTrips trips = new RoundTrips(label, pending);
@@ -120,13 +111,12 @@ public final class ClosedLoopSender {
         Sample.idle(result, trips.idleNanos);
         if (trips.answered == 0) {
             if (trips.stopped) {
-                return stopped(label, result);
+                return SenderRow.other(stopped(label, result));
             }
-            return pending.isEmpty() ? notReported() : takePending();
+            return pending.isEmpty() ? notReported() : pending.poll();
         }
         trips.report(result);
-        lastWasRoundTrips = true;
-        return result;
+        return new SenderRow(result, true);
     }
 
     /** JMeter's Stop came while the thread's users had nothing answered in the sample: it says so, as a wait would. */
@@ -138,12 +128,6 @@ public final class ClosedLoopSender {
                         + " messages in flight: the end of the test settles them");
         result.setSampleLabel(label);
         return result;
-    }
-
-    private SampleResult takePending() {
-        RoundTrips.Row row = pending.poll();
-        lastWasRoundTrips = row.roundTrip();
-        return row.result();
     }
 
     private UserLoops loops() {
@@ -366,7 +350,7 @@ public final class ClosedLoopSender {
                 return;
             }
             if (!connect.isSuccessful()) {
-                pending.add(new RoundTrips.Row(connect, false));
+                pending.add(SenderRow.other(connect));
             }
         }
         for (int user = 0; user < loops.size() && loops.downCount() > 0; user++) {
@@ -393,10 +377,10 @@ public final class ClosedLoopSender {
         return nowNanos + TimeUnit.MILLISECONDS.toNanos(endMillis - System.currentTimeMillis());
     }
 
-    private static SampleResult notReported() {
+    private static SenderRow notReported() {
         SampleResult nothing = new SampleResult();
         nothing.setIgnore();
-        return nothing;
+        return SenderRow.other(nothing);
     }
 
     @Override

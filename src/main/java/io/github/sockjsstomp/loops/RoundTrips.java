@@ -12,11 +12,8 @@ import org.apache.jmeter.samplers.SampleResult;
  */
 final class RoundTrips {
 
-    /** A row waiting to be returned: a failed round trip (a message's outcome) or a failed connect (none). */
-    record Row(SampleResult result, boolean roundTrip) {}
-
     private final String label;
-    private final Queue<Row> failures;
+    private final Queue<SenderRow> failures;
     int answered;
     long latencyMicrosSum;
     long worstLatencyMicros;
@@ -26,7 +23,7 @@ final class RoundTrips {
     /** JMeter's Stop ended the sample. */
     boolean stopped;
 
-    RoundTrips(String label, Queue<Row> failures) {
+    RoundTrips(String label, Queue<SenderRow> failures) {
         this.label = label;
         this.failures = failures;
     }
@@ -39,7 +36,7 @@ final class RoundTrips {
 
     /** A round trip LOST or FAILED: a failed row of its own, after this sample. */
     void failed(String code, String why) {
-        failures.add(new Row(Sample.failedAtOnce(label, code, why), true));
+        failures.add(new SenderRow(Sample.failedAtOnce(label, code, why), true));
     }
 
     /** Writes the sample's count (the round trips answered), bytes, outcome and message. */

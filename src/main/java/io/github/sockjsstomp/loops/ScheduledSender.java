@@ -6,8 +6,8 @@ import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.StepKind;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
-import io.github.sockjsstomp.threadusers.ThreadTiming;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
+import io.github.sockjsstomp.timing.SendMode;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -22,12 +22,15 @@ import org.apache.jmeter.threads.JMeterThread;
  * sample for many wake-ups, is what makes many users per thread cheap: JMeter's own work per sample (restoring
  * the plan's elements, the Java Request's arguments, the listeners) costs more than sending ten messages.
  */
-public final class ScheduledSender {
+public final class ScheduledSender implements Sender {
 
     /** The JMeter variable holding the last tick's lag behind schedule, in milliseconds. */
     public static final String LAG_VARIABLE = "stompSendLagMillis";
 
     private final SendingSampler sampler;
+    /** A message whose user must reconnect first, or every user is down, goes on a sample of its own this way. */
+    private final OneMessageSender one;
+
     private final SendSchedule schedule;
     /** How long one sample goes on waking and sending (0: one wake-up per sample). */
     private final long sampleNanos;
@@ -40,13 +43,14 @@ public final class ScheduledSender {
 
     public ScheduledSender(SendingSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps) {
         this.sampler = sampler;
+        this.one = new OneMessageSender(sampler, SendMode.FIRE_AND_FORGET, 0, false, this::waitedForAReconnect);
         this.schedule = schedule;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
         this.steps = steps;
     }
 
     /** The thread waited for a reconnect and could send nothing: resume the rate, do not send the backlog at once. */
-    public void waitedForAReconnect() {
+    private void waitedForAReconnect() {
         skippedUnreported += schedule.skipMissed(System.nanoTime());
     }
 
@@ -56,16 +60,27 @@ public final class ScheduledSender {
      * {@code sampleMillis} of this one (the time slept in between is the sample's idle time, not its elapsed
      * time). Not reported (ignored) when the thread's end time or JMeter's Stop came first.
      */
-    public SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
+    @Override
+    public SenderRow sample(JavaSamplerContext context, String label) throws InterruptedException {
+        SampleResult result = tick(context, label);
+        return new SenderRow(result, rowOfSentMessages(result));
+    }
+
+    /** A row whose messages all have an outcome of their own: sent, or failed in the write (FAILED in the books). */
+    static boolean rowOfSentMessages(SampleResult result) {
+        return result.isSuccessful() || Sample.SEND_FAILED.equals(result.getResponseCode());
+    }
+
+    private SampleResult tick(JavaSamplerContext context, String label) throws InterruptedException {
         if (pendingFailure != null) {
             SampleResult failure = pendingFailure;
             pendingFailure = null;
             return failure;
         }
-        String refused = sampler.users().timing().refusals().take();
+        // A sample of its own: the messages the server refused were sent in earlier, successful samples.
+        SampleResult refused = SenderChecks.refusedRow(sampler.users(), label);
         if (refused != null) {
-            // A sample of its own: the messages the server refused were sent in earlier, successful samples.
-            return Sample.failedAtOnce(label, Sample.SERVER_ERROR, ThreadTiming.refusedText(refused));
+            return refused;
         }
         long now = System.nanoTime();
         // With rate steps the schedule is looked at again by the offer's next change (every 100 ms in a ramp): a
@@ -108,16 +123,15 @@ public final class ScheduledSender {
         int first = connectedSender(inTurn);
         if (first < 0) {
             // Its user must reconnect first, or every user is down: this message alone, as one message per sample.
-            SampleResult one = sampler.sendOne(context, label, inTurn);
+            SampleResult alone = one.send(context, label, inTurn).result();
             schedule.sent();
-            return one;
+            return alone;
         }
-        MessageParts message;
-        try {
-            message = sampler.message(context);
-        } catch (IllegalArgumentException e) {
-            return Sample.configError(label, e.getMessage());
+        SenderChecks.Read read = SenderChecks.message(sampler, context, label);
+        if (read.configError() != null) {
+            return read.configError();
         }
+        MessageParts message = read.message();
         long until = now + sampleNanos;
         Tally tally = new Tally(schedule.next(), stepping ? earlier(until, rateCheckNanos) : until);
         SampleResult result = Sample.timed(label, r -> sendWhileInSample(r, label, first, due, message, tally));
@@ -256,7 +270,7 @@ public final class ScheduledSender {
     /**
      * Who sends a scheduled message in a tick: the user in turn if it is connected; else, while it backs off, the
      * next connected user; -1 when it is due to reconnect, or none is connected: then that message goes on a
-     * sample of its own ({@link SendingSampler#sendOne}), which reconnects or waits, so a tick never waits and
+     * sample of its own ({@link OneMessageSender#send}), which reconnects or waits, so a tick never waits and
      * never connects.
      */
     private int connectedSender(int user) {

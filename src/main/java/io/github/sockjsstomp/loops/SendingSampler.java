@@ -27,9 +27,6 @@ public interface SendingSampler {
      */
     MessageParts message(JavaSamplerContext context);
 
-    /** One message as one sample, on user {@code next} or another the sampler picks; reconnects or waits first. */
-    SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException;
-
     /** Whether anything will show a sample's request text: the GUI, or a results file that saves it. */
     boolean describesRequests();
 

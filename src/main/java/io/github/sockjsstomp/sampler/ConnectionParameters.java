@@ -39,15 +39,15 @@ import io.github.sockjsstomp.client.user.AckCounts;
 import io.github.sockjsstomp.client.user.AckSettings;
 import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.client.user.VirtualUser;
+import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
 import io.github.sockjsstomp.properties.ClientProperties;
-import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.threadusers.GroupThreads;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.threadusers.UserShare;
 import io.github.sockjsstomp.timing.Run;
-import io.github.sockjsstomp.warmup.WarmUp;
+import io.github.sockjsstomp.warmup.WarmedClients;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,24 +102,44 @@ final class ConnectionParameters {
 
     private ConnectionParameters() {}
 
-    /** The thread's users, none connected yet, connected one at a time; null when a parameter is bad. */
-    static ThreadUsers read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
-        return read(params, subscribe, 1, true, run);
+    /**
+     * What a thread's users are made of, read from its parameters, nothing built yet: the JVM's shared clients come
+     * from {@link WarmedClients} ({@link #clients}), the users from {@link #users}.
+     *
+     * @param warmUp whether the JVM's message warm-up is this thread's to wait for
+     */
+    record Settings(
+            UserSettings.Server server,
+            WebLogin web,
+            UserSettings.ConnectOptions connect,
+            Logins logins,
+            UserShare share,
+            double connectsPerSecond,
+            List<Template> subscribeTo,
+            SubscribeHeaders subscribeHeaders,
+            AckSettings acks,
+            ClientSettings clients,
+            boolean warmUp) {
+
+        /** The JVM's shared clients, warmed for these users' transport first when {@link #warmUp}. */
+        SharedStompClients sharedClients() {
+            return WarmedClients.get(clients, server.transport(), connect.heartbeatMillis(), warmUp);
+        }
+    }
+
+    /** What the thread's users are made of; null when a parameter is bad (the reader has the problems). */
+    static Settings read(ParameterReader params, Parameter<List<Template>> subscribe, Run run) {
+        return read(params, subscribe, true, run);
     }
 
     /**
-     * The thread's users, none connected yet; null when a parameter is bad (the reader has the problems).
+     * What the thread's users are made of; null when a parameter is bad (the reader has the problems).
      *
-     * @param connectsInFlight how many of their connects may be under way at once (the session sampler's)
      * @param planTimesMessages whether the plan sends or times messages: a connect-only plan's session sampler says
      *     not, and the JVM's message warm-up is not its to pay (2.7 s of CPU before its first connect)
      */
-    static ThreadUsers read(
-            ParameterReader params,
-            Parameter<List<Template>> subscribe,
-            int connectsInFlight,
-            boolean planTimesMessages,
-            Run run) {
+    static Settings read(
+            ParameterReader params, Parameter<List<Template>> subscribe, boolean planTimesMessages, Run run) {
         UserSettings.Server server = server(params);
         WebLogin web = webLogin(params);
         UserSettings.ConnectOptions connect = connectOptions(params);
@@ -132,48 +152,63 @@ final class ConnectionParameters {
         double connectsPerSecond = params.read(CONNECTS_PER_SECOND);
         List<Template> subscribeTo = params.read(subscribe);
         SubscribeHeaders subscribeHeaders = subscribeHeaders(params, subscribeTo);
-        AckSettings acks = acks(
-                params, subscribeHeaders, run.acks(), run.attach(SteppedConsumeTime.class, SteppedConsumeTime::new));
+        AckSettings acks = acks(params, subscribeHeaders, run.acks(), run.consumeTime());
         var clientSettings = ClientProperties.read(params);
         boolean warmUp = ClientProperties.warmUp(params) && planTimesMessages;
         if (params.hasErrors() || share == null) {
             return null;
         }
-        int perThread = share.count();
-        SharedStompClients shared = SharedStompClients.get(clientSettings);
-        if (warmUp) {
-            // Before this thread's first connect; the other threads' setups wait on it, so no message is timed
-            // through cold code.
-            WarmUp.once(
-                    shared,
-                    server.transport(),
-                    connect.heartbeatMillis(),
-                    WarmUp.DEFAULT_MESSAGES,
-                    WarmUp.DEFAULT_LIMIT_MILLIS);
-        }
+        return new Settings(
+                server,
+                web,
+                connect,
+                logins,
+                share,
+                connectsPerSecond,
+                subscribeTo,
+                subscribeHeaders,
+                acks,
+                clientSettings,
+                warmUp);
+    }
+
+    /**
+     * The thread's users, none connected yet, on the JVM's {@code shared} clients.
+     *
+     * @param connectsInFlight how many of their connects may be under way at once (the session sampler's)
+     */
+    static ThreadUsers users(Settings settings, SharedStompClients shared, int connectsInFlight, Run run) {
+        UserSettings.ConnectOptions connect = settings.connect();
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
         TransportProbe probe = new TransportProbe(shared.httpClient(), (int) connect.timeoutMillis());
         int thread = threadNumber();
         String group = groupName();
-        List<VirtualUser> users = new ArrayList<>(perThread);
-        for (int k = 1; k <= perThread; k++) {
+        UserShare share = settings.share();
+        Logins logins = settings.logins();
+        List<VirtualUser> users = new ArrayList<>(share.count());
+        for (int k = 1; k <= share.count(); k++) {
             int number = share.firstNumber() + k - 1;
             UserSettings.Credentials credentials = logins.credentials(thread, number);
-            UserSettings settings = new UserSettings(
+            UserSettings user = new UserSettings(
                     group + " #" + number,
                     thread,
                     number,
                     credentials,
-                    server,
-                    web.withBearerToken(logins.bearerToken(credentials, thread, number)),
+                    settings.server(),
+                    settings.web().withBearerToken(logins.bearerToken(credentials, thread, number)),
                     connect);
-            VirtualUser user = new VirtualUser(shared, settings, probe);
-            user.tellLossesTo(run.capacity());
-            user.consumeWith(acks);
-            users.add(user);
+            VirtualUser made = new VirtualUser(shared, user, probe);
+            made.tellLossesTo(run.capacity());
+            made.consumeWith(settings.acks());
+            users.add(made);
         }
         return new ThreadUsers(
-                users, subscribeTo, subscribeHeaders, connectsPerSecond, connectsInFlight, run.capacity());
+                users,
+                settings.subscribeTo(),
+                settings.subscribeHeaders(),
+                settings.connectsPerSecond(),
+                connectsInFlight,
+                run.capacity());
     }
 
     /** How the users open their sessions (a bad value's default stands in; the reader has the problem). */
@@ -357,7 +392,7 @@ final class ConnectionParameters {
 
     /** The group's users, which steps that begin online wait for. */
     private static void expect(Run run, long users) {
-        run.attach(ExpectedUsers.class, ExpectedUsers::new).group(groupName(), users);
+        run.expectedUsers().group(groupName(), users);
     }
 
     private static UsersFile usersFile(ParameterReader params, Run run) {

@@ -17,6 +17,9 @@ enum ReplyLabel {
     /** {@code reply}: every message under one label. */
     ONE("one");
 
+    /** What every reply row's label begins with, whichever way it names the destination. */
+    private static final String PREFIX = "reply ";
+
     final String text;
 
     ReplyLabel(String text) {
@@ -37,9 +40,9 @@ enum ReplyLabel {
 
     String of(String destinationAsWritten, String destinationSent) {
         return switch (this) {
-            case DESTINATION -> StompReplySampler.REPLY_PREFIX + destinationAsWritten;
-            case SENT -> StompReplySampler.REPLY_PREFIX + destinationSent;
-            case ONE -> StompReplySampler.REPLY_PREFIX.trim();
+            case DESTINATION -> PREFIX + destinationAsWritten;
+            case SENT -> PREFIX + destinationSent;
+            case ONE -> PREFIX.trim();
         };
     }
 }

@@ -83,7 +83,10 @@ public class StompConnectSampler extends StompSampler {
         double silentShare = params.read(StompParameters.SILENT_SHARE);
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         boolean warmUp = params.read(StompParameters.WARM_UP);
-        users = own(ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, connectsInFlight, warmUp, run));
+        var settings = ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, warmUp, run);
+        users = settings == null
+                ? null
+                : own(ConnectionParameters.users(settings, settings.sharedClients(), connectsInFlight, run));
         steps = new StepsFollower(run, GroupThreads.ofThisThread(run), 0);
         if (users != null) {
             if (silentShare > 0) {

@@ -246,8 +246,13 @@ final class StompParameters {
             "CSV file of the server's figures (epoch_ms,source,metric,value; appended)");
 
     // A listener's: the receive sampler's.
+    /** Messages the receive sampler keeps between samples before they are counted as overflow. */
+    static final int INBOX_CAPACITY = 100_000;
+
+    /** At most what the inbox holds: a sample cannot wait for more than it can keep. */
     static final Parameter<Long> EXPECT_MESSAGES =
-            whole("expectMessages", 1, range(1, StompReceiveSampler.INBOX_CAPACITY), "messages each sample waits for");
+            whole("expectMessages", 1, range(1, INBOX_CAPACITY), "messages each sample waits for");
+
     static final Parameter<Long> RECEIVE_TIMEOUT_MILLIS =
             whole("receiveTimeoutMillis", 10_000, range(1, Integer.MAX_VALUE), "longest wait per sample");
     static final Parameter<Long> WINDOW_MILLIS =

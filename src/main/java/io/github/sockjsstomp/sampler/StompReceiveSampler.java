@@ -37,15 +37,13 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
  */
 public class StompReceiveSampler extends StompSampler {
 
-    /** Messages kept between samples before they are counted as overflow. */
-    static final int INBOX_CAPACITY = 100_000;
     /** Response data shown in View Results Tree, at most. */
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
     /** One list for every instance: JMeter makes a sampler per thread. */
     private static final List<Parameter<?>> PARAMETERS = parameters();
 
-    private final MessageInbox inbox = new MessageInbox(INBOX_CAPACITY);
+    private final MessageInbox inbox = new MessageInbox(StompParameters.INBOX_CAPACITY);
     private ThreadUsers users;
     private int expectMessages;
     private long receiveTimeoutMillis;
@@ -91,7 +89,8 @@ public class StompReceiveSampler extends StompSampler {
         var pattern = params.read(REPLY_ID_PATTERN);
         Run run = joinRun(0);
         ServerFigurePolling.start(params, run);
-        users = own(ConnectionParameters.read(params, RECEIVE_FROM, run));
+        var settings = ConnectionParameters.read(params, RECEIVE_FROM, run);
+        users = settings == null ? null : own(ConnectionParameters.users(settings, settings.sharedClients(), 1, run));
         if (params.hasErrors() || users == null) {
             return;
         }

@@ -29,7 +29,6 @@ import org.slf4j.LoggerFactory;
 public class StompReplySampler extends StompSampler {
 
     private static final Logger log = LoggerFactory.getLogger(StompReplySampler.class);
-    static final String REPLY_PREFIX = "reply ";
     static final String LOST = "LOST";
     static final String FAILED = "FAILED";
 
@@ -150,7 +149,7 @@ public class StompReplySampler extends StompSampler {
             }
         }
         if (describe && finished.sent() != null) {
-            result.setSamplerData(StompSendSampler.requestText(finished.sent()));
+            result.setSamplerData(finished.sent().requestText());
         }
         if (describe && finished.reply() != null) {
             result.setResponseData(finished.reply().payload());

@@ -18,22 +18,19 @@ import static io.github.sockjsstomp.sampler.StompParameters.REPLY_TIMEOUT_MILLIS
 import static io.github.sockjsstomp.sampler.StompParameters.SEND_HEADERS;
 import static io.github.sockjsstomp.sampler.StompParameters.TIMING_LOG;
 
-import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.message.HeaderList;
-import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
-import io.github.sockjsstomp.client.message.Template;
-import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.loops.ClosedLoopSender;
 import io.github.sockjsstomp.loops.MessageParts;
+import io.github.sockjsstomp.loops.OneMessageSender;
 import io.github.sockjsstomp.loops.ScheduledSender;
 import io.github.sockjsstomp.loops.SendSchedule;
+import io.github.sockjsstomp.loops.Sender;
+import io.github.sockjsstomp.loops.SenderRow;
 import io.github.sockjsstomp.loops.SendingSampler;
 import io.github.sockjsstomp.samples.EngineName;
 import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.steps.followers.StepsFollower;
 import io.github.sockjsstomp.threadusers.GroupThreads;
-import io.github.sockjsstomp.threadusers.ThreadTiming;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.timing.Run;
 import io.github.sockjsstomp.timing.SendMode;
@@ -41,17 +38,15 @@ import io.github.sockjsstomp.timing.TimingOptions;
 import io.github.sockjsstomp.timing.TimingSink;
 import io.github.sockjsstomp.timing.UserTiming;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 
 /**
  * Sends timed messages (the send-message test) on the users the thread's session sampler
  * ({@link StompConnectSampler}) made, round-robin, reconnecting a lost one first when its backoff lets it (see
- * {@link #sender}). Two ways to pace them:
+ * {@link OneMessageSender}). Two ways to pace them:
  *
  * <ul>
  * <li>{@code messagesPerSecondPerThread = 0} (the default): one message per sample, paced by JMeter's timers (a
@@ -128,25 +123,15 @@ public class StompSendSampler extends StompSampler {
     private ThreadUsers users;
     private Run run;
     private List<UserTiming> timings;
-    private SendMode mode;
-    private long replyTimeoutMillis;
     private final MessageReader parts = new MessageReader();
     /** Whether anything will show the request text: the GUI, or a results file that saves it. */
     private boolean describeRequests;
 
-    private boolean describeReplyHeaders;
-    /** The scheduled sender; null: one message per sample. */
-    private ScheduledSender scheduled;
-    /** The closed loop ({@code loop=closed}); null: one message per sample. */
-    private ClosedLoopSender closedLoop;
+    /** How this thread sends, picked once in setUp: one message per sample, the scheduled sender, the closed loop. */
+    private Sender sender;
 
     /** A replies sampler makes a row of every message: this sampler's rows of sent messages are not shown. */
     private boolean replySamples;
-    /**
-     * Whether the last one-message sample sent its message (or failed in the write): its outcome, answered, LOST or
-     * FAILED, is then a reply row of its own, whatever the sample says (a reply timeout, a lost session).
-     */
-    private boolean lastRowWasMessage;
 
     public StompSendSampler() {
         super(PARAMETERS);
@@ -154,7 +139,8 @@ public class StompSendSampler extends StompSampler {
 
     @Override
     protected void setUp(ParameterReader params, String label) {
-        mode = params.read(MODE);
+        describeRequests = Sample.requestTextWanted();
+        SendMode mode = params.read(MODE);
         boolean awaitReply = mode == SendMode.AWAIT_REPLY;
         boolean receipts = params.read(RECEIPTS);
         double messagesPerSecondPerThread = params.read(MESSAGES_PER_SECOND_PER_THREAD);
@@ -183,10 +169,7 @@ public class StompSendSampler extends StompSampler {
                     "the closed loop paces each user by its answers and pauseMillis: use messagesPerSecondPerThread=0"
                             + " (was " + messagesPerSecondPerThread + ")");
         }
-        closedLoop = closed && mode.awaits()
-                ? new ClosedLoopSender(new Sending(), pauseMillis, sampleMillis, tickMillis)
-                : null;
-        replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
+        long replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
         int replies = params.readInt(REPLIES_PER_MESSAGE);
         String replyFrom = params.read(REPLY_FROM);
         boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER) || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
@@ -194,16 +177,12 @@ public class StompSendSampler extends StompSampler {
         var pattern = params.read(REPLY_ID_PATTERN);
         parts.check(params);
         run = joinRun(replyTimeoutMillis + 1000);
-        if (closedLoop != null) {
-            closedLoop.follow(new StepsFollower(run, GroupThreads.ofThisThread(run), 0));
-        }
-        scheduled = messagesPerSecondPerThread > 0 && !mode.awaits()
-                ? new ScheduledSender(
-                        new Sending(),
-                        new SendSchedule(messagesPerSecondPerThread, tickMillis),
-                        sampleMillis,
-                        new StepsFollower(run, GroupThreads.ofThisThread(run), tickMillis))
-                : null;
+        sender = sender(
+                closed,
+                messagesPerSecondPerThread,
+                new Pace(tickMillis, sampleMillis, pauseMillis),
+                mode,
+                replyTimeoutMillis);
         users = use(ThreadUsers.current());
         if (users == null) {
             params.problem("'" + label + "' needs a session sampler (" + StompConnectSampler.class.getSimpleName()
@@ -221,8 +200,6 @@ public class StompSendSampler extends StompSampler {
         } catch (IllegalStateException e) {
             params.problem(e.getMessage());
         }
-        describeRequests = Sample.requestTextWanted();
-        describeReplyHeaders = Sample.responseHeadersWanted();
     }
 
     private static TimingSink timingLog(ParameterReader params, Run run) {
@@ -239,79 +216,42 @@ public class StompSendSampler extends StompSampler {
         }
     }
 
-    @Override
-    protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
-        SampleResult result;
-        boolean messagesOfItsOwn;
-        if (closedLoop != null) {
-            result = closedLoop.tick(context, label);
-            messagesOfItsOwn = closedLoop.lastWasRoundTrips();
-        } else if (scheduled != null) {
-            result = scheduled.tick(context, label);
-            messagesOfItsOwn = rowOfSentMessages(result);
-        } else {
-            lastRowWasMessage = false;
-            result = sendOne(context, label, users.turns().takeTurn());
-            messagesOfItsOwn = lastRowWasMessage && !Sample.SERVER_ERROR.equals(result.getResponseCode());
-        }
-        if (replySamples && messagesOfItsOwn) {
-            // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
-            // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.
-            result.setIgnore();
-        }
-        return result;
-    }
-
-    /** A row whose messages all have an outcome of their own: sent, or failed in the write (FAILED in the books). */
-    static boolean rowOfSentMessages(SampleResult result) {
-        return result.isSuccessful() || Sample.SEND_FAILED.equals(result.getResponseCode());
-    }
-
-    /** One message as one sample, on user {@code next} or the one {@link #sender} picks instead. */
-    SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException {
-        MessageParts message;
-        try {
-            message = parts.read(context);
-        } catch (IllegalArgumentException e) {
-            return Sample.configError(label, e.getMessage());
-        }
-        Template payload = message.payload();
-        Map<String, String> sendHeaders = message.headers();
-        int index = sender(next);
-        UserTiming timing = timings.get(index);
-        String destination =
-                message.destination().render(Template.of(timing.user().settings()));
-        SampleResult connectFailure = users.connects().ensureConnected(index, label);
-        if (connectFailure != null) {
-            try {
-                // Not connected: the message is attempted anyway so the books count it as FAILED.
-                timing.send(destination, message.destination().source(), sendHeaders, payload);
-            } catch (SendFailedException expected) {
-                // in the books
-            }
-            return connectFailure;
-        }
-        String asWritten = message.destination().source();
-        SampleResult result = Sample.timed(label, r -> send(timing, destination, asWritten, sendHeaders, payload, r));
-        if (result.isSuccessful()) {
-            sayRefusals(result);
-        }
-        noticeIfNoneAnswered(label, timing);
-        return result;
-    }
+    /** How the senders pace their messages: the plan's tickMillis, sampleMillis and pauseMillis. */
+    private record Pace(long tickMillis, long sampleMillis, long pauseMillis) {}
 
     /**
-     * A sample that sent its message fails if the server refused earlier frames of the thread's users that no
-     * sample said: in fire-and-forget the refused message's own sample was over before the ERROR came.
+     * The one sender of this thread: the closed loop with {@code loop=closed}, the scheduled sender with {@code
+     * messagesPerSecondPerThread > 0}, else one message per sample. A mix setUp refused picks one all the same: the test stops at
+     * its first sample.
      */
-    private void sayRefusals(SampleResult result) {
-        String refused = users.timing().refusals().take();
-        if (refused != null) {
-            Sample.fail(
-                    result,
-                    Sample.SERVER_ERROR,
-                    ThreadTiming.refusedText(refused) + "; this sample's message was sent");
+    private Sender sender(
+            boolean closed, double messagesPerSecondPerThread, Pace pace, SendMode mode, long replyTimeoutMillis) {
+        Sending sending = new Sending();
+        if (closed && mode.awaits()) {
+            ClosedLoopSender loop =
+                    new ClosedLoopSender(sending, pace.pauseMillis(), pace.sampleMillis(), pace.tickMillis());
+            loop.follow(new StepsFollower(run, GroupThreads.ofThisThread(run), 0));
+            return loop;
         }
+        if (messagesPerSecondPerThread > 0 && !mode.awaits()) {
+            return new ScheduledSender(
+                    sending,
+                    new SendSchedule(messagesPerSecondPerThread, pace.tickMillis()),
+                    pace.sampleMillis(),
+                    new StepsFollower(run, GroupThreads.ofThisThread(run), pace.tickMillis()));
+        }
+        return new OneMessageSender(sending, mode, replyTimeoutMillis, Sample.responseHeadersWanted());
+    }
+
+    @Override
+    protected SampleResult sample(JavaSamplerContext context, String label) throws InterruptedException {
+        SenderRow row = sender.sample(context, label);
+        if (replySamples && row.ofMessages()) {
+            // Each of its messages is a reply row of its own (answered, LOST, FAILED): shown here too, it would be
+            // counted twice, and with the scheduled sender the dashboard would count ticks, not messages.
+            row.result().setIgnore();
+        }
+        return row.result();
     }
 
     /**
@@ -354,93 +294,11 @@ public class StompSendSampler extends StompSampler {
         return true;
     }
 
-    /**
-     * Who sends this message: the user in turn if it is connected or due to reconnect; else, while it backs
-     * off, the next connected user of the thread; with none connected, the first due to reconnect, once this
-     * thread has waited for it (untimed). So a user in backoff does not make every send a failed connect, and
-     * an unthrottled plan makes at most one failed row per reconnect its users are allowed, not a flood.
-     */
-    private int sender(int next) throws InterruptedException {
-        int usable = users.turns().usable(next);
-        if (usable >= 0) {
-            return usable;
-        }
-        int due = users.turns().awaitNextDue();
-        if (scheduled != null) {
-            scheduled.waitedForAReconnect();
-        }
-        return due >= 0 ? due : next;
-    }
-
-    private void send(
-            UserTiming timing,
-            String destination,
-            String destinationAsWritten,
-            Map<String, String> sendHeaders,
-            Template payload,
-            SampleResult result)
-            throws InterruptedException {
-        OutgoingMessage sent;
-        try {
-            sent = timing.send(destination, destinationAsWritten, sendHeaders, payload);
-        } catch (SendFailedException e) {
-            lastRowWasMessage = true;
-            Sample.fail(result, Sample.SEND_FAILED, e.getMessage());
-            return;
-        }
-        lastRowWasMessage = true;
-        describeRequest(result, sent);
-        if (!mode.awaits()) {
-            Sample.ok(result, "SENT " + sent.msgId());
-            return;
-        }
-        IncomingMessage reply = timing.lastSent().awaitFirstReply(replyTimeoutMillis);
-        timing.lastSent().forgetAnswer();
-        if (reply == null) {
-            noReply(timing, sent, result);
-            return;
-        }
-        result.latencyEnd();
-        if (mode.answeredByReceipt()) {
-            Sample.ok(result, "Receipt for " + sent.msgId());
-            return;
-        }
-        Sample.ok(
-                result,
-                "Reply to " + sent.msgId() + " received by " + reply.receiver().name());
-        result.setResponseData(reply.payload());
-        if (describeReplyHeaders) {
-            result.setResponseHeaders(HeaderList.describe(reply.headers()));
-        }
-        result.setBodySize((long) reply.payload().length);
-    }
-
-    private void noReply(UserTiming timing, OutgoingMessage sent, SampleResult result) {
-        String what = mode.answeredByReceipt() ? "No receipt for " : "No reply to ";
-        String error = timing.user().stompError();
-        if (error != null) {
-            Sample.fail(result, Failure.STOMP_ERROR, error);
-        } else if (!timing.user().isConnected()) {
-            Sample.fail(
-                    result,
-                    Failure.CONNECTION_LOST,
-                    what + sent.msgId() + ": " + timing.user().notConnectedReason());
-        } else {
-            Sample.fail(result, Sample.REPLY_TIMEOUT, what + sent.msgId() + " within " + replyTimeoutMillis + " ms");
-        }
-    }
-
     void describeRequest(SampleResult result, OutgoingMessage sent) {
         result.setSentBytes(sent.payload().length);
         if (describeRequests) {
-            result.setSamplerData(requestText(sent));
+            result.setSamplerData(sent.requestText());
         }
-    }
-
-    /** The SEND as a sample's request text: its destination, headers and body. */
-    static String requestText(OutgoingMessage sent) {
-        return "SEND " + sent.destination() + "\n" + HeaderList.describe(sent.headers()) + "\n"
-                + new String(sent.payload(), StandardCharsets.UTF_8);
     }
 
     /** What the senders' loops need of this sampler: nested, so that the sampler's own face stays JMeter's. */
@@ -459,11 +317,6 @@ public class StompSendSampler extends StompSampler {
         @Override
         public MessageParts message(JavaSamplerContext context) {
             return parts.read(context);
-        }
-
-        @Override
-        public SampleResult sendOne(JavaSamplerContext context, String label, int next) throws InterruptedException {
-            return StompSendSampler.this.sendOne(context, label, next);
         }
 
         @Override

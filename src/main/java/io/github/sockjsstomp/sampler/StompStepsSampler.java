@@ -17,11 +17,9 @@ import static io.github.sockjsstomp.sampler.StompParameters.STEP_KIND;
 import static io.github.sockjsstomp.sampler.StompParameters.STEP_RAMP_SECONDS;
 import static io.github.sockjsstomp.sampler.StompParameters.STOP_ON_BREAK;
 
-import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.samples.EngineName;
 import io.github.sockjsstomp.samples.RunReports;
-import io.github.sockjsstomp.steps.ExpectedUsers;
 import io.github.sockjsstomp.steps.GeneratorCheck;
 import io.github.sockjsstomp.steps.GeneratorQueues;
 import io.github.sockjsstomp.steps.ServiceLevel;
@@ -33,6 +31,7 @@ import io.github.sockjsstomp.steps.StepsStart;
 import io.github.sockjsstomp.steps.followers.StepSamples;
 import io.github.sockjsstomp.timing.ReplyFeed;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.timing.StepOffer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -144,7 +143,7 @@ public class StompStepsSampler extends StompSampler {
                 settings,
                 run.tracker().steps(),
                 run.capacity(),
-                run.attach(ExpectedUsers.class, ExpectedUsers::new),
+                run.expectedUsers(),
                 () -> new GeneratorQueues(run.timingLogBacklog(), run.feed().queued(), ReplyFeed.CAPACITY),
                 stepsLog,
                 new StepSamples(label, verdicts),
@@ -153,16 +152,16 @@ public class StompStepsSampler extends StompSampler {
                         jmeter.stopTest(false);
                     }
                 });
-        Stepper stepper = run.attach(Stepper.class, () -> made);
-        if (stepper != made) {
+        StepOffer first = run.adoptSteps(made);
+        if (first != made) {
             params.problem("'" + label + "': a run has one steps sampler, in a thread group of one thread; "
-                    + "this one is a second (" + stepper + ")");
+                    + "this one is a second (" + first + ")");
             return;
         }
+        Stepper stepper = made;
         run.atFinish(stepper::finish);
         if (kind == StepKind.CONSUME) {
-            stepper.tellOffer(
-                    CONSUME_OFFER_MILLIS, run.attach(SteppedConsumeTime.class, SteppedConsumeTime::new)::millis);
+            stepper.tellOffer(CONSUME_OFFER_MILLIS, run.consumeTime()::millis);
         }
         stepper.start();
         RunReports.say("stomp steps: " + plan + ", from " + startWords(start) + "; " + level

@@ -1,6 +1,8 @@
 package io.github.sockjsstomp.steps;
 
 import io.github.sockjsstomp.timing.CapacityBook;
+import io.github.sockjsstomp.timing.ExpectedUsers;
+import io.github.sockjsstomp.timing.StepOffer;
 import io.github.sockjsstomp.timing.StepWindows;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * NEXT step (it confirms the figure); after the last step (or that one) settles, the answer is told and the test
  * is stopped. Boundaries are offsets from a start on the epoch clock, so engines given one start stay aligned.
  */
-public final class Stepper {
+public final class Stepper implements StepOffer {
 
     private static final Logger log = LoggerFactory.getLogger(Stepper.class);
 
@@ -174,7 +176,13 @@ public final class Stepper {
                         + "not told from a server at its limit";
     }
 
+    @Override
+    public String kind() {
+        return settings.plan().kind().parameter;
+    }
+
     /** What this engine offers at {@code epochMs}: 0 before the first step, after the last, and once stopped. */
+    @Override
     public double offeredAt(long epochMs) {
         if (epochMs >= stopOfferingEpochMs) {
             return 0;
@@ -183,6 +191,7 @@ public final class Stepper {
     }
 
     /** When the offer next changes by a step's boundary after {@code epochMs} (or by the stop). */
+    @Override
     public long nextChangeEpochMs(long epochMs) {
         long offset = settings.plan().nextBoundary(epochMs - startEpochMs);
         long next = offset == Long.MAX_VALUE ? Long.MAX_VALUE : startEpochMs + offset;
@@ -190,6 +199,7 @@ public final class Stepper {
     }
 
     /** Whether a step's ramp is under way at {@code epochMs} (the offer moves continuously). */
+    @Override
     public boolean ramping(long epochMs) {
         StepPlan plan = settings.plan();
         long offset = epochMs - startEpochMs;
@@ -211,11 +221,13 @@ public final class Stepper {
     }
 
     /** A scheduled sender following the steps wakes at most once per {@code tickMillis}. */
+    @Override
     public void senderTick(long tickMillis) {
         longestTickMillis = Math.max(longestTickMillis, tickMillis);
     }
 
     /** A scheduled sender's wake-up, {@code lagNanos} behind its schedule (negative: early). */
+    @Override
     public void sendLag(long lagNanos) {
         lag.recordValue(Math.max(0, lagNanos / 1000));
     }

@@ -1,14 +1,13 @@
 package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.timing.Run;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import io.github.sockjsstomp.timing.ThreadGroupCounts;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContextService;
 
 /**
  * How many threads each thread group of a run starts: read once per run and group, by the first of its threads
- * to ask, and kept on the run.
+ * to ask, and kept on the run ({@link Run#threadGroupCounts}).
  *
  * <p>Why not on every thread: JMeter evaluates the group's thread count ({@code ${__P(threads,${__jexl3(...)})}} in
  * the plans) on the thread that asks, and {@code __jexl3} keeps a JEXL engine per thread in a thread-local of
@@ -18,24 +17,16 @@ import org.apache.jmeter.threads.JMeterContextService;
  */
 public final class GroupThreads {
 
-    /** By the group object itself: JMeter's test elements compare by their properties. */
-    private final Map<AbstractThreadGroup, Integer> counts = new IdentityHashMap<>();
+    private GroupThreads() {}
 
     /** The threads of the current thread's group, 1 or more (1 outside a thread group). */
     public static int ofThisThread(Run run) {
         AbstractThreadGroup group = JMeterContextService.getContext().getThreadGroup();
-        return group == null
-                ? 1
-                : run.attach(GroupThreads.class, GroupThreads::new).of(group);
+        return group == null ? 1 : of(run.threadGroupCounts(), group);
     }
 
     /** The threads {@code group} starts, 1 or more: its thread count evaluated on the first call for it. */
-    synchronized int of(AbstractThreadGroup group) {
-        return counts.computeIfAbsent(group, g -> Math.max(1, g.getNumThreads()));
-    }
-
-    @Override
-    public synchronized String toString() {
-        return "GroupThreads[" + counts.size() + " groups]";
+    static int of(ThreadGroupCounts counts, AbstractThreadGroup group) {
+        return counts.of(group, group::getNumThreads);
     }
 }

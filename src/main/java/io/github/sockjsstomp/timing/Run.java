@@ -2,6 +2,7 @@ package io.github.sockjsstomp.timing;
 
 import io.github.sockjsstomp.client.login.UsersFile;
 import io.github.sockjsstomp.client.user.AckCounts;
+import io.github.sockjsstomp.client.user.SteppedConsumeTime;
 import io.github.sockjsstomp.serverside.RunCounts;
 import io.github.sockjsstomp.serverside.ServerFigures;
 import java.io.IOException;
@@ -12,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +50,14 @@ public final class Run {
     private final CapacityBook capacity;
     /** The consumers' acknowledgements ({@code ack} client or client-individual), over every user of the run. */
     private final AckCounts acks = new AckCounts();
-    /** What other packages attach to the run (the steps of a stepped run), by type; ended with it. */
-    private final Map<Class<?>, Object> attached = new ConcurrentHashMap<>();
+    /** The users each thread group's session samplers said it runs: what steps that begin online wait for. */
+    private final ExpectedUsers expectedUsers = new ExpectedUsers();
+    /** Each thread group's thread count, counted once per run and group. */
+    private final ThreadGroupCounts threadGroupCounts = new ThreadGroupCounts();
+    /** The consumers' time per message as consume steps set it, one for every acknowledging subscription. */
+    private final SteppedConsumeTime consumeTime = new SteppedConsumeTime();
+    /** The run's steps, once its steps sampler set them up; null before, and in a run without steps. */
+    private final AtomicReference<StepOffer> steps = new AtomicReference<>();
     /** Told when the run has ended its messages (all have an outcome), before the timing logs close. */
     private final List<Runnable> atFinish = new CopyOnWriteArrayList<>();
 
@@ -279,17 +286,36 @@ public final class Run {
         };
     }
 
-    /**
-     * The object of {@code type} attached to this run, made by {@code make} (and attached) if there is none: how
-     * samplers of one test find the same steps, whatever thread sets up first.
-     */
-    public <T> T attach(Class<T> type, Supplier<T> make) {
-        return type.cast(attached.computeIfAbsent(type, t -> make.get()));
+    /** The users the run's thread groups said they run, which steps that begin online wait for. */
+    public ExpectedUsers expectedUsers() {
+        return expectedUsers;
     }
 
-    /** The object of {@code type} attached to this run; null if none is. */
-    public <T> T attached(Class<T> type) {
-        return type.cast(attached.get(type));
+    /** How many threads each thread group of the run starts, counted once per group. */
+    public ThreadGroupCounts threadGroupCounts() {
+        return threadGroupCounts;
+    }
+
+    /** The consumers' time per message, as consume steps set it (each subscription's own until they do). */
+    public SteppedConsumeTime consumeTime() {
+        return consumeTime;
+    }
+
+    /**
+     * The run's steps, for the threads that follow them; null until the steps sampler set them up (it may set up
+     * after them: JMeter sets a Java sampler up in its thread's first sample), and in a run without steps.
+     */
+    public StepOffer steps() {
+        return steps.get();
+    }
+
+    /**
+     * {@code made} become the run's steps unless it has some already: a run has one steps sampler.
+     *
+     * @return the run's steps: {@code made}, or those set up first
+     */
+    public StepOffer adoptSteps(StepOffer made) {
+        return steps.compareAndExchange(null, made) == null ? made : steps.get();
     }
 
     /** {@code action} runs when the run ends, after every message has its outcome and before the logs close. */

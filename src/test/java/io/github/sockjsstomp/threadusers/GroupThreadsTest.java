@@ -2,6 +2,7 @@ package io.github.sockjsstomp.threadusers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.sockjsstomp.timing.ThreadGroupCounts;
 import org.apache.jmeter.threads.ThreadGroup;
 import org.junit.jupiter.api.Test;
 
@@ -25,14 +26,14 @@ class GroupThreadsTest {
 
     @Test
     void eachGroupsThreadCountIsEvaluatedOnce() {
-        GroupThreads groups = new GroupThreads();
+        ThreadGroupCounts groups = new ThreadGroupCounts();
         CountingGroup users = new CountingGroup(300);
         CountingGroup replies = new CountingGroup(1);
 
         for (int thread = 0; thread < 300; thread++) {
-            assertThat(groups.of(users)).isEqualTo(300);
+            assertThat(GroupThreads.of(groups, users)).isEqualTo(300);
         }
-        assertThat(groups.of(replies)).isEqualTo(1);
+        assertThat(GroupThreads.of(groups, replies)).isEqualTo(1);
 
         assertThat(users.evaluations).isEqualTo(1);
         assertThat(replies.evaluations).isEqualTo(1);
@@ -41,16 +42,17 @@ class GroupThreadsTest {
     @Test
     void groupsWithEqualPropertiesAreCountedApart() {
         // JMeter's test elements are equal when their properties are: two groups of a plan may be
-        GroupThreads groups = new GroupThreads();
+        ThreadGroupCounts groups = new ThreadGroupCounts();
         CountingGroup first = new CountingGroup(2);
         CountingGroup second = new CountingGroup(5);
 
-        assertThat(groups.of(first)).isEqualTo(2);
-        assertThat(groups.of(second)).isEqualTo(5);
+        assertThat(GroupThreads.of(groups, first)).isEqualTo(2);
+        assertThat(GroupThreads.of(groups, second)).isEqualTo(5);
     }
 
     @Test
     void aGroupOfNoThreadsCountsAsOne() {
-        assertThat(new GroupThreads().of(new CountingGroup(0))).isEqualTo(1);
+        assertThat(GroupThreads.of(new ThreadGroupCounts(), new CountingGroup(0)))
+                .isEqualTo(1);
     }
 }

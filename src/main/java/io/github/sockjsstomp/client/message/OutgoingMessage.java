@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.client.message;
 
 import io.github.sockjsstomp.client.UserSettings;
+import java.nio.charset.StandardCharsets;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
@@ -17,6 +18,12 @@ public record OutgoingMessage(
         String msgId,
         byte[] payload,
         long sentAtMillis) {
+
+    /** The SEND as a sample's request text (the send sampler's row, a replies sampler's): destination, headers, body. */
+    public String requestText() {
+        return "SEND " + destination + "\n" + HeaderList.describe(headers) + "\n"
+                + new String(payload, StandardCharsets.UTF_8);
+    }
 
     @Override
     public String toString() {

@@ -1,17 +1,17 @@
 package io.github.sockjsstomp.steps.followers;
 
 import io.github.sockjsstomp.steps.StepKind;
-import io.github.sockjsstomp.steps.Stepper;
 import io.github.sockjsstomp.threadusers.UserShare;
 import io.github.sockjsstomp.timing.Run;
+import io.github.sockjsstomp.timing.StepOffer;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
 
 /**
  * A thread's share of the run's steps, for a sampler that follows them: the scheduled sender's rate (rate steps)
  * or the session sampler's users (users steps). The steps sampler may set up after this thread (JMeter sets a
- * Java sampler up in its thread's first sample), so the run's {@link Stepper} is looked up until found; a run
- * without steps costs one map lookup per tick.
+ * Java sampler up in its thread's first sample), so the run's steps ({@link Run#steps}) are looked up until found;
+ * a run without steps costs one read of a field per tick.
  */
 public final class StepsFollower {
 
@@ -26,7 +26,7 @@ public final class StepsFollower {
     /** This thread's share of the engine's offer: 1 / the thread group's threads. */
     private final double share;
 
-    private Stepper stepper;
+    private StepOffer stepper;
 
     /** A scheduled sender's tick (0: a session sampler): the steps' generator check allows lag within two. */
     private final long tickMillis;
@@ -41,7 +41,7 @@ public final class StepsFollower {
     /** Whether the run has steps (a steps sampler set them up). */
     boolean active() {
         if (stepper == null && run != null) {
-            stepper = run.attached(Stepper.class);
+            stepper = run.steps();
             if (stepper != null) {
                 stepper.senderTick(tickMillis);
             }
@@ -51,11 +51,7 @@ public final class StepsFollower {
 
     /** Whether the run has steps of that kind: a rate step moves the senders, a users step the session sampler. */
     public boolean steps(StepKind kind) {
-        return active() && stepper.settings().plan().kind() == kind;
-    }
-
-    Stepper stepper() {
-        return stepper;
+        return active() && stepper.kind().equals(kind.parameter);
     }
 
     /** This thread's share of the offered rate now, in messages per second (the steps' and the senders' unit). */

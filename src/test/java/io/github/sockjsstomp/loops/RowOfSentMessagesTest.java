@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.sampler;
+package io.github.sockjsstomp.loops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,8 +16,8 @@ class RowOfSentMessagesTest {
         SampleResult writeFailed = Sample.newResult("send");
         Sample.fail(writeFailed, Sample.SEND_FAILED, "the session closed under the write");
 
-        assertThat(StompSendSampler.rowOfSentMessages(sent)).isTrue();
-        assertThat(StompSendSampler.rowOfSentMessages(writeFailed)).isTrue();
+        assertThat(ScheduledSender.rowOfSentMessages(sent)).isTrue();
+        assertThat(ScheduledSender.rowOfSentMessages(writeFailed)).isTrue();
     }
 
     @Test
@@ -27,7 +27,7 @@ class RowOfSentMessagesTest {
         SampleResult notConnected = Sample.newResult("send");
         Sample.fail(notConnected, "ConnectFailed", "connection refused");
 
-        assertThat(StompSendSampler.rowOfSentMessages(refused)).isFalse();
-        assertThat(StompSendSampler.rowOfSentMessages(notConnected)).isFalse();
+        assertThat(ScheduledSender.rowOfSentMessages(refused)).isFalse();
+        assertThat(ScheduledSender.rowOfSentMessages(notConnected)).isFalse();
     }
 }

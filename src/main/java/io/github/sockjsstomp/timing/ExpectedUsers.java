@@ -1,4 +1,4 @@
-package io.github.sockjsstomp.steps;
+package io.github.sockjsstomp.timing;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
