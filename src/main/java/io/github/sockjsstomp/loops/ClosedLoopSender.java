@@ -43,6 +43,9 @@ import org.apache.jmeter.threads.JMeterThread;
  */
 public final class ClosedLoopSender implements Sender {
 
+    /** The least time before the end at which a sample still ends on its own (see {@link #endsSoon}). */
+    private static final long END_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final SendingSampler sampler;
     private final long sampleNanos;
     private final long pollNanos;
@@ -163,7 +166,7 @@ public final class ClosedLoopSender implements Sender {
                 sendDue(now, result, message, trips);
                 reconnectDown(label, now);
                 now = System.nanoTime();
-                if (trips.answered > 0 && now - until >= 0 || !pending.isEmpty()) {
+                if (trips.answered > 0 && now - until >= 0 && !endsSoon(now) || !pending.isEmpty()) {
                     return;
                 }
                 if (looping == 0 && loops.inFlight() == 0) {
@@ -365,6 +368,15 @@ public final class ClosedLoopSender implements Sender {
     private static boolean endPassed() {
         long now = System.nanoTime();
         return endNanos(now) - now <= 0;
+    }
+
+    /**
+     * Whether the thread's end time comes within a sample's length (at least {@link #END_MARGIN_NANOS}): JMeter looks
+     * at it between samples and calls none after it, so a sample that ended now would leave what is sent after it in no
+     * sample; the last sample runs to the end time instead, and waits for what is in flight.
+     */
+    private boolean endsSoon(long nowNanos) {
+        return endNanos(nowNanos) - nowNanos <= Math.max(sampleNanos, END_MARGIN_NANOS);
     }
 
     /** The thread's end time (its thread group's duration) on the nanosecond clock; far away when it has none. */
