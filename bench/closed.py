@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import common
 from common import (
@@ -151,7 +150,7 @@ def closed_run(side, server, out, round_no):
         )
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+        home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME  # another build: A/B of a change
         process, jtl, pid = jmeter(home, ROOT / "jmx/echo.jmx", out, name, props, jvm_args)
     # from the test's start, not the launch: a loaded machine takes many seconds to start a JVM and JMeter
     await_line(out / f"{name}.log", "Starting thread group", process)

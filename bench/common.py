@@ -33,7 +33,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 
 
-OURS_HOME = Path(os.environ.get("OURS_HOME", ROOT / "target/jmeter"))  # a copy: ITs may rebuild target/jmeter
+OURS_HOME = ROOT / os.environ.get("OURS_HOME", "target/jmeter")  # a copy: ITs may rebuild target/jmeter
 
 
 INCUMBENT_HOME = ROOT / "target/jmeter-incumbent"
@@ -396,7 +396,7 @@ def floor_plan(default, our_plan, sampler, key, out):
     for another variant K the plan in $PLAN_K."""
     if key == "args":
         return with_our_arguments(default, our_plan, sampler, out)
-    return Path(os.environ.get("PLAN_" + key, ROOT / default)) if key else ROOT / default
+    return ROOT / os.environ.get("PLAN_" + key, ROOT / default) if key else ROOT / default
 
 
 def sampler_arguments(plan, sampler):

@@ -27,7 +27,6 @@ import os
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 import common
 from common import (
@@ -86,8 +85,8 @@ def connects_run(in_flight, server, out, round_no):
     else:
         # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
         in_flight, _, key = str(in_flight).partition(":")
-        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
-        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+        plan = ROOT / os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx") if key else ROOT / "jmx/connect.jmx"
+        home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME
         shown = in_flight + (f":{key}" if key else "")
     process, jtl, pid = jmeter(
         home,

@@ -26,7 +26,6 @@ Results: results/bench-generator-<time>/summary.md.
 import os
 import statistics
 import sys
-from pathlib import Path
 
 import common
 from common import (
@@ -122,8 +121,8 @@ def echo_run(side, server, out, round_no, fire=False):
         plan_path = ROOT / "jmx" / plan
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-            plan_path = Path(os.environ.get("PLAN_" + key, plan_path))
-        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+            plan_path = ROOT / os.environ.get("PLAN_" + key, plan_path)
+        home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME  # another build: A/B of a change
         process, jtl, pid = jmeter(home, plan_path, out, name, props, jvm_args)
     cpu, switches, start_ms, end_ms = steady_window(process, pid, jfr)
     if fire:

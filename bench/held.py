@@ -21,7 +21,6 @@ Needs target/jmeter (make jmeter). Results: results/bench-generator-<time>/summa
 import csv
 import os
 import sys
-from pathlib import Path
 
 import common
 from common import (
@@ -92,8 +91,8 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
             dict(common, endpoint=server.endpoint, **floor, **{"user.classpath": ROOT / "target/test-classes"}),
         )
     else:
-        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # "ours:K": another build
-        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx")) if key else ROOT / "jmx/connect.jmx"
+        home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME  # "ours:K": another build
+        plan = ROOT / os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx") if key else ROOT / "jmx/connect.jmx"
         process, jtl, pid = jmeter(
             home,
             plan,

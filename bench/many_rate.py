@@ -31,7 +31,6 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import common
 from common import (
@@ -91,7 +90,7 @@ def rate_run(side, server, out, round_no):
     elif side.split(":")[0] == "incumbent":
         # "incumbent:K": the plan $PLAN_K (bench/plans/incumbent-rate-deflate.jmx: the browser's compression offer)
         plan = (
-            Path(os.environ.get("PLAN_" + key, ROOT / "bench/plans/incumbent-rate.jmx"))
+            ROOT / os.environ.get("PLAN_" + key, ROOT / "bench/plans/incumbent-rate.jmx")
             if key
             else ROOT / "bench/plans/incumbent-rate.jmx"
         )
@@ -121,8 +120,8 @@ def rate_run(side, server, out, round_no):
         )
         if key:
             props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-        plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx")) if key else ROOT / "jmx/send.jmx"
-        home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME  # another build: A/B of a change
+        plan = ROOT / os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx") if key else ROOT / "jmx/send.jmx"
+        home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME  # another build: A/B of a change
         process, jtl, pid = jmeter(home, plan, out, name, props, jvm_args, gc_algo)
     time.sleep(ENV["WARMUP_S"])
     cpu0, kinds0, t0 = proc_cpu_seconds(pid), switches_by_kind(pid), time.time()
@@ -186,8 +185,8 @@ def idle_run(side, server, out, round_no):
     }
     if key:
         props.update(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split())
-    plan = Path(os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx")) if key else ROOT / "jmx/send.jmx"
-    home = Path(os.environ.get("HOME_" + key, OURS_HOME)) if key else OURS_HOME
+    plan = ROOT / os.environ.get("PLAN_" + key, ROOT / "jmx/send.jmx") if key else ROOT / "jmx/send.jmx"
+    home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME
     process, _, pid = jmeter(home, plan, out, name, props, os.environ.get("JVM_" + key, "") if key else "")
     time.sleep(ENV["WARMUP_S"])
     kinds0, t0 = switches_by_kind(pid), time.time()
