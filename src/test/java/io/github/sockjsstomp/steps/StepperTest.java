@@ -109,11 +109,7 @@ class StepperTest {
     }
 
     private static StepPlan rates(double... offered) {
-        return new StepPlan(
-                StepKind.RATE,
-                Arrays.stream(offered).boxed().toList(),
-                RAMP_MILLIS,
-                HOLD_MILLIS);
+        return new StepPlan(StepKind.RATE, Arrays.stream(offered).boxed().toList(), RAMP_MILLIS, HOLD_MILLIS);
     }
 
     /** A start an hour away: no boundary comes during the test, the offer is read on numbers alone. */
@@ -184,7 +180,9 @@ class StepperTest {
             assertThat(figures.holdStartEpochMs()).isEqualTo(figures.rampStartEpochMs() + RAMP_MILLIS);
             assertThat(figures.endEpochMs()).isEqualTo(figures.holdStartEpochMs() + HOLD_MILLIS);
             assertThat(figures.users()).isEqualTo(7);
-            assertThat(figures.achieved()).as("a users step achieves the users held").isEqualTo(7);
+            assertThat(figures.achieved())
+                    .as("a users step achieves the users held")
+                    .isEqualTo(7);
             assertThat(figures.sent()).as("no message was sent in it").isNull();
             assertThat(figures.sendLagP99Millis()).as("no sender woke in it").isNull();
         }
@@ -195,9 +193,7 @@ class StepperTest {
         assertThat(steps.offeredAt(start + plan.totalMillis())).isZero();
         List<String> log = Files.readAllLines(dir.resolve("steps.csv"), StandardCharsets.UTF_8);
         assertThat(log).hasSize(4);
-        assertThat(log.subList(1, 4))
-                .extracting(row -> row.split(",")[2])
-                .containsExactly("1", "2", "3");
+        assertThat(log.subList(1, 4)).extracting(row -> row.split(",")[2]).containsExactly("1", "2", "3");
     }
 
     /** Looping steps let loop as many of the users online as the step offers, never more than are online. */
@@ -263,8 +259,8 @@ class StepperTest {
      */
     @ParameterizedTest(name = "lag {0} ms, tick {1} ms: {2}")
     @CsvSource({"800, 0, broke", "800, 500, held", "300, 0, held"})
-    void theSendLagDuringAHoldIsItsFigureAndTwoTicksOfItAreTheSchedule(
-            long lagMillis, long tickMillis, String verdict) throws Exception {
+    void theSendLagDuringAHoldIsItsFigureAndTwoTicksOfItAreTheSchedule(long lagMillis, long tickMillis, String verdict)
+            throws Exception {
         StepPlan plan = new StepPlan(StepKind.RATE, List.of(100.0), 0, TimeUnit.HOURS.toMillis(1));
         long start = System.currentTimeMillis() - 1_000;
         ServiceLevel anyLatency = new ServiceLevel(null, 10_000.0, null, null, null, null, null, null);
