@@ -3,7 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.client.deflate.DeflateExtension;
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.timing.Books;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.jmeter.samplers.SampleResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,25 +26,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CompressionIT {
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     private Map<String, String> sender(String login, String transport, String endpoint) {
         Map<String, String> p = new HashMap<>();
         p.put("host", "127.0.0.1");
-        p.put("port", Integer.toString(server.port()));
+        p.put("port", Integer.toString(demo.port()));
         p.put("login", login);
         p.put("heartbeatMillis", "0");
         p.put("transport", transport);

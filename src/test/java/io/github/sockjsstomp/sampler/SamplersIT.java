@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.timing.Books;
 import io.github.sockjsstomp.timing.TimingRecord;
@@ -18,9 +19,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.jmeter.samplers.SampleResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,25 +28,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The samplers against the real demo server on a random loopback port, driven as JMeter drives them. */
 class SamplersIT {
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     private Map<String, String> base(String login) {
         Map<String, String> params = new HashMap<>();
         params.put("host", "127.0.0.1");
-        params.put("port", Integer.toString(server.port()));
+        params.put("port", Integer.toString(demo.port()));
         // The demo server's login steps: its index sets the session cookie the handshake needs.
         params.put("indexPath", "/index");
         params.put("pullPath", "/clientPull");
@@ -491,7 +482,7 @@ class SamplersIT {
                 assertThat(r.isSuccessful()).isTrue();
                 assertThat(r.getSampleLabel()).endsWith(" alive");
             });
-            assertThat(server.connectedSessions()).isGreaterThanOrEqualTo(1);
+            assertThat(demo.server().connectedSessions()).isGreaterThanOrEqualTo(1);
         }
     }
 
@@ -539,12 +530,12 @@ class SamplersIT {
     void usersNeverShareCookies() throws Exception {
         int users = 50;
         try (SamplerHarness harness = new SamplerHarness(users)) {
-            Set<String> issuedBefore = server.sessionCookieValues();
-            Map<String, Integer> before = server.handshakesPerSessionCookie();
+            Set<String> issuedBefore = demo.server().sessionCookieValues();
+            Map<String, Integer> before = demo.server().handshakesPerSessionCookie();
             List<List<SampleResult>> results = harness.run(users, StompConnectSampler::new, i -> base("c-" + i), 1);
             assertAllSuccessful(results);
             Map<String, Integer> handshakesNow = new HashMap<>();
-            server.handshakesPerSessionCookie().forEach((cookie, count) -> {
+            demo.server().handshakesPerSessionCookie().forEach((cookie, count) -> {
                 int made = count - before.getOrDefault(cookie, 0);
                 if (made > 0) {
                     handshakesNow.put(cookie, made);

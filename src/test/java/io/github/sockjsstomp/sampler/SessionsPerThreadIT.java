@@ -2,7 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.timing.Books;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,33 +13,23 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Threads that own several sessions each, and the three ways users get their credentials. */
 class SessionsPerThreadIT {
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     private static Map<String, String> base() {
         Map<String, String> params = new HashMap<>();
         params.put("host", "127.0.0.1");
-        params.put("port", Integer.toString(server.port()));
+        params.put("port", Integer.toString(demo.port()));
         // The demo server's login steps: its index sets the session cookie the handshake needs.
         params.put("indexPath", "/index");
         params.put("pullPath", "/clientPull");

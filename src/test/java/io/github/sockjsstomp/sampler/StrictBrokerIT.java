@@ -3,6 +3,7 @@ package io.github.sockjsstomp.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.timing.Books;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +14,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.samplers.SampleResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,25 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
 class StrictBrokerIT {
 
     private static final String LONG_TIMEOUT_MILLIS = "120000";
-    private static DemoServer server;
+
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     private static Map<String, String> strict(String login, String passcode) {
         Map<String, String> params = new HashMap<>();
         params.put("host", "127.0.0.1");
-        params.put("port", Integer.toString(server.port()));
+        params.put("port", Integer.toString(demo.port()));
         params.put("transport", "raw");
         params.put("endpoint", "/stomp-strict");
         params.put("indexPath", "none");
