@@ -801,3 +801,24 @@ def run(parts, sections):
     print(summary)
     print(f"results in {out}")
     return 0
+
+
+def tool_connect_row(name, side, users, found, server_cpu):
+    """A connects row from a tool of its own (the lean client, the connect floor): its figures line's key=value pairs
+    ({found}) and the server's CPU seconds over the whole run (its 2 s hold and the closes included: an upper bound)."""
+    connected = int(found["connected"])
+    row = {
+        "run": name,
+        "in_flight": side,
+        "users": users,
+        "threads": "-",
+        "connected": connected,
+        "failed": int(found["failed"]),
+        "per_s": float(found["per_s"]),
+        "p50_ms": float(found["p50_ms"]),
+        "cpu_us": float(found["cpu_us_per_session"]),
+        "server_cpu_us": server_cpu / max(connected, 1) * 1e6,
+    }
+    if "cpu_us_second_half" in found:
+        row["cpu_us_second_half"] = float(found["cpu_us_second_half"])
+    return row

@@ -46,6 +46,7 @@ from common import (
     poll_cpu,
     proc_cpu_seconds,
     test_classpath,
+    tool_connect_row,
     whole,
 )
 from floors import connect_floor_run
@@ -163,20 +164,7 @@ def lean_connect_run(in_flight, server, out, round_no):
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
     (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
     found = dict(pair.split("=") for pair in done.stdout.split())
-    connected = int(found["connected"])
-    return {
-        "run": name,
-        "in_flight": f"lean:{in_flight}",
-        "users": users,
-        "threads": "-",
-        "connected": connected,
-        "failed": int(found["failed"]),
-        "per_s": float(found["per_s"]),
-        "p50_ms": float(found["p50_ms"]),
-        "cpu_us": float(found["cpu_us_per_session"]),
-        # the server's CPU over the whole run (its 2 s hold and the closes included): an upper bound
-        "server_cpu_us": server_cpu / max(connected, 1) * 1e6,
-    }
+    return tool_connect_row(name, f"lean:{in_flight}", users, found, server_cpu)
 
 
 def connects(server, out, _=None):

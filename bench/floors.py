@@ -31,6 +31,7 @@ from common import (
     steady_window,
     switches_by_kind,
     test_classpath,
+    tool_connect_row,
 )
 
 
@@ -132,23 +133,10 @@ def connect_floor_run(in_flight, server, out, round_no):
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
     (out / f"{name}.console.txt").write_text(figures_line + rest)
     found = dict(pair.split("=") for pair in figures_line.split() if "=" in pair)
-    connected = int(found["connected"])
-    by_kind = {"cpu_us_by_kind": by_kind_per_session(started, connects_done, connected)} if connects_done else {}
-    return {
-        **by_kind,
-        "run": name,
-        "in_flight": f"floor:{in_flight}",
-        "users": users,
-        "threads": "-",
-        "connected": connected,
-        "failed": int(found["failed"]),
-        "per_s": float(found["per_s"]),
-        "p50_ms": float(found["p50_ms"]),
-        "cpu_us": float(found["cpu_us_per_session"]),
-        "cpu_us_second_half": float(found["cpu_us_second_half"]),
-        # the server's CPU over the whole run (its 2 s hold and the closes included): an upper bound
-        "server_cpu_us": server_cpu / max(connected, 1) * 1e6,
-    }
+    row = tool_connect_row(name, f"floor:{in_flight}", users, found, server_cpu)
+    if connects_done:
+        row["cpu_us_by_kind"] = by_kind_per_session(started, connects_done, row["connected"])
+    return row
 
 
 CLOSED_FLOORS = {"floor-closed": "spring", "floor-tomcat-closed": "tomcat"}

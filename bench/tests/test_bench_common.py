@@ -191,3 +191,22 @@ def test_the_dispatcher_runs_the_parts_by_their_names_and_refuses_others():
     done = subprocess.run([sys.executable, script, "echo", "bogus"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "unknown part 'bogus'" in done.stderr
+
+
+def test_a_tools_figures_line_becomes_a_connects_row_with_the_servers_cpu_per_connected_session():
+    found = {"connected": "400", "failed": "2", "per_s": "512.5", "p50_ms": "61", "cpu_us_per_session": "600"}
+    row = common.tool_connect_row("connects-lean8-r1", "lean:8", 402, found, server_cpu=1.2)
+    assert row == {
+        "run": "connects-lean8-r1",
+        "in_flight": "lean:8",
+        "users": 402,
+        "threads": "-",
+        "connected": 400,
+        "failed": 2,
+        "per_s": 512.5,
+        "p50_ms": 61.0,
+        "cpu_us": 600.0,
+        "server_cpu_us": 3000.0,
+    }
+    found["cpu_us_second_half"] = "450"
+    assert common.tool_connect_row("f", "floor:8", 402, found, 0.0)["cpu_us_second_half"] == 450.0
