@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,6 +46,9 @@ class StepperTest {
     private final CapacityBook capacity = new CapacityBook();
     private final Told told = new Told();
     private final AtomicInteger stops = new AtomicInteger();
+    /** Counted down by the test's stop, which the steps' thread runs just after it tells the answer. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
     private Stepper stepper;
 
     @AfterEach
@@ -103,7 +107,10 @@ class StepperTest {
                 () -> GeneratorQueues.NONE,
                 new StepsLog(dir.resolve("steps.csv"), "1", "local"),
                 told,
-                stops::incrementAndGet);
+                () -> {
+                    stops.incrementAndGet();
+                    stopped.countDown();
+                });
         stepper.start();
         return stepper;
     }
@@ -188,7 +195,7 @@ class StepperTest {
         }
         assertThat(told.verdicts).extracting(Verdict::verdict).containsOnly(Verdict.UNCHECKED);
         assertThat(answer).startsWith("stomp capacity: not checked").contains("3 steps up to 40");
-        assertThat(stops).hasValue(1);
+        assertStoppedOnce(steps);
         assertThat(told.begun).hasSize(1);
         assertThat(steps.offeredAt(start + plan.totalMillis())).isZero();
         List<String> log = Files.readAllLines(dir.resolve("steps.csv"), StandardCharsets.UTF_8);
@@ -229,7 +236,7 @@ class StepperTest {
 
         assertThat(told.verdicts).extracting(Verdict::broke).containsExactly(true, true);
         assertThat(told.ended).isEmpty();
-        assertThat(stops).hasValue(1);
+        assertStoppedOnce(steps);
         assertThat(steps.offeredAt(start + plan.rampStartOffset(3) + rampMillis / 2))
                 .as("step 3's ramp, after the stop")
                 .isZero();
@@ -281,6 +288,18 @@ class StepperTest {
         assertThat(figures.sendLagP99Millis()).isCloseTo(lagMillis, within(lagMillis * 0.01));
         assertThat(told.verdicts).extracting(Verdict::verdict).containsExactly(verdict);
         assertThat(told.answer()).isNotEmpty();
+    }
+
+    /**
+     * The test was stopped, once: the stop comes on the steps' thread after the answer is told, so it is awaited;
+     * a second stop would come before the run's finish returns (finish waits for the steps' thread's settle).
+     */
+    private void assertStoppedOnce(Stepper steps) throws InterruptedException {
+        assertThat(stopped.await(30, TimeUnit.SECONDS))
+                .as("the test was stopped")
+                .isTrue();
+        steps.finish();
+        assertThat(stops).hasValue(1);
     }
 
     /** The steps' thread tells the beginning once step 1's hold has begun (its task runs after the hold's). */
