@@ -71,9 +71,10 @@ def tomcat_floor_run(server, out, name):
     }
 
 
-def floor_process(side, server, out, name, duration):
+def floor_process(side, server, out, name, duration, jvm_args=""):
     """The floor side: RateFloor (Spring's STOMP client as we build it, no JMeter, no timing) in a JVM of its own
-    with JMeter's heap settings; its stdout says how many replies had come each second."""
+    with JMeter's heap settings and a variant's $JVM_K (jvm_args); its stdout says how many replies had come each
+    second."""
     threads = int(side.split("-")[1].split("x")[0])
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     ours = server.ours()
@@ -81,6 +82,7 @@ def floor_process(side, server, out, name, duration):
         "java",
         *HEAP.split(),
         *setenv_gc_algo().split(),
+        *jvm_args.split(),
         "-cp",
         test_classpath(),
         "io.github.sockjsstomp.bench.floors.RateFloor",

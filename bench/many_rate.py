@@ -85,7 +85,7 @@ def rate_run(side, server, out, round_no):
     key = side.split(":", 1)[1] if ":" in side else None  # a variant: its JVM_K, GC_K, PROPS_K and PLAN_K
     jvm_args, gc_algo = (os.environ.get("JVM_" + key, ""), os.environ.get("GC_" + key)) if key else ("", None)
     if side.startswith("floor-"):
-        process = floor_process(side, server, out, name, duration)
+        process = floor_process(side, server, out, name, duration, jvm_args)
         pid, jtl = process.pid, None
     elif side.split(":")[0] == "incumbent":
         # "incumbent:K": the plan $PLAN_K (bench/plans/incumbent-rate-deflate.jmx: the browser's compression offer)
