@@ -4,14 +4,13 @@ import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
  * The run's counts of messages, replies and receipts and its reply latencies, which its {@link Books} are read
- * from at any time; each answer's latency also goes to the live summary while one runs. Counted on every thread
- * that ends a message (senders, I/O threads, the sweeper), so every count is a {@link LongAdder}: no lock, no
- * contended write.
+ * from at any time, and the live summary its interval's latencies. Counted on every thread that ends a message
+ * (senders, I/O threads, the sweeper), so every count is a {@link LongAdder} and the latencies are recorded per
+ * thread ({@link ThreadLatencies}): no lock, no contended write.
  */
 final class ReplyCounts {
 
@@ -29,11 +28,11 @@ final class ReplyCounts {
     private final LongAdder redeliveries = new LongAdder();
     /** The longest time from a message's first delivery to its delivery again. */
     private final LongAccumulator redeliveryMaxMicros = new LongAccumulator(Math::max, 0);
-    /** Microseconds; auto-resizing, so no value is rejected. */
-    private final ConcurrentHistogram latencies = new ConcurrentHistogram(3);
+    /** Microseconds, recorded by each thread apart (a run's I/O threads answer at once). */
+    private final ThreadLatencies latencies = new ThreadLatencies();
 
     private final ReceiptBooks receipts = new ReceiptBooks();
-    /** Read for every answer; written only when a summary starts or ends. */
+    /** The live summary, if one runs: it reads the counts, nothing writes to it. */
     private volatile ReplySummary summary;
 
     void sent() {
@@ -46,11 +45,7 @@ final class ReplyCounts {
             answered.increment();
         }
         answerRecords.increment();
-        latencies.recordValue(latencyMicros);
-        ReplySummary live = summary;
-        if (live != null) {
-            live.record(latencyMicros);
-        }
+        latencies.record(latencyMicros);
     }
 
     void lost() {
@@ -129,6 +124,11 @@ final class ReplyCounts {
         return latencies.copy();
     }
 
+    /** The latencies (microseconds) answered since the last call: the live summary's interval. */
+    Histogram recentLatencies() {
+        return latencies.takeRecent();
+    }
+
     /**
      * Starts the live summary of these counts (two lines an interval), stopping any earlier; interval <= 0 or null
      * stops.
@@ -136,6 +136,7 @@ final class ReplyCounts {
     synchronized ReplySummary summarizeEvery(
             long intervalSeconds, Consumer<String> out, Refusals refusals, Supplier<String> more) {
         ReplySummary previous = summary;
+        latencies.takeRecent(); // a new summary's first interval begins now
         summary = intervalSeconds > 0 && out != null
                 ? new ReplySummary(this, refusals, intervalSeconds, out, more)
                 : null;

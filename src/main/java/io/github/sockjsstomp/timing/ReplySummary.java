@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * The replies of a run as JMeter's summariser shows samples, live: every interval one line for the interval
@@ -20,7 +19,6 @@ public final class ReplySummary implements AutoCloseable {
 
     private final ReplyCounts counts;
     private final Refusals refusals;
-    private final Recorder interval = new Recorder(3);
     private final Histogram total = new Histogram(3);
     private final Consumer<String> out;
     /** The third line, null when there is none. */
@@ -31,7 +29,6 @@ public final class ReplySummary implements AutoCloseable {
     private Books last = Books.builder().build();
     private long lastNanos = startNanos;
     private long lastRefusals;
-    private Histogram recycled;
 
     ReplySummary(
             ReplyCounts counts, Refusals refusals, long intervalSeconds, Consumer<String> out, Supplier<String> more) {
@@ -45,11 +42,6 @@ public final class ReplySummary implements AutoCloseable {
             return thread;
         });
         timer.scheduleAtFixedRate(this::report, intervalSeconds, intervalSeconds, TimeUnit.SECONDS);
-    }
-
-    /** Called for every answer, on I/O threads: wait-free. */
-    void record(long latencyMicros) {
-        interval.recordValue(latencyMicros);
     }
 
     /** The lines for the time since the last report; one set of lines per call. */
@@ -68,7 +60,7 @@ public final class ReplySummary implements AutoCloseable {
 
     private synchronized void report(boolean withMore) {
         long now = System.nanoTime();
-        Histogram recent = interval.getIntervalHistogram(recycled);
+        Histogram recent = counts.recentLatencies();
         total.add(recent);
         Books books = counts.books();
         long refused = refusals.count();
@@ -85,7 +77,6 @@ public final class ReplySummary implements AutoCloseable {
             }
         }
         lastRefusals = refused;
-        recycled = recent;
         last = books;
         lastNanos = now;
     }

@@ -38,7 +38,7 @@ public final class StepWindows {
         for (Window window : open) {
             if (window.holds(sentEpochMicros / 1000)) {
                 window.answered.increment();
-                window.latency.recordValue(latencyMicros);
+                window.latency.record(latencyMicros);
             }
         }
     }
@@ -100,8 +100,8 @@ public final class StepWindows {
         private final LongAdder connects = new LongAdder();
         private final LongAdder connectFailed = new LongAdder();
         private final LongAdder heartbeatMisses = new LongAdder();
-        /** Microseconds; auto-resizing, so no value is rejected. */
-        private final ConcurrentHistogram latency = new ConcurrentHistogram(3);
+        /** Microseconds, recorded on the I/O threads that read the replies, each apart. */
+        private final ThreadLatencies latency = new ThreadLatencies();
 
         private final ConcurrentHistogram connectMicros = new ConcurrentHistogram(3);
 
