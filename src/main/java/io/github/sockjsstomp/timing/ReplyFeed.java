@@ -3,9 +3,9 @@ package io.github.sockjsstomp.timing;
 import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import java.util.ArrayDeque;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -21,16 +21,24 @@ import java.util.concurrent.locks.LockSupport;
  * parked thread per message cost a context switch and a system call on both sides, for a sample that carries its
  * own times and so gains nothing from being early). Only a taker that found nothing after lingering asks to be
  * woken by the next record, so an idle run wakes it about twice per {@code waitMillis} (the linger, then the wait).
+ *
+ * <p>The queue takes no lock: with an ArrayBlockingQueue the I/O threads offering and a taker moving a batch out
+ * held one lock, and an I/O thread that found it held parked and was woken again (a system call each way, on the
+ * reply path).
  */
 public final class ReplyFeed {
 
     public static final int CAPACITY = 100_000;
     /** How long a taker that ran dry lets records gather before it looks again. */
     static final long LINGER_MILLIS = 20;
-    /** The most records a taker moves out of the shared queue at once (one lock for all of them). */
+    /** The most records a taker moves out of the shared queue at once. */
     static final int BATCH = 512;
 
-    private final BlockingQueue<Finished> queue;
+    private final int capacity;
+    private final ConcurrentLinkedQueue<Finished> queue = new ConcurrentLinkedQueue<>();
+    /** Records in {@link #queue}: its own size() walks every node. Counted up before an offer, down after a take. */
+    private final AtomicInteger size = new AtomicInteger();
+
     private final LongAdder dropped = new LongAdder();
     /** A taker that found the feed empty after lingering and parked until the next record: woken once. */
     private final AtomicReference<Thread> sleeper = new AtomicReference<>();
@@ -42,12 +50,12 @@ public final class ReplyFeed {
     private int takers;
 
     ReplyFeed(int capacity) {
-        queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
     }
 
     /** Finished messages queued for the replies sampler now. */
     public int queued() {
-        return queue.size();
+        return size.get();
     }
 
     /** A replies sampler starts taking: finished messages are kept from now on until its taker closes. */
@@ -62,7 +70,7 @@ public final class ReplyFeed {
      */
     public synchronized Taker open(boolean contents) {
         if (takers++ == 0) {
-            queue.clear();
+            clear();
             dropped.reset();
             open = true;
         }
@@ -109,9 +117,18 @@ public final class ReplyFeed {
         }
         open = false;
         keepContents = false;
-        long left = queue.size();
-        queue.clear();
+        long left = clear();
         return new Unsampled(dropped.sumThenReset(), left + inBatch);
+    }
+
+    /** Empties the queue; returns how many records it held. */
+    private int clear() {
+        int cleared = 0;
+        while (queue.poll() != null) {
+            cleared++;
+        }
+        size.addAndGet(-cleared);
+        return cleared;
     }
 
     /** Whether a taker is parked until the next record, for tests. */
@@ -134,9 +151,13 @@ public final class ReplyFeed {
             return;
         }
         var finished = new Finished(record, System.currentTimeMillis(), destinationAsWritten, sent, reply);
-        if (!queue.offer(finished)) {
+        if (size.incrementAndGet() > capacity) {
+            size.decrementAndGet();
             dropped.increment();
-        } else if (sleeper.get() != null) {
+            return;
+        }
+        queue.offer(finished);
+        if (sleeper.get() != null) {
             Thread parked = sleeper.getAndSet(null);
             if (parked != null) {
                 LockSupport.unpark(parked);
@@ -173,7 +194,7 @@ public final class ReplyFeed {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
             boolean lingered = false;
             while (true) {
-                if (queue.drainTo(batch, BATCH) > 0) {
+                if (takeBatch() > 0) {
                     return batch.poll();
                 }
                 if (Thread.interrupted()) {
@@ -191,6 +212,20 @@ public final class ReplyFeed {
                     awaitNext(remaining);
                 }
             }
+        }
+
+        /** Moves up to {@link #BATCH} records from the shared queue into this taker's batch; returns how many. */
+        private int takeBatch() {
+            int taken = 0;
+            Finished next;
+            while (taken < BATCH && (next = queue.poll()) != null) {
+                batch.add(next);
+                taken++;
+            }
+            if (taken > 0) {
+                size.addAndGet(-taken);
+            }
+            return taken;
         }
 
         /** Parks until a record comes (its offer wakes this thread), {@code nanos} pass, or an interrupt. */

@@ -205,4 +205,54 @@ class ReplyFeedTest {
                 .as("the flag was consumed by the exception")
                 .isFalse();
     }
+
+    /**
+     * Four threads offer at once into a small feed while a taker takes: every record is taken, dropped or left,
+     * none twice and none lost, and the feed's count of what it holds ends where its contents end.
+     */
+    @Test
+    @Timeout(60)
+    void concurrentOffersAreEachTakenDroppedOrLeftOnce() throws Exception {
+        ReplyFeed feed = new ReplyFeed(1_000);
+        ReplyFeed.Taker taker = feed.open();
+        int perThread = 20_000;
+        List<Thread> offerers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            String prefix = t + "-";
+            Thread offerer = new Thread(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    feed.offer(record(prefix + i));
+                }
+            });
+            offerer.start();
+            offerers.add(offerer);
+        }
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        int duplicates = 0;
+        while (offerers.stream().anyMatch(Thread::isAlive)) {
+            ReplyFeed.Finished next = taker.take(1);
+            if (next != null && !taken.add(next.record().msgId())) {
+                duplicates++;
+            }
+        }
+        for (Thread offerer : offerers) {
+            offerer.join();
+        }
+        int queuedAtEnd = feed.queued();
+        for (int look = 0; look < 1_000 && taken.size() < 4 * perThread; look++) {
+            ReplyFeed.Finished next = taker.take(1);
+            if (next == null) {
+                break;
+            }
+            if (!taken.add(next.record().msgId())) {
+                duplicates++;
+            }
+        }
+        ReplyFeed.Unsampled unsampled = taker.close();
+
+        assertThat(duplicates).isZero();
+        assertThat(taken.size() + unsampled.dropped() + unsampled.left()).isEqualTo(4L * perThread);
+        assertThat(queuedAtEnd).isBetween(0, 1_000);
+        assertThat(feed.queued()).isZero();
+    }
 }

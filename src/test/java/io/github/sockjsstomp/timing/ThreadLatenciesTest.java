@@ -33,7 +33,9 @@ class ThreadLatenciesTest {
         Histogram all = latencies.copy();
         assertThat(all.getTotalCount()).isEqualTo(4_000);
         for (int t = 1; t <= 4; t++) {
-            assertThat(all.getCountAtValue(t * 1_000L)).as("thread %d's values", t).isEqualTo(1_000);
+            assertThat(all.getCountAtValue(t * 1_000L))
+                    .as("thread %d's values", t)
+                    .isEqualTo(1_000);
         }
     }
 
