@@ -425,11 +425,18 @@ public final class Run {
         tracker.refusals().endLines().forEach(summaries);
         sweeper.close();
         long unwritten = 0;
+        long afterClose = 0;
         synchronized (timingLogs) {
             for (TimingLog timingLog : timingLogs.values()) {
                 timingLog.close();
                 unwritten += timingLog.unwritten();
+                afterClose += timingLog.late();
             }
+        }
+        if (afterClose > 0) {
+            // a reply read while the run ended (a Stop does not drain): counted in the books, its row too late
+            summaries.accept("stomp timing log: " + afterClose + " record(s) came after the log closed and are not in"
+                    + " it (the run ended while their replies were being read); the books count them");
         }
         Books books = tracker.books();
         if (books.sent() > 0 || books.untimed() > 0) {
