@@ -11,7 +11,9 @@
             "lean:K" the lean client bench/lean-connect (Go, gorilla/websocket; needs go), the same sessions;
             "jfloor:K" the floor inside JMeter (JavaRequestConnectFloor, bench/plans/floor-connect.jmx: one sample per
             session, K in flight per thread), "jfloor-args:K" that with connect.jmx's session arguments;
-            "sfloor:K" / "sfloor-args:K" the same with Spring's STOMP client as the plugin builds it.
+            "sfloor:K" / "sfloor-args:K" the same with Spring's STOMP client as the plugin builds it;
+            "cfloor:K" / "cfloor-args:K" the same with Spring's STOMP codec straight on Tomcat's client
+            (CodecSession: Spring's frames without Spring's session layer).
             With BROKER=rabbitmq against RabbitMQ's Web-STOMP (guest/guest), each run after the broker settled.
 
 Examples:
@@ -68,20 +70,19 @@ def connects_run(in_flight, server, out, round_no):
     # JFR=connects: the first run's connects recorded (from the test's start, not the JVM's, to its end)
     jfr = os.environ.get("JFR") == "connects" and round_no == 1 and str(in_flight) == first_connect_value()
     extra = {}
-    if str(in_flight).startswith(("jfloor", "sfloor")):
+    floor = java_request_floor(str(in_flight))
+    if floor:
         # "jfloor:K": JavaRequestConnectFloor, the connect floor inside a Java Request (bench/java, on JMeter's
-        # user.classpath; the plugin's jar gives it Tomcat); "jfloor-args:K" with our session sampler's arguments
+        # user.classpath; the plugin's jar gives it Tomcat and Spring); "jfloor-args:K" with our session sampler's
+        # arguments; "sfloor" and "cfloor" the same on another client
         kind, _, in_flight = str(in_flight).partition(":")
         key = ""
         test_classpath()
         plan = floor_plan(
-            "bench/plans/floor-connect.jmx", "jmx/connect.jmx", "session", "args" if kind.endswith("-args") else "", out
+            "bench/plans/floor-connect.jmx", "jmx/connect.jmx", "session", "args" if floor[1] else "", out
         )
         home = OURS_HOME
-        extra = {
-            "user.classpath": ROOT / "target/test-classes",
-            "client": "spring" if kind.startswith("sfloor") else "tomcat",
-        }
+        extra = {"user.classpath": ROOT / "target/test-classes", "client": floor[0]}
         shown = f"{kind}:{in_flight}"
     else:
         # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
@@ -133,6 +134,20 @@ def connects_run(in_flight, server, out, round_no):
     }
     figures.update(connect_window(ok, polls))
     return figures
+
+
+# the connect floors inside JMeter: JavaRequestConnectFloor's client for each side ("jfloor:K", "jfloor-args:K", ...)
+JAVA_REQUEST_FLOORS = {"jfloor": "tomcat", "sfloor": "spring", "cfloor": "codec"}
+
+
+def java_request_floor(value):
+    """A CONNECT_IN_FLIGHT value's Java Request floor: its client and whether it carries connect.jmx's arguments
+    ("cfloor-args:8": ("codec", True)), or None for a value that is no such floor."""
+    kind, colon, _ = value.partition(":")
+    base = kind.removesuffix("-args")
+    if not colon or base not in JAVA_REQUEST_FLOORS:
+        return None
+    return JAVA_REQUEST_FLOORS[base], kind != base
 
 
 def first_connect_value():

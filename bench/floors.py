@@ -1,9 +1,9 @@
 """The floor sides: what the design cannot go below, each in a JVM of its own with JMeter's heap and collector
 flags, no JMeter and no plugin (the Java programs in bench/java, io.github.sockjsstomp.bench.floors). Each runs as a
-side of the part whose figure it bounds, never alone: `floor-tomcat` in echo.py, `floor-2x1000` in many_rate.py,
-`floor:K` in connects.py, `floor-closed` and `floor-tomcat-closed` in closed.py. The floors inside JMeter (a Java
-Request: `floor-java`, `floor-held`, `jfloor:K`, `sfloor:K`) are JMeter runs, in their parts. round_trip_floor.py
-compares the I/O models' floors alone.
+side of the part whose figure it bounds, never alone: `floor-tomcat` in echo.py, `floor-2x1000` and
+`codecfloor-2x1000` in many_rate.py, `floor:K` in connects.py, `floor-closed` and `floor-tomcat-closed` in closed.py.
+The floors inside JMeter (a Java Request: `floor-java`, `floor-held`, `jfloor:K`, `sfloor:K`, `cfloor:K`) are JMeter
+runs, in their parts. round_trip_floor.py compares the I/O models' floors alone.
 """
 
 import os
@@ -71,11 +71,25 @@ def tomcat_floor_run(server, out, name):
     }
 
 
+# many_rate.py's floor sides: RateFloor's mode for each ("floor-TxU", "codecfloor-TxU", either with ":K")
+RATE_FLOORS = {"floor": "spring", "codecfloor": "codec"}
+
+
+def rate_floor(side):
+    """A many-rate side's RateFloor mode and sender threads ("codecfloor-2x1000:K": ("codec", 2)), or None for a side
+    that is no floor."""
+    kind, _, shape = side.split(":")[0].partition("-")
+    if kind not in RATE_FLOORS or "x" not in shape:
+        return None
+    return RATE_FLOORS[kind], int(shape.split("x")[0])
+
+
 def floor_process(side, server, out, name, duration, jvm_args=""):
-    """The floor side: RateFloor (Spring's STOMP client as we build it, no JMeter, no timing) in a JVM of its own
-    with JMeter's heap settings and a variant's $JVM_K (jvm_args); its stdout says how many replies had come each
-    second."""
-    threads = int(side.split("-")[1].split("x")[0])
+    """A floor side: RateFloor in a JVM of its own with JMeter's heap settings and a variant's $JVM_K (jvm_args), no
+    JMeter, no timing; "floor-TxU" on Spring's STOMP client as we build it, "codecfloor-TxU" on Spring's STOMP codec
+    straight on Tomcat's client (CodecSession: no Spring session layer). Its stdout says how many replies had come
+    each second."""
+    mode, threads = rate_floor(side)
     users, per_min = ENV["RATE_USERS"], ENV["RATE_PER_USER_MIN"]
     ours = server.ours()
     command = [
@@ -96,6 +110,7 @@ def floor_process(side, server, out, name, duration, jvm_args=""):
         str(per_min),
         os.environ.get("RATE_TICK_MILLIS", "10"),
         str(duration),
+        mode,
     ]
     console = open(out / f"{name}.console.txt", "w")  # noqa: SIM115 (the floor's, open as long as it runs)
     return subprocess.Popen(command, stdout=console, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)

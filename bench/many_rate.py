@@ -5,7 +5,9 @@
                 send.jmx with the scheduled sender (tickMillis RATE_TICK_MILLIS) as "ours-TxU" (T threads of U
                 users: ours-2x1000, ours-20x100); the incumbent: bench/plans/incumbent-rate.jmx, a thread per user,
                 a Constant Throughput Timer holding the same total rate; floor-2x1000: RateFloor (Spring's STOMP
-                client built as ours, no JMeter, no timing, same sessions and schedule). JMeter CPU per answered
+                client built as ours, no JMeter, no timing, same sessions and schedule); codecfloor-2x1000: the same
+                on Spring's STOMP codec straight on Tomcat's client (CodecSession, no Spring session layer; threads
+                x users as floor-TxU); "floor-2x1000:K" / "codecfloor-2x1000:K" with $JVM_K. JMeter CPU per answered
                 message over the window, context switches and CPU per message by thread kind
                 (/proc/<pid>/task/*/status and schedstat), JVM threads, messages per sample, load average before
                 and after. A side "ours-2x1000:K" runs with $JVM_K, the collector flags $GC_K (bin/jmeter's
@@ -22,6 +24,7 @@ Examples:
   flock /tmp/bench.lock env ROUNDS=2 RATE_SIDES="ours-2x1000 ours-2x1000:tick25" PROPS_tick25="tickMillis=25" \\
       python3 bench/many_rate.py
   flock /tmp/bench.lock env BROKER=rabbitmq python3 bench/many_rate.py --rate-sides "ours-2x1000 incumbent ours-2000x1"
+  flock /tmp/bench.lock env ROUNDS=3 RATE_SIDES="floor-2x1000 codecfloor-2x1000" python3 bench/many_rate.py
 
 Needs target/jmeter (make jmeter). Results: results/bench-generator-<time>/summary.md.
 """
@@ -54,7 +57,7 @@ from common import (
     switches_by_kind,
     whole,
 )
-from floors import floor_process
+from floors import floor_process, rate_floor
 
 OPTIONS = [
     Option("RATE_USERS", 2000, "many-rate: users in all", whole),
@@ -84,7 +87,7 @@ def rate_run(side, server, out, round_no):
     }
     key = side.split(":", 1)[1] if ":" in side else None  # a variant: its JVM_K, GC_K, PROPS_K and PLAN_K
     jvm_args, gc_algo = (os.environ.get("JVM_" + key, ""), os.environ.get("GC_" + key)) if key else ("", None)
-    if side.startswith("floor-"):
+    if rate_floor(side):
         process = floor_process(side, server, out, name, duration, jvm_args)
         pid, jtl = process.pid, None
     elif side.split(":")[0] == "incumbent":
@@ -132,7 +135,7 @@ def rate_run(side, server, out, round_no):
     jvm_threads = proc_status(pid, "Threads")
     process.wait(300)
     start_ms, end_ms = int(t0 * 1000), int(t1 * 1000)
-    if side.startswith("floor-"):
+    if rate_floor(side):
         done, errors = floor_answered_between(out / f"{name}.console.txt", start_ms, end_ms)
     elif side.split(":")[0] == "incumbent":
         done, errors = samples_between(jtl, "echo", start_ms, end_ms)

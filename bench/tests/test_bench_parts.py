@@ -4,6 +4,7 @@ import pytest
 
 import closed
 import connects
+import floors
 import held
 
 
@@ -46,3 +47,21 @@ def test_latency_percentiles_are_nearest_rank():
     assert closed.p50_p99(list(range(1, 201))) == {"p50_ms": 101, "p99_ms": 199}
     assert closed.p50_p99([3, 1, 2]) == {"p50_ms": 2, "p99_ms": 3}
     assert closed.p50_p99([]) == {}
+
+
+def test_a_connect_value_names_its_java_request_floors_client_and_arguments():
+    assert connects.java_request_floor("jfloor:8") == ("tomcat", False)
+    assert connects.java_request_floor("sfloor-args:8") == ("spring", True)
+    assert connects.java_request_floor("cfloor:8") == ("codec", False)
+    assert connects.java_request_floor("cfloor-args:32") == ("codec", True)
+    # ours, its variants and the floors outside JMeter are no Java Request floor
+    for value in ("8", "8:old", "floor:8", "lean:8", "cfloor", "xfloor:8"):
+        assert connects.java_request_floor(value) is None
+
+
+def test_a_many_rate_side_names_its_rate_floors_mode_and_threads():
+    assert floors.rate_floor("floor-2x1000") == ("spring", 2)
+    assert floors.rate_floor("codecfloor-2x1000") == ("codec", 2)
+    assert floors.rate_floor("codecfloor-20x100:old") == ("codec", 20)
+    for side in ("ours-2x1000", "ours-2x1000:K", "incumbent", "incumbent:deflate", "floor-tomcat"):
+        assert floors.rate_floor(side) is None

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.jmeter.config.Arguments;
 import org.apache.jmeter.protocol.java.sampler.AbstractJavaSamplerClient;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
@@ -41,8 +43,10 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * (bench/generator_efficiency.py's connects side {@code jfloor:K}). With {@code client=spring} each connect is
  * Spring's {@code WebSocketStompClient.connectAsync} on the plugin's shared client instead ({@link SharedStompClients}:
  * its I/O lanes, connect threads and heart-beat wheels), still nothing of the plugin's virtual users (side
- * {@code sfloor:K}): what Spring's STOMP client adds to Tomcat's, apart from the plugin's per-user work. Bench code,
- * never shipped.
+ * {@code sfloor:K}): what Spring's STOMP client adds to Tomcat's, apart from the plugin's per-user work. With
+ * {@code client=codec} each connect is a {@link CodecSession} (Spring's STOMP codec on Tomcat's client, on the same
+ * connect threads and heart-beat scheduler as {@code tomcat}; side {@code cfloor:K}): Spring's frames without Spring's
+ * session layer, which splits what {@code sfloor} adds to {@code jfloor} between the two. Bench code, never shipped.
  */
 public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
 
@@ -58,8 +62,11 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
     private final BlockingQueue<SampleResult> finished = new LinkedBlockingQueue<>();
     private final List<Session> open = new ArrayList<>();
     private final List<StompSession> openSpring = new ArrayList<>();
+    private final List<CodecSession> openCodec = new ArrayList<>();
     /** Spring's client as the plugin builds it, when {@code client=spring}; null for Tomcat's alone. */
     private WebSocketStompClient spring;
+    /** {@code client=codec}: {@link CodecSession}s instead of the hand-written CONNECT. */
+    private boolean codec;
 
     private String login;
     private String passcode;
@@ -92,9 +99,11 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         inFlight = context.getIntParameter("connectsInFlight", 8);
         login = context.getParameter("login");
         passcode = context.getParameter("passcode");
-        if ("spring".equals(context.getParameter("client", "tomcat"))) {
+        String client = context.getParameter("client", "tomcat");
+        if ("spring".equals(client)) {
             spring = SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false);
         }
+        codec = "codec".equals(client);
         connectFrame = "CONNECT\naccept-version:1.2\nlogin:" + login + "\npasscode:" + passcode + "\nheart-beat:"
                 + heartbeatMillis + "," + heartbeatMillis + "\n\n\0";
         // the thread's share of the group's users, as connect.jmx shares them (shares differ by at most one)
@@ -137,19 +146,31 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
             startSpring(result);
             return;
         }
+        if (codec) {
+            startCodec(container, result);
+            return;
+        }
+        onConnectThread(result, () -> ConnectFloor.connect(container, CONFIG, uri, connectFrame), session -> {
+            synchronized (open) {
+                open.add(session);
+            }
+            return () -> ConnectFloor.heartbeat(session);
+        });
+    }
+
+    /**
+     * A blocking connect (Tomcat's {@code connectToServer} blocks its caller) on the connect threads, timed to its
+     * CONNECTED; {@code keep} holds the session and says how to write its heart-beat.
+     */
+    private <S> void onConnectThread(SampleResult result, Callable<S> connect, Function<S, Runnable> keep) {
         CONNECT_THREADS.execute(() -> {
             try {
-                Session session = ConnectFloor.connect(container, CONFIG, uri, connectFrame);
+                S session = connect.call();
                 result.sampleEnd();
-                synchronized (open) {
-                    open.add(session);
-                }
+                Runnable heartbeat = keep.apply(session);
                 if (heartbeatMillis > 0) {
                     HEARTBEATS.scheduleWithFixedDelay(
-                            () -> ConnectFloor.heartbeat(session),
-                            heartbeatMillis,
-                            heartbeatMillis,
-                            TimeUnit.MILLISECONDS);
+                            heartbeat, heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
                 }
                 result.setSuccessful(true);
                 result.setResponseCodeOK();
@@ -160,6 +181,17 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
             }
             finished.add(result);
         });
+    }
+
+    /** The codec session's connect: blocking as Tomcat's alone is, on the same connect threads. */
+    private void startCodec(WsWebSocketContainer container, SampleResult result) {
+        onConnectThread(
+                result, () -> CodecSession.connect(container, uri, login, passcode, heartbeatMillis), session -> {
+                    synchronized (open) {
+                        openCodec.add(session);
+                    }
+                    return session::heartbeat;
+                });
     }
 
     /** Spring's connect: its connect threads run Tomcat's handshake, an I/O thread reads CONNECTED. */
@@ -209,6 +241,7 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
     public void teardownTest(JavaSamplerContext context) {
         synchronized (open) {
             openSpring.forEach(StompSession::disconnect);
+            openCodec.forEach(CodecSession::disconnect);
             for (Session session : open) {
                 try {
                     session.getBasicRemote().sendText("DISCONNECT\n\n\0");
