@@ -6,7 +6,8 @@
             plan's 10000, the floors' too; the lean client sends none: 0 compares like with like), no login steps.
             Sessions/s from the results file (first start to last CONNECTED), JMeter's and the server's CPU per
             session between the two (polled every 0.25 s), its second half's, and JMeter's by thread kind.
-            A value "K:V" runs ours with K in flight, the plan $PLAN_V, the build $HOME_V, the JVM options $JVM_V;
+            A value "K:V" runs ours with K in flight, the plan $PLAN_V, the build $HOME_V, the JVM options $JVM_V,
+            the properties $PROPS_V ("name=value ...");
             "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight in all);
             "lean:K" the lean client bench/lean-connect (Go, gorilla/websocket; needs go), the same sessions;
             "jfloor:K" the floor inside JMeter (JavaRequestConnectFloor, bench/plans/floor-connect.jmx: one sample per
@@ -85,8 +86,9 @@ def connects_run(in_flight, server, out, round_no):
         extra = {"user.classpath": ROOT / "target/test-classes", "client": floor[0]}
         shown = f"{kind}:{in_flight}"
     else:
-        # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K (A/B of a change)
+        # "8:K": the plan $PLAN_K, the build $HOME_K, the JVM options $JVM_K, the properties $PROPS_K (A/B of a change)
         in_flight, _, key = str(in_flight).partition(":")
+        extra = dict(p.split("=", 1) for p in os.environ.get("PROPS_" + key, "").split()) if key else {}
         plan = ROOT / os.environ.get("PLAN_" + key, ROOT / "jmx/connect.jmx") if key else ROOT / "jmx/connect.jmx"
         home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME
         shown = in_flight + (f":{key}" if key else "")

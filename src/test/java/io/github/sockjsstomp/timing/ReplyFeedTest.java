@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.sockjsstomp.client.message.IncomingMessage;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -227,7 +229,7 @@ class ReplyFeedTest {
             offerer.start();
             offerers.add(offerer);
         }
-        java.util.Set<String> taken = new java.util.HashSet<>();
+        Set<String> taken = new HashSet<>();
         int duplicates = 0;
         while (offerers.stream().anyMatch(Thread::isAlive)) {
             ReplyFeed.Finished next = taker.take(1);
