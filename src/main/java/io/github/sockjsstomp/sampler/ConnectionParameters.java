@@ -38,12 +38,14 @@ import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.AckCounts;
 import io.github.sockjsstomp.client.user.AckSettings;
 import io.github.sockjsstomp.client.user.SteppedConsumeTime;
+import io.github.sockjsstomp.client.user.UserBehaviour;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
 import io.github.sockjsstomp.properties.ClientProperties;
 import io.github.sockjsstomp.threadusers.GroupThreads;
+import io.github.sockjsstomp.threadusers.SilentSessions;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.threadusers.UserShare;
 import io.github.sockjsstomp.timing.Run;
@@ -176,8 +178,10 @@ final class ConnectionParameters {
      * The thread's users, none connected yet, on the JVM's {@code shared} clients.
      *
      * @param connectsInFlight how many of their connects may be under way at once (the session sampler's)
+     * @param silent which of them go silent (the session sampler's dead clients)
      */
-    static ThreadUsers users(Settings settings, SharedStompClients shared, int connectsInFlight, Run run) {
+    static ThreadUsers users(
+            Settings settings, SharedStompClients shared, int connectsInFlight, SilentSessions.Share silent, Run run) {
         UserSettings.ConnectOptions connect = settings.connect();
         // One probe per thread: transport auto asks each endpoint once, and failures get their hints.
         TransportProbe probe = new TransportProbe(shared.httpClient(), (int) connect.timeoutMillis());
@@ -185,6 +189,8 @@ final class ConnectionParameters {
         String group = groupName();
         UserShare share = settings.share();
         Logins logins = settings.logins();
+        UserBehaviour behaviour =
+                UserBehaviour.PLAIN.consumingWith(settings.acks()).tellingLossesTo(run.capacity());
         List<VirtualUser> users = new ArrayList<>(share.count());
         for (int k = 1; k <= share.count(); k++) {
             int number = share.firstNumber() + k - 1;
@@ -197,10 +203,7 @@ final class ConnectionParameters {
                     settings.server(),
                     settings.web().withBearerToken(logins.bearerToken(credentials, thread, number)),
                     connect);
-            VirtualUser made = new VirtualUser(shared, user, probe);
-            made.tellLossesTo(run.capacity());
-            made.consumeWith(settings.acks());
-            users.add(made);
+            users.add(new VirtualUser(shared, user, silent.of(number, behaviour), probe));
         }
         return new ThreadUsers(
                 users,

@@ -84,22 +84,22 @@ public class StompConnectSampler extends StompSampler {
         int connectsInFlight = params.readInt(StompParameters.CONNECTS_IN_FLIGHT);
         boolean warmUp = params.read(StompParameters.WARM_UP);
         var settings = ConnectionParameters.read(params, StompParameters.SUBSCRIBE_TO, warmUp, run);
+        SilentSessions.Share silent = silentShare > 0
+                ? new SilentSessions.Share(silentShare, Math.round(silentAfterSeconds * 1000), run.capacity())
+                : SilentSessions.Share.NONE;
         users = settings == null
                 ? null
-                : own(ConnectionParameters.users(settings, settings.sharedClients(), connectsInFlight, run));
+                : own(ConnectionParameters.users(settings, settings.sharedClients(), connectsInFlight, silent, run));
         steps = new StepsFollower(run, GroupThreads.ofThisThread(run), 0);
         if (users != null) {
-            if (silentShare > 0) {
-                SilentSessions.goSilent(
-                        users.users(), silentShare, Math.round(silentAfterSeconds * 1000), run.capacity());
-                if (users.size() > 0
-                        && users.users().get(0).settings().connect().heartbeatMillis() == 0) {
-                    run.noticeOnce(
-                            "silent-without-heart-beats",
-                            "silentShare=" + silentShare
-                                    + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
-                                    + "miss; silent sessions will likely end NotExpired");
-                }
+            if (silentShare > 0
+                    && users.size() > 0
+                    && users.users().get(0).settings().connect().heartbeatMillis() == 0) {
+                run.noticeOnce(
+                        "silent-without-heart-beats",
+                        "silentShare=" + silentShare
+                                + " with heartbeatMillis=0: the client offers no heart-beats, so the server has none to "
+                                + "miss; silent sessions will likely end NotExpired");
             }
             users.publish();
         }

@@ -16,6 +16,7 @@ import io.github.sockjsstomp.client.user.MessageInbox;
 import io.github.sockjsstomp.client.user.SendFailedException;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.samples.Sample;
+import io.github.sockjsstomp.threadusers.SilentSessions;
 import io.github.sockjsstomp.threadusers.ThreadUsers;
 import io.github.sockjsstomp.threadusers.UserTurns;
 import io.github.sockjsstomp.timing.ReplyIdFinder;
@@ -90,7 +91,10 @@ public class StompReceiveSampler extends StompSampler {
         Run run = joinRun(0);
         ServerFigurePolling.start(params, run);
         var settings = ConnectionParameters.read(params, RECEIVE_FROM, run);
-        users = settings == null ? null : own(ConnectionParameters.users(settings, settings.sharedClients(), 1, run));
+        users = settings == null
+                ? null
+                : own(ConnectionParameters.users(
+                        settings, settings.sharedClients(), 1, SilentSessions.Share.NONE, run));
         if (params.hasErrors() || users == null) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.github.sockjsstomp.threadusers;
 
 import io.github.sockjsstomp.client.user.Silence;
+import io.github.sockjsstomp.client.user.UserBehaviour;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.samples.Sample;
 import java.util.List;
@@ -19,12 +20,18 @@ public final class SilentSessions {
 
     private SilentSessions() {}
 
-    /** The users {@link #picks} go silent {@code afterMillis} after each of their connects, told to {@code listener}. */
-    public static void goSilent(List<VirtualUser> users, double share, long afterMillis, Silence.Listener listener) {
-        for (VirtualUser user : users) {
-            if (picks(user.settings().number(), share)) {
-                user.goSilentAfter(afterMillis, listener);
-            }
+    /**
+     * Which of a thread's users go silent: those {@link #picks} for {@code share}, each session {@code afterMillis}
+     * after its connect, told to {@code listener}.
+     */
+    public record Share(double share, long afterMillis, Silence.Listener listener) {
+
+        /** No user goes silent. */
+        public static final Share NONE = new Share(0, 0, null);
+
+        /** {@code behaviour}, silent as this share says if it picks user {@code number} (from 1). */
+        public UserBehaviour of(int number, UserBehaviour behaviour) {
+            return share > 0 && picks(number, share) ? behaviour.silentAfter(afterMillis, listener) : behaviour;
         }
     }
 

@@ -55,9 +55,6 @@ public final class UserTiming implements UserListener {
             VirtualUser user, ReplyTracker tracker, TimingOptions options, TimingSink sink, UnsaidRefusals unsaid) {
         UserTiming timing = new UserTiming(user, tracker, options, sink, unsaid);
         user.addListener(timing);
-        if (options.receipts()) {
-            user.wantReceipts();
-        }
         return timing;
     }
 
@@ -136,6 +133,11 @@ public final class UserTiming implements UserListener {
     @Override
     public void onMessage(IncomingMessage message) {
         replies.onMessage(message);
+    }
+
+    @Override
+    public boolean wantsReceipts() {
+        return options.receipts();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.message.Template;
 import io.github.sockjsstomp.client.user.SendFailedException;
+import io.github.sockjsstomp.client.user.UserBehaviour;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
@@ -62,6 +63,7 @@ final class WarmUpRun {
             VirtualUser user = new VirtualUser(
                     shared,
                     settings(peer.port(), transport, heartbeatMillis),
+                    UserBehaviour.PLAIN,
                     new TransportProbe(shared.httpClient(), (int) limitMillis));
             try {
                 roundTrips(user, timing, messages, deadline, tally);

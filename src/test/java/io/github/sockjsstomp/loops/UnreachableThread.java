@@ -6,6 +6,7 @@ import io.github.sockjsstomp.client.WebLogin;
 import io.github.sockjsstomp.client.message.OutgoingMessage;
 import io.github.sockjsstomp.client.message.SubscribeHeaders;
 import io.github.sockjsstomp.client.message.Template;
+import io.github.sockjsstomp.client.user.UserBehaviour;
 import io.github.sockjsstomp.client.user.VirtualUser;
 import io.github.sockjsstomp.client.wiring.ClientSettings;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
@@ -54,7 +55,8 @@ final class UnreachableThread implements SendingSampler, AutoCloseable {
                     new UserSettings.Server("http", "127.0.0.1", port, "/ws", Transport.RAW),
                     WebLogin.NONE,
                     new UserSettings.ConnectOptions(Map.of(), 0, 2_000));
-            made.add(new VirtualUser(shared, settings, new TransportProbe(shared.httpClient(), 2_000)));
+            made.add(new VirtualUser(
+                    shared, settings, UserBehaviour.PLAIN, new TransportProbe(shared.httpClient(), 2_000)));
         }
         users = new ThreadUsers(made, List.of(), SubscribeHeaders.NONE, 0, 1, run.capacity());
         TimingOptions options =

@@ -24,6 +24,8 @@ final class Listeners {
     private final Object owner;
     private final List<UserListener> all = new CopyOnWriteArrayList<>();
     private final LongAdder messages = new LongAdder();
+    /** Read on the I/O threads for each frame, set by the JMeter thread that attaches a listener. */
+    private volatile boolean receiptsWanted;
 
     Listeners(Object owner) {
         this.owner = owner;
@@ -31,6 +33,14 @@ final class Listeners {
 
     void add(UserListener listener) {
         all.add(listener);
+        if (listener.wantsReceipts()) {
+            receiptsWanted = true;
+        }
+    }
+
+    /** Whether a listener wants RECEIPT frames: until then the session does not look for them. */
+    boolean receiptsWanted() {
+        return receiptsWanted;
     }
 
     long messages() {

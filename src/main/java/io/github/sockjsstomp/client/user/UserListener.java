@@ -10,6 +10,14 @@ import org.springframework.messaging.simp.stomp.StompHeaders;
  */
 public interface UserListener {
 
+    /**
+     * Whether this listener wants {@link #onReceipt}: asked once, when it is added. Until a listener wants them, the
+     * user's sessions do not look for RECEIPT frames.
+     */
+    default boolean wantsReceipts() {
+        return false;
+    }
+
     /** A MESSAGE on any subscription of the user. */
     default void onMessage(IncomingMessage message) {}
 

@@ -32,7 +32,7 @@ final class UserSessionHandler extends StompSessionHandlerAdapter implements Rec
 
     @Override
     public boolean wantsReceipts() {
-        return user.receiptsWanted();
+        return listeners.receiptsWanted();
     }
 
     @Override

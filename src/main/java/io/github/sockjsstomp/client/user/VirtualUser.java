@@ -2,22 +2,14 @@ package io.github.sockjsstomp.client.user;
 
 import io.github.sockjsstomp.client.ConnectStepResult;
 import io.github.sockjsstomp.client.Failure;
-import io.github.sockjsstomp.client.Transport;
 import io.github.sockjsstomp.client.UserSettings;
 import io.github.sockjsstomp.client.message.HeaderList;
 import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import io.github.sockjsstomp.client.wiring.TransportProbe;
-import java.net.URI;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,93 +20,68 @@ import org.springframework.web.socket.CloseStatus;
 /**
  * A virtual user: one login (its cookie store and HTTP login steps) and its STOMP session over SockJS or a
  * plain WebSocket. Owned by one JMeter thread; what arrives is handed to its {@link UserListener}s on I/O threads.
- * Timing, inboxes and the like attach as listeners: this class knows nothing of them.
+ * Timing, inboxes and the like attach as listeners: this class knows nothing of them. What it does beyond its
+ * settings is fixed when it is made ({@link UserBehaviour}); its {@link SessionConnector} opens the session, this
+ * class uses it (subscribe, send, disconnect) and keeps its state.
  */
 public final class VirtualUser implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(VirtualUser.class);
 
     private final UserSettings settings;
-    /** The settings of the last connect: with transport auto, what the probe chose. */
-    private volatile UserSettings used;
-
-    private final TransportProbe probe;
+    private final UserBehaviour behaviour;
     private final SharedStompClients shared;
     private final HttpLogin http;
-    private final UserSessionHandler sessionHandler;
+    private final SessionConnector connector;
     private final AtomicLong sequence = new AtomicLong();
     private final Listeners listeners = new Listeners(this);
+    // Written by the connecting thread (a JMeter thread, or an I/O thread that read CONNECTED) and on I/O threads
+    // that learn of an ERROR or a loss; read by the JMeter threads.
     private volatile StompSession session;
     private volatile String lastError;
     /** The last ERROR frame since the last connect, as "message: body"; null if none came. */
     private volatile String stompError;
 
-    private volatile ConnectAttempt attempt;
-    /** The connect whose transport is the current session's (how it closed, if it did). */
-    private volatile ConnectAttempt live;
-
     private volatile boolean everConnected;
     /** Set while we close: the server's answer to our DISCONNECT (Spring's: ERROR "Session closed.") is expected. */
     private volatile boolean closing;
-    /** Whether a listener wants RECEIPT frames: until then the session does not look for them. */
-    private volatile boolean receiptsWanted;
-    /** How long after each connect the session goes silent; -1: never. */
-    private volatile long silentAfterMillis = -1;
 
-    private volatile Silence.Listener silenceListener;
-
-    /** How this user's subscriptions acknowledge; auto: not at all. */
-    private volatile AckSettings acks = AckSettings.AUTO;
     /** The acknowledgements of the current session's subscriptions (none with ack auto). */
     private final List<SubscriptionAcks> subscriptionAcks = new CopyOnWriteArrayList<>();
 
     /** Why the current session was lost and when (epoch ms), set on the thread that learnt it; null: not lost. */
     private volatile Loss lastLoss;
 
-    private volatile SessionLoss.Listener lossListener;
-
-    /** @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users */
-    public VirtualUser(SharedStompClients shared, UserSettings settings, TransportProbe probe) {
+    /**
+     * @param behaviour how the user acknowledges, whether its sessions go silent, who hears of its losses
+     * @param probe asks endpoints what they speak (transport auto, failure hints); shared by a thread's users
+     */
+    public VirtualUser(
+            SharedStompClients shared, UserSettings settings, UserBehaviour behaviour, TransportProbe probe) {
         this.shared = shared;
         this.settings = settings;
-        this.used = settings;
-        this.probe = probe;
+        this.behaviour = behaviour;
         this.http = new HttpLogin(shared.httpClient(), (int)
                 Math.min(Integer.MAX_VALUE, settings.connect().timeoutMillis()));
-        this.sessionHandler = new UserSessionHandler(this, listeners);
+        this.connector =
+                new SessionConnector(this, behaviour, probe, shared, http, new UserSessionHandler(this, listeners));
     }
 
-    /** From now on, {@code listener} hears what this user's sessions deliver. */
+    /**
+     * From now on, {@code listener} hears what this user's sessions deliver; RECEIPT frames too, once a listener
+     * {@linkplain UserListener#wantsReceipts wants them}.
+     */
     public void addListener(UserListener listener) {
         listeners.add(listener);
-    }
-
-    /** From now on, RECEIPT frames reach the listeners ({@link UserListener#onReceipt}). */
-    public void wantReceipts() {
-        receiptsWanted = true;
     }
 
     public UserSettings settings() {
         return settings;
     }
 
-    /** From the next connect on, each session goes silent {@code afterMillis} after it connected (a dead client). */
-    public void goSilentAfter(long afterMillis, Silence.Listener listener) {
-        silenceListener = listener;
-        silentAfterMillis = afterMillis;
-    }
-
-    /**
-     * From the next SUBSCRIBE on, the subscriptions ask for {@code settings}' acknowledgement mode (the SUBSCRIBE's
-     * {@code ack} header) and acknowledge each message as it says.
-     */
-    public void consumeWith(AckSettings settings) {
-        acks = settings;
-    }
-
     /** The current session's silence; null unless this user goes silent and has connected. */
     public Silence silence() {
-        ConnectAttempt connected = live;
+        ConnectAttempt connected = connector.live();
         return connected == null ? null : connected.silence;
     }
 
@@ -130,20 +97,7 @@ public final class VirtualUser implements AutoCloseable {
      * soon as its transport opens, so no socket or XHR thread outlives it.
      */
     public ConnectStepResult connect() throws InterruptedException {
-        Started started = start();
-        if (started.done() != null) {
-            return started.done();
-        }
-        Throwable waited = null;
-        try {
-            started.connectedOrEnded().get(settings.connect().timeoutMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            waited = e;
-        } catch (InterruptedException e) {
-            started.current().abandon(started.future());
-            throw e;
-        }
-        return settle(started, waited);
+        return connector.connect();
     }
 
     /**
@@ -152,11 +106,7 @@ public final class VirtualUser implements AutoCloseable {
      * first connect, which waits), and no HTTP login steps, each of which blocks the thread it runs on.
      */
     public boolean connectsWithoutWaiting() {
-        Transport transport = settings.server().transport();
-        boolean plain = transport == Transport.RAW
-                || transport == Transport.AUTO
-                        && probe.known(settings.server().endpointHttpUri()).orElse(Transport.AUTO) == Transport.RAW;
-        return plain && !settings.web().hasSteps();
+        return connector.connectsWithoutWaiting();
     }
 
     /**
@@ -166,201 +116,22 @@ public final class VirtualUser implements AutoCloseable {
      * which completes it exceptionally with an InterruptedException, as {@link #connect} throws one.
      */
     public CompletableFuture<ConnectStepResult> connectAsync() {
-        Started started = start();
-        if (started.done() != null) {
-            return CompletableFuture.completedFuture(started.done());
-        }
-        CompletableFuture<Object> outcome = started.connectedOrEnded();
-        timeOut(outcome, settings.connect().timeoutMillis());
-        return outcome.handle((ignored, failure) -> {
-            Throwable waited = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                    ? wrapped.getCause()
-                    : failure;
-            try {
-                return settle(
-                        started,
-                        waited == null || waited instanceof TimeoutException ? waited : new ExecutionException(waited));
-            } catch (InterruptedException givenUp) {
-                throw new CompletionException(givenUp);
-            }
-        });
+        return connector.connectAsync();
     }
 
-    /**
-     * Fails {@code outcome} with a TimeoutException after {@code millis}, on the heart-beats' wheels rather than the
-     * JDK's delay thread (CompletableFuture.orTimeout): there every CONNECTED cancelled the earliest timeout, under
-     * that queue's lock, and woke its thread; a wheel's cancel is a flag. Up to a tick late (25 ms).
-     */
-    private void timeOut(CompletableFuture<Object> outcome, long millis) {
-        ScheduledFuture<?> timeout = shared.scheduler()
-                .schedule(
-                        () -> outcome.completeExceptionally(new TimeoutException()),
-                        Instant.now().plusMillis(millis));
-        outcome.whenComplete((ignored, failure) -> timeout.cancel(false));
-    }
-
-    /**
-     * A connect under way: its attempt, the STOMP session's future and when it started; or {@code done}, a step
-     * that failed before there was anything to wait for.
-     */
-    private record Started(
-            ConnectAttempt current,
-            CompletableFuture<StompSession> future,
-            URI uri,
-            long startMillis,
-            long startNanos,
-            ConnectStepResult done) {
-
-        /** Done at CONNECTED, an ERROR frame or the connect given up, whichever comes first. */
-        CompletableFuture<Object> connectedOrEnded() {
-            return CompletableFuture.anyOf(future, current.error, current.givenUp);
-        }
-    }
-
-    private Started start() {
-        long startMillis = System.currentTimeMillis();
-        long startNanos = System.nanoTime();
+    /** A connect begins: the session before it is closed, and what it said of itself forgotten. */
+    void beginConnect() {
         closeSession();
         lastError = null;
         stompError = null;
         closing = false;
-        UserSettings use = settings;
-        if (settings.server().transport() == Transport.AUTO) {
-            TransportProbe.Result found = probe.transportFor(
-                    settings.server().endpointHttpUri(),
-                    http.cookieHeader(settings.server().endpointHttpUri()));
-            if (!found.ok()) {
-                return new Started(
-                        null,
-                        null,
-                        null,
-                        startMillis,
-                        startNanos,
-                        ConnectStepResult.failure(
-                                "connect",
-                                found.code(),
-                                "transport auto: " + found.message(),
-                                startMillis,
-                                startNanos));
-            }
-            use = settings.withTransport(found.transport());
-            ChosenTransports.sayOnce(settings.server().endpointHttpUri(), found);
-        }
-        used = use;
-        URI uri = use.server().stompUri();
-        long silentAfter = silentAfterMillis;
-        ConnectAttempt current =
-                new ConnectAttempt(silentAfter < 0 ? null : new Silence(silenceListener, settings.name()));
-        attempt = current;
-        live = current;
-        try {
-            return new Started(
-                    current,
-                    Handshake.open(shared, http, use, uri, current, sessionHandler),
-                    uri,
-                    startMillis,
-                    startNanos,
-                    null);
-        } catch (RuntimeException e) {
-            // SockJS asks /info on this thread: a refused or unknown server fails here, not in the future.
-            current.abandon();
-            log.debug("{} connect failed", this, e);
-            return new Started(
-                    current,
-                    null,
-                    uri,
-                    startMillis,
-                    startNanos,
-                    failed(use, uri, Failure.of(e), startMillis, startNanos));
-        } finally {
-            // SockJS's /info was asked and read on this thread, inside connectAsync.
-            shared.forgetSockJsInfo(use.server().transport());
-        }
     }
 
-    private ConnectStepResult failed(UserSettings use, URI uri, Failure failure, long startMillis, long startNanos) {
-        String hint = ConnectHints.forTransport(
-                probe, use, failure.code(), http.cookieHeader(use.server().endpointHttpUri()));
-        return ConnectStepResult.failure(
-                "connect",
-                failure.code(),
-                "Connect to " + uri + " over " + use.server().transport() + " failed: " + failure.message() + hint,
-                startMillis,
-                startNanos);
-    }
-
-    /** The server answered the connect with an ERROR frame ("message: body"). */
-    private ConnectStepResult refused(String error, long startMillis, long startNanos) {
-        return ConnectStepResult.failure(
-                "connect",
-                Failure.STOMP_ERROR,
-                error + ConnectHints.forStompError(used, error),
-                startMillis,
-                startNanos);
-    }
-
-    /**
-     * The connect's step once its wait ended: CONNECTED, an ERROR frame, the connect timeout ({@code waited} a
-     * TimeoutException), a failed transport ({@code waited} an ExecutionException) or the connect given up from
-     * another thread ({@link #disconnect}: an InterruptedException, as if the waiting thread had been interrupted).
-     */
-    private ConnectStepResult settle(Started started, Throwable waited) throws InterruptedException {
-        ConnectAttempt current = started.current();
-        CompletableFuture<StompSession> future = started.future();
-        URI uri = started.uri();
-        long startMillis = started.startMillis();
-        long startNanos = started.startNanos();
-        if (waited instanceof TimeoutException) {
-            current.abandon(future);
-            return ConnectStepResult.failure(
-                    "connect",
-                    Failure.CONNECT_TIMEOUT,
-                    "No CONNECTED from " + uri + " within " + settings.connect().timeoutMillis() + " ms",
-                    startMillis,
-                    startNanos);
-        }
-        if (waited != null) {
-            if (current.givenUp.isDone()) {
-                // the transport it closed ended the connect
-                current.abandon(future);
-                throw givenUp();
-            }
-            current.abandon(future);
-            log.debug("{} connect failed", this, waited.getCause());
-            String error = stompError;
-            if (error != null) {
-                return refused(error, startMillis, startNanos);
-            }
-            return failed(used, uri, Failure.of(waited), startMillis, startNanos);
-        }
-        if (current.givenUp.isDone()) {
-            throw givenUp();
-        }
-        String error = current.error.getNow(null);
-        if (error != null) {
-            current.abandon(future);
-            return refused(error, startMillis, startNanos);
-        }
-        session = future.getNow(null);
-        attempt = null;
+    /** The connect under way ended with CONNECTED: {@code connected} is the session from now on. */
+    void connected(StompSession connected) {
+        session = connected;
         everConnected = true;
         lastLoss = null;
-        if (current.silence != null) {
-            current.silence.arm(shared.scheduler(), silentAfterMillis);
-        }
-        return ConnectStepResult.success(
-                "connect",
-                "200",
-                "CONNECTED over " + used.server().transport()
-                        + (settings.server().transport() == Transport.AUTO ? " (auto)" : "") + " to " + uri,
-                startMillis,
-                startNanos,
-                0,
-                "");
-    }
-
-    private InterruptedException givenUp() {
-        return new InterruptedException(this + ": connect given up (the user was disconnected)");
     }
 
     /**
@@ -368,7 +139,7 @@ public final class VirtualUser implements AutoCloseable {
      * ({@code permessage-deflate; client_max_window_bits=15}), or {@code none}; null before its transport opened.
      */
     public String agreedExtensions() {
-        ConnectAttempt connected = live;
+        ConnectAttempt connected = connector.live();
         return connected == null ? null : connected.agreedExtensions;
     }
 
@@ -400,7 +171,7 @@ public final class VirtualUser implements AutoCloseable {
             StompHeaders frame = new StompHeaders();
             headers.forEach(frame::add);
             frame.setDestination(destination);
-            AckSettings consumer = acks;
+            AckSettings consumer = behaviour.acks();
             SubscriptionAcks acknowledging = null;
             if (consumer.acknowledges()) {
                 frame.setAck(consumer.mode().header());
@@ -485,11 +256,6 @@ public final class VirtualUser implements AutoCloseable {
         return lastLoss;
     }
 
-    /** Each lost session of this user is told to {@code listener} at the time the user learns it. */
-    public void tellLossesTo(SessionLoss.Listener listener) {
-        lossListener = listener;
-    }
-
     /** A lost session: why ({@link SessionLoss}) and when, epoch milliseconds. */
     public record Loss(SessionLoss cause, long epochMs) {}
 
@@ -505,15 +271,9 @@ public final class VirtualUser implements AutoCloseable {
 
     /** Sends DISCONNECT and closes the session, or gives up a connect under way; the cookies stay. */
     public void disconnect() {
-        ConnectAttempt connected = live;
-        if (connected != null) {
-            connected.release();
-        }
+        connector.releaseLive();
         closeSession();
-        ConnectAttempt current = attempt;
-        if (current != null) {
-            current.abandon();
-        }
+        connector.abandonUnderWay();
     }
 
     @Override
@@ -546,7 +306,7 @@ public final class VirtualUser implements AutoCloseable {
                 + (settings.credentials().login().isEmpty()
                         ? ""
                         : " (" + settings.credentials().login() + ")")
-                + ", " + used.server().transport() + ", "
+                + ", " + connector.used().server().transport() + ", "
                 + (current == null
                         ? "no session"
                         : "session " + current.getSessionId() + (current.isConnected() ? "" : " (closed)"))
@@ -554,10 +314,6 @@ public final class VirtualUser implements AutoCloseable {
     }
 
     // What the session handler (UserSessionHandler) reports, on the I/O thread that read it.
-
-    boolean receiptsWanted() {
-        return receiptsWanted;
-    }
 
     /** Our DISCONNECT is under way: the server's ERROR or close that answers it is expected. */
     boolean closing() {
@@ -575,9 +331,7 @@ public final class VirtualUser implements AutoCloseable {
         stompError = error;
         lastError = "ERROR frame: " + error;
         log.debug("{} got ERROR frame: {}", this, error);
-        ConnectAttempt current = attempt;
-        if (current != null) {
-            current.error.complete(error);
+        if (connector.refusedUnderWay(error)) {
             return false;
         }
         return session != null;
@@ -618,15 +372,12 @@ public final class VirtualUser implements AutoCloseable {
         }
         Loss now = new Loss(cause, before == null ? System.currentTimeMillis() : before.epochMs());
         lastLoss = now;
-        SessionLoss.Listener listener = lossListener;
-        if (listener != null) {
-            listener.sessionLost(cause, now.epochMs(), before == null ? null : before.cause());
-        }
+        behaviour.losses().sessionLost(cause, now.epochMs(), before == null ? null : before.cause());
     }
 
     /** How the current session's WebSocket closed; null while open or unknown. */
     CloseStatus closedWith() {
-        ConnectAttempt connect = live;
+        ConnectAttempt connect = connector.live();
         return connect == null ? null : connect.closedWith;
     }
 }
