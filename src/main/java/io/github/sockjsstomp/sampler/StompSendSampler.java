@@ -40,6 +40,7 @@ import io.github.sockjsstomp.timing.UserTiming;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 
@@ -137,52 +138,86 @@ public class StompSendSampler extends StompSampler {
         super(PARAMETERS);
     }
 
+    /**
+     * What this thread's sending is made of, read and checked from the sampler's parameters: a mix that cannot work
+     * together (a scheduled or closed loop with a mode it cannot pace) is a ConfigError naming the parameter.
+     */
+    private record Settings(
+            SendMode mode,
+            boolean receipts,
+            double messagesPerSecondPerThread,
+            boolean closed,
+            Pace pace,
+            boolean replySamples,
+            long replyTimeoutMillis,
+            int replies,
+            boolean fromSenderOnly,
+            String idHeader,
+            Pattern replyIdPattern) {
+
+        static Settings read(ParameterReader params) {
+            // read in the order the errors are to be told in
+            SendMode mode = params.read(MODE);
+            boolean receipts = params.read(RECEIPTS);
+            double messagesPerSecondPerThread = params.read(MESSAGES_PER_SECOND_PER_THREAD);
+            long tickMillis = params.read(TICK_MILLIS);
+            long sampleMillis = params.read(SAMPLE_MILLIS);
+            boolean replySamples = params.read(REPLY_SAMPLES);
+            if (messagesPerSecondPerThread > 0 && mode.awaits()) {
+                params.error(
+                        MESSAGES_PER_SECOND_PER_THREAD.name,
+                        String.valueOf(messagesPerSecondPerThread),
+                        "the scheduled sender is fire-and-forget only; with mode=" + mode
+                                + " use messagesPerSecondPerThread=0 (one message per sample, paced by a timer)");
+            }
+            boolean closed = params.read(LOOP).equals(LOOP_CLOSED);
+            long pauseMillis = params.read(PAUSE_MILLIS);
+            if (closed && !mode.awaits()) {
+                params.error(
+                        LOOP.name,
+                        LOOP_CLOSED,
+                        "the closed loop waits for each message's answer: use mode=await-reply or await-receipt (mode"
+                                + " is " + mode + "), or loop=blocking");
+            } else if (closed && messagesPerSecondPerThread > 0) {
+                params.error(
+                        LOOP.name,
+                        LOOP_CLOSED,
+                        "the closed loop paces each user by its answers and pauseMillis: use"
+                                + " messagesPerSecondPerThread=0 (was " + messagesPerSecondPerThread + ")");
+            }
+            long replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
+            int replies = params.readInt(REPLIES_PER_MESSAGE);
+            String replyFrom = params.read(REPLY_FROM);
+            boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER)
+                    || replyFrom.equals(REPLY_FROM_AUTO) && mode == SendMode.AWAIT_REPLY;
+            return new Settings(
+                    mode,
+                    receipts,
+                    messagesPerSecondPerThread,
+                    closed,
+                    new Pace(tickMillis, sampleMillis, pauseMillis),
+                    replySamples,
+                    replyTimeoutMillis,
+                    replies,
+                    fromSenderOnly,
+                    params.read(ID_HEADER),
+                    params.read(REPLY_ID_PATTERN));
+        }
+
+        TimingOptions timingOptions() {
+            return new TimingOptions(
+                    replyTimeoutMillis, replies, mode, idHeader, replyIdPattern, fromSenderOnly, receipts);
+        }
+    }
+
     @Override
     protected void setUp(ParameterReader params, String label) {
         describeRequests = Sample.requestTextWanted();
-        SendMode mode = params.read(MODE);
-        boolean awaitReply = mode == SendMode.AWAIT_REPLY;
-        boolean receipts = params.read(RECEIPTS);
-        double messagesPerSecondPerThread = params.read(MESSAGES_PER_SECOND_PER_THREAD);
-        long tickMillis = params.read(TICK_MILLIS);
-        long sampleMillis = params.read(SAMPLE_MILLIS);
-        replySamples = params.read(REPLY_SAMPLES);
-        if (messagesPerSecondPerThread > 0 && mode.awaits()) {
-            params.error(
-                    MESSAGES_PER_SECOND_PER_THREAD.name,
-                    String.valueOf(messagesPerSecondPerThread),
-                    "the scheduled sender is fire-and-forget " + "only; with mode=" + mode
-                            + " use messagesPerSecondPerThread=0 (one message per sample, paced by a timer)");
-        }
-        boolean closed = params.read(LOOP).equals(LOOP_CLOSED);
-        long pauseMillis = params.read(PAUSE_MILLIS);
-        if (closed && !mode.awaits()) {
-            params.error(
-                    LOOP.name,
-                    LOOP_CLOSED,
-                    "the closed loop waits for each message's answer: use mode=await-reply or await-receipt (mode is "
-                            + mode + "), or loop=blocking");
-        } else if (closed && messagesPerSecondPerThread > 0) {
-            params.error(
-                    LOOP.name,
-                    LOOP_CLOSED,
-                    "the closed loop paces each user by its answers and pauseMillis: use messagesPerSecondPerThread=0"
-                            + " (was " + messagesPerSecondPerThread + ")");
-        }
-        long replyTimeoutMillis = params.read(REPLY_TIMEOUT_MILLIS);
-        int replies = params.readInt(REPLIES_PER_MESSAGE);
-        String replyFrom = params.read(REPLY_FROM);
-        boolean fromSenderOnly = replyFrom.equals(REPLY_FROM_SENDER) || replyFrom.equals(REPLY_FROM_AUTO) && awaitReply;
-        String idHeader = params.read(ID_HEADER);
-        var pattern = params.read(REPLY_ID_PATTERN);
+        Settings settings = Settings.read(params);
+        replySamples = settings.replySamples();
         parts.check(params);
-        run = joinRun(replyTimeoutMillis + 1000);
-        sender = sender(
-                closed,
-                messagesPerSecondPerThread,
-                new Pace(tickMillis, sampleMillis, pauseMillis),
-                mode,
-                replyTimeoutMillis);
+        run = joinRun(settings.replyTimeoutMillis() + 1000);
+        sender = sender(settings);
         users = use(ThreadUsers.current());
         if (users == null) {
             params.problem("'" + label + "' needs a session sampler (" + StompConnectSampler.class.getSimpleName()
@@ -192,10 +227,8 @@ public class StompSendSampler extends StompSampler {
         if (params.hasErrors()) {
             return;
         }
-        TimingOptions options =
-                new TimingOptions(replyTimeoutMillis, replies, mode, idHeader, pattern, fromSenderOnly, receipts);
         try {
-            timings = users.timing().attach(label, options, sink, run.tracker());
+            timings = users.timing().attach(label, settings.timingOptions(), sink, run.tracker());
             run.atFinish(() -> noticeNoReplyAtTheEnd(label));
         } catch (IllegalStateException e) {
             params.problem(e.getMessage());
@@ -224,23 +257,24 @@ public class StompSendSampler extends StompSampler {
      * messagesPerSecondPerThread > 0}, else one message per sample. A mix setUp refused picks one all the same: the test stops at
      * its first sample.
      */
-    private Sender sender(
-            boolean closed, double messagesPerSecondPerThread, Pace pace, SendMode mode, long replyTimeoutMillis) {
+    private Sender sender(Settings settings) {
+        Pace pace = settings.pace();
+        SendMode mode = settings.mode();
         Sending sending = new Sending();
-        if (closed && mode.awaits()) {
+        if (settings.closed() && mode.awaits()) {
             ClosedLoopSender loop =
                     new ClosedLoopSender(sending, pace.pauseMillis(), pace.sampleMillis(), pace.tickMillis());
             loop.follow(new StepsFollower(run, GroupThreads.ofThisThread(run), 0));
             return loop;
         }
-        if (messagesPerSecondPerThread > 0 && !mode.awaits()) {
+        if (settings.messagesPerSecondPerThread() > 0 && !mode.awaits()) {
             return new ScheduledSender(
                     sending,
-                    new SendSchedule(messagesPerSecondPerThread, pace.tickMillis()),
+                    new SendSchedule(settings.messagesPerSecondPerThread(), pace.tickMillis()),
                     pace.sampleMillis(),
                     new StepsFollower(run, GroupThreads.ofThisThread(run), pace.tickMillis()));
         }
-        return new OneMessageSender(sending, mode, replyTimeoutMillis, Sample.responseHeadersWanted());
+        return new OneMessageSender(sending, mode, settings.replyTimeoutMillis(), Sample.responseHeadersWanted());
     }
 
     @Override

@@ -87,38 +87,66 @@ public class StompStepsSampler extends StompSampler {
                 STEPS_LOG));
     }
 
+    /**
+     * The steps as the sampler's parameters give them, read and checked: what cannot be used is a ConfigError naming
+     * the parameter, and then {@code plan} is null.
+     */
+    private record Settings(
+            StepPlan plan,
+            StepsStart start,
+            ServiceLevel level,
+            boolean stopOnBreak,
+            long settleMillis,
+            String stepsLogFile) {
+
+        static Settings read(ParameterReader params) {
+            StepKind kind = params.read(STEP_KIND);
+            String stepsText = params.read(STEPS);
+            List<Double> offers = List.of();
+            try {
+                offers = StepPlan.parse(stepsText, kind);
+            } catch (IllegalArgumentException e) {
+                params.error(STEPS.name, stepsText, e.getMessage());
+            }
+            if (kind == StepKind.RATE) {
+                refuseAMixOfRates(params, stepsText);
+            }
+            if (kind == StepKind.LOOPING) {
+                refuseABlockingLoop(params, stepsText);
+            }
+            if (kind == StepKind.CONSUME && JMeterUtils.getJMeterProperties() != null) {
+                refuseConsumeStepsWithoutAConsumer(
+                        params, JMeterUtils.getProperty("ack"), JMeterUtils.getProperty("consumeMillis"));
+            }
+            long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
+            long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
+            StepsStart start = StompStepsSampler.start(params, params.read(STEPS_START), kind);
+            ServiceLevel level = serviceLevel(params);
+            boolean stopOnBreak = params.read(STOP_ON_BREAK);
+            long settleMillis = params.read(REPLY_TIMEOUT_MILLIS) + 1500;
+            StepPlan plan = params.hasErrors() ? null : new StepPlan(kind, offers, rampMillis, holdMillis);
+            return new Settings(
+                    plan,
+                    start,
+                    level,
+                    stopOnBreak,
+                    settleMillis,
+                    params.read(STEPS_LOG).trim());
+        }
+    }
+
     @Override
     protected void setUp(ParameterReader params, String label) {
-        StepKind kind = params.read(STEP_KIND);
-        String stepsText = params.read(STEPS);
-        List<Double> offers = List.of();
-        try {
-            offers = StepPlan.parse(stepsText, kind);
-        } catch (IllegalArgumentException e) {
-            params.error(STEPS.name, stepsText, e.getMessage());
-        }
-        if (kind == StepKind.RATE) {
-            refuseAMixOfRates(params, stepsText);
-        }
-        if (kind == StepKind.LOOPING) {
-            refuseABlockingLoop(params, stepsText);
-        }
-        if (kind == StepKind.CONSUME && JMeterUtils.getJMeterProperties() != null) {
-            refuseConsumeStepsWithoutAConsumer(
-                    params, JMeterUtils.getProperty("ack"), JMeterUtils.getProperty("consumeMillis"));
-        }
-        long rampMillis = Math.round(params.read(STEP_RAMP_SECONDS) * 1000);
-        long holdMillis = Math.round(params.read(STEP_HOLD_SECONDS) * 1000);
-        StepsStart start = start(params, params.read(STEPS_START), kind);
-        ServiceLevel level = serviceLevel(params);
-        boolean stopOnBreak = params.read(STOP_ON_BREAK);
-        long settleMillis = params.read(REPLY_TIMEOUT_MILLIS) + 1500;
+        Settings read = Settings.read(params);
         Run run = joinRun(0);
         if (params.hasErrors()) {
             return;
         }
-        StepPlan plan = new StepPlan(kind, offers, rampMillis, holdMillis);
-        String file = params.read(STEPS_LOG).trim();
+        StepPlan plan = read.plan();
+        StepsStart start = read.start();
+        ServiceLevel level = read.level();
+        boolean stopOnBreak = read.stopOnBreak();
+        String file = read.stepsLogFile();
         String engine = EngineName.current();
         StepsLog stepsLog;
         try {
@@ -137,7 +165,7 @@ public class StompStepsSampler extends StompSampler {
                 level,
                 GeneratorCheck.DEFAULT,
                 stopOnBreak,
-                settleMillis,
+                read.settleMillis(),
                 SharedStompClients.IO_THREAD_PREFIX);
         Stepper made = new Stepper(
                 settings,
@@ -160,7 +188,7 @@ public class StompStepsSampler extends StompSampler {
         }
         Stepper stepper = made;
         run.atFinish(stepper::finish);
-        if (kind == StepKind.CONSUME) {
+        if (plan.kind() == StepKind.CONSUME) {
             stepper.tellOffer(CONSUME_OFFER_MILLIS, run.consumeTime()::millis);
         }
         stepper.start();
