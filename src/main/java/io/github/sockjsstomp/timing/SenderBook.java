@@ -24,4 +24,17 @@ final class SenderBook {
     boolean refusedSince(long sentNanos) {
         return refused && refusedNanos - sentNanos >= 0;
     }
+
+    /**
+     * Whether a sender that sent {@code sends} messages, the first at {@code firstSendNanos}, had none answered
+     * within {@code timeoutNanos} by {@code nowNanos} with nothing the run already says to explain it: a server that
+     * refused its frames with an ERROR since then is said by the refusals' own lines, and a hint to check the
+     * destination, the subscription or the payload would point the wrong way.
+     */
+    boolean noneAnsweredUnexplained(long sends, long firstSendNanos, long timeoutNanos, long nowNanos) {
+        return sends >= 3
+                && answered.sum() == 0
+                && nowNanos - firstSendNanos > timeoutNanos
+                && !refusedSince(firstSendNanos);
+    }
 }

@@ -109,14 +109,13 @@ public final class UserTiming implements UserListener {
     }
 
     /**
-     * Whether this user sent a few messages, the first longer ago than the reply timeout, and none was answered:
-     * the destination, the subscription or the payload is likely wrong (a server that cannot read a payload
-     * often answers nothing, or answers without the id).
+     * Whether this user sent a few messages, the first longer ago than the reply timeout, none was answered and the
+     * server refused none of them: the destination, the subscription or the payload is likely wrong (a server that
+     * cannot read a payload often answers nothing, or answers without the id).
      */
     public boolean noneAnswered() {
-        return sends >= 3
-                && book.answered.sum() == 0
-                && System.nanoTime() - firstSendNanos > TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis());
+        return book.noneAnsweredUnexplained(
+                sends, firstSendNanos, TimeUnit.MILLISECONDS.toNanos(options.replyTimeoutMillis()), System.nanoTime());
     }
 
     /** Where this user sent its last message; null before its first. */
