@@ -2,6 +2,7 @@ package io.github.sockjsstomp.client.wiring;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.simp.stomp.ConnectionHandlingStompSession;
+import org.springframework.messaging.simp.stomp.ConnectionLostException;
 import org.springframework.messaging.simp.stomp.DefaultStompSession;
 import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompHeaderAccessor;
@@ -16,6 +17,10 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * {@link ReceiptListener}: Spring's own session passes RECEIPT frames only to the receipt handlers it
  * registered itself (see {@link ReceiptHeaders} for why ours are not registered there). Costs one field read
  * per frame while no one wants receipts, and one look at the command Spring decoded already when someone does.
+ *
+ * <p>Its sessions also tell a connection they close for missed heart-beats as that alone: Spring's read inactivity
+ * drops the connection, closes it, and only then tells the handler why, while the close's own transport error,
+ * on an I/O thread, could be told first, and a sampler looking in between reported the loss as a transport error.
  */
 final class ReceiptingStompClient extends WebSocketStompClient {
 
@@ -56,6 +61,19 @@ final class ReceiptingStompClient extends WebSocketStompClient {
             }
             // Spring's own receipt handlers (none of ours) still get theirs.
             super.handleMessage(message);
+        }
+
+        /**
+         * A transport error once the connection is dropped is the transport's echo of a close the session made
+         * itself: a DISCONNECT, said by no one, or a read or write inactivity task, which tells its own cause (a
+         * {@link ConnectionLostException}) right after the close it made. The echo comes on the I/O thread and
+         * could be told first; Spring's own closes and losses, all ConnectionLostExceptions, still are.
+         */
+        @Override
+        public void handleFailure(Throwable failure) {
+            if (isConnected() || failure instanceof ConnectionLostException) {
+                super.handleFailure(failure);
+            }
         }
     }
 }

@@ -2,6 +2,8 @@ package io.github.sockjsstomp.client.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.EOFException;
+import java.nio.channels.AsynchronousCloseException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,9 +11,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.simp.stomp.ConnectionHandlingStompSession;
+import org.springframework.messaging.simp.stomp.ConnectionLostException;
 import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompHeaderAccessor;
 import org.springframework.messaging.simp.stomp.StompHeaders;
+import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.messaging.tcp.TcpConnection;
@@ -33,6 +37,12 @@ class ReceiptingStompClientTest {
     /** A session handler that hears receipts, as the virtual user's does. */
     private final class Handler extends StompSessionHandlerAdapter implements ReceiptListener {
         volatile boolean wanted = true;
+        final List<Throwable> transportErrors = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void handleTransportError(StompSession session, Throwable exception) {
+            transportErrors.add(exception);
+        }
 
         @Override
         public boolean wantsReceipts() {
@@ -48,12 +58,25 @@ class ReceiptingStompClientTest {
     private final Handler handler = new Handler();
 
     private ConnectionHandlingStompSession connectedSession() {
+        return connectedSession(null);
+    }
+
+    /** With {@code heartbeats} (ms, both ways) asked by the client and agreed by the server, or none. */
+    private ConnectionHandlingStompSession connectedSession(long[] heartbeats) {
         scheduler.initialize();
         ReceiptingStompClient client = new ReceiptingStompClient(new StandardWebSocketClient());
         client.setTaskScheduler(scheduler);
-        ConnectionHandlingStompSession session = client.createSession(new StompHeaders(), handler);
+        StompHeaders connectHeaders = new StompHeaders();
+        connectHeaders.setHeartbeat(heartbeats == null ? new long[] {0, 0} : heartbeats);
+        ConnectionHandlingStompSession session = client.createSession(connectHeaders, handler);
+        connection.session = session;
         session.afterConnected(connection);
-        session.handleMessage(frame(StompCommand.CONNECTED, null));
+        Message<byte[]> connected = frame(StompCommand.CONNECTED, null);
+        if (heartbeats != null) {
+            StompHeaderAccessor.getAccessor(connected, StompHeaderAccessor.class)
+                    .setHeartbeat(heartbeats[0], heartbeats[1]);
+        }
+        session.handleMessage(connected);
         return session;
     }
 
@@ -114,9 +137,65 @@ class ReceiptingStompClientTest {
         assertThat(receipts).containsExactly("m-8");
     }
 
+    /**
+     * Spring's read inactivity drops the connection, closes it, then says why; the close's own transport error (an
+     * I/O thread's read cut short) may come first, as here, and is not told: the loss is the missed heart-beats.
+     */
+    @Test
+    void aReadInactivityIsToldAloneNotAfterTheTransportErrorItsCloseMakes() {
+        connectedSession(new long[] {10_000, 10_000});
+        connection.onClose = () -> connection.session.handleFailure(new AsynchronousCloseException());
+        assertThat(connection.readInactivity).as("the session asked for a read inactivity check").isNotNull();
+
+        connection.readInactivity.run();
+
+        assertThat(handler.transportErrors)
+                .singleElement()
+                .satisfies(e -> assertThat(e).isInstanceOf(ConnectionLostException.class))
+                .satisfies(e -> assertThat(e.getMessage()).startsWith("Read inactivity"));
+    }
+
+    @Test
+    void aTransportErrorOnAnOpenConnectionIsTold() {
+        ConnectionHandlingStompSession session = connectedSession(new long[] {10_000, 10_000});
+
+        session.handleFailure(new EOFException("peer went away"));
+
+        assertThat(handler.transportErrors)
+                .singleElement()
+                .satisfies(e -> assertThat(e).hasMessage("peer went away"));
+    }
+
+    @Test
+    void aConnectionTheServerClosesIsToldOnce() {
+        ConnectionHandlingStompSession session = connectedSession(new long[] {10_000, 10_000});
+        connection.onClose = () -> connection.session.handleFailure(new AsynchronousCloseException());
+
+        session.afterConnectionClosed();
+
+        assertThat(handler.transportErrors)
+                .singleElement()
+                .satisfies(e -> assertThat(e).hasMessage("Connection closed"));
+        assertThat(session.isConnected()).isFalse();
+    }
+
+    @Test
+    void ourDisconnectIsNotALoss() {
+        ConnectionHandlingStompSession session = connectedSession(new long[] {10_000, 10_000});
+        connection.onClose = () -> connection.session.handleFailure(new AsynchronousCloseException());
+
+        session.disconnect();
+
+        assertThat(handler.transportErrors).isEmpty();
+    }
+
     private static final class RecordingConnection implements TcpConnection<byte[]> {
 
         final List<Message<byte[]>> written = new CopyOnWriteArrayList<>();
+        volatile ConnectionHandlingStompSession session;
+        volatile Runnable readInactivity;
+        /** What the transport does on close, on the closing thread (nothing by default). */
+        volatile Runnable onClose = () -> {};
 
         @Override
         public CompletableFuture<Void> sendAsync(Message<byte[]> message) {
@@ -125,12 +204,16 @@ class ReceiptingStompClientTest {
         }
 
         @Override
-        public void onReadInactivity(Runnable runnable, long duration) {}
+        public void onReadInactivity(Runnable runnable, long duration) {
+            readInactivity = runnable;
+        }
 
         @Override
         public void onWriteInactivity(Runnable runnable, long duration) {}
 
         @Override
-        public void close() {}
+        public void close() {
+            onClose.run();
+        }
     }
 }
