@@ -87,6 +87,7 @@ class StompReplySamplerTest {
         SampleResult headless = StompReplySampler.sampleOf(finished, ReplyLabel.DESTINATION, false);
         assertThat(headless.getSamplerData()).as("nobody reads it headless").isNullOrEmpty();
         assertThat(headless.getResponseDataAsString()).isEqualTo("m-1");
+        assertThat(headless.getDataEncodingNoDefault()).isEqualTo("UTF-8");
     }
 
     private static TimingRecord answered(long latencyMicros, String destination) {
