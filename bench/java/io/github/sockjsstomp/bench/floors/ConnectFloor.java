@@ -4,7 +4,6 @@ import com.sun.management.OperatingSystemMXBean;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
-import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -146,7 +145,7 @@ public final class ConnectFloor {
         Endpoint endpoint = new Endpoint() {
             @Override
             public void onOpen(Session session, EndpointConfig endpointConfig) {
-                session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connected::complete);
+                session.addMessageHandler(String.class, new WholeText(connected::complete));
             }
         };
         Session session = container.connectToServer(endpoint, config, uri);
@@ -163,6 +162,16 @@ public final class ConnectFloor {
     static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return task -> new Thread(task, prefix + count.incrementAndGet());
+    }
+
+    /** Daemon threads named by their job: JMeter's JVM ends at the test's end, and the bench reads CPU by kind. */
+    static ThreadFactory daemons(String prefix) {
+        ThreadFactory named = named(prefix);
+        return task -> {
+            Thread thread = named.newThread(task);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /** A STOMP heart-beat: an end of line, written as Spring's session writes its own. */
