@@ -8,7 +8,8 @@
             session between the two (polled every 0.25 s), its second half's, and JMeter's by thread kind.
             A value "K:V" runs ours with K in flight, the plan $PLAN_V, the build $HOME_V, the JVM options $JVM_V,
             the properties $PROPS_V ("name=value ...");
-            "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight in all);
+            "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight per thread as ours,
+            K x CONNECT_THREADS in all, on as many connect threads);
             "lean:K" the lean client bench/lean-connect (Go, gorilla/websocket; needs go), the same sessions;
             "jfloor:K" the floor inside JMeter (JavaRequestConnectFloor, bench/plans/floor-connect.jmx: one sample per
             session, K in flight per thread), "jfloor-args:K" that with connect.jmx's session arguments;

@@ -116,13 +116,22 @@ def floor_process(side, server, out, name, duration, jvm_args=""):
     return subprocess.Popen(command, stdout=console, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
 
 
-def connect_floor_run(in_flight, server, out, round_no):
+def connect_floor_args(url, login, passcode, users, per_thread, threads, heartbeat_ms):
+    """ConnectFloor's arguments: `per_thread` connects under way per thread of the plugin's side (connect.jmx's
+    connectsInFlight and jfloor:K count so), `threads` x `per_thread` in all, on as many connect threads; the sessions
+    held 2 s; the plan's heart-beats."""
+    return [url, login, passcode, str(users), str(per_thread * threads), "2", str(heartbeat_ms)]
+
+
+def connect_floor_run(per_thread, server, out, round_no):
     """The connect floor (ConnectFloor, benchmark code in bench/java) in a JVM of its own with JMeter's heap and
     collector flags: Tomcat's WebSocket client alone on our I/O lanes, upgrade plus a STOMP CONNECT written by hand,
-    in_flight at once, as many sessions as connect.jmx opens, raw, no heart-beats, no JMeter: the design's price per
-    session, which the plugin's connect path is measured against."""
+    per_thread connects under way for each of CONNECT_THREADS threads (as connect.jmx's connectsInFlight), as many
+    sessions as connect.jmx opens, raw, the plan's heart-beats, no JMeter: the design's price per session, which the
+    plugin's connect path is measured against."""
     users = int(os.environ.get("CONNECT_USERS", "6000"))
-    name = f"connects-floor{in_flight}-r{round_no}"
+    threads = int(os.environ.get("CONNECT_THREADS", "6"))
+    name = f"connects-floor{per_thread}-r{round_no}"
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = [
         "java",
@@ -131,14 +140,16 @@ def connect_floor_run(in_flight, server, out, round_no):
         "-cp",
         test_classpath(),
         "io.github.sockjsstomp.bench.floors.ConnectFloor",
-        f"ws://127.0.0.1:{server.port}{server.endpoint}",
-        login.get("login", "guest"),
-        login.get("passcode", "guest"),
-        str(users),
-        str(in_flight),
-        "2",
-        # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
-        os.environ.get("CONNECT_HEARTBEAT_MS", "10000"),
+        *connect_floor_args(
+            f"ws://127.0.0.1:{server.port}{server.endpoint}",
+            login.get("login", "guest"),
+            login.get("passcode", "guest"),
+            users,
+            per_thread,
+            threads,
+            # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
+            os.environ.get("CONNECT_HEARTBEAT_MS", "10000"),
+        ),
     ]
     server_cpu = proc_cpu_seconds(server.pid)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
@@ -150,7 +161,8 @@ def connect_floor_run(in_flight, server, out, round_no):
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
     (out / f"{name}.console.txt").write_text(figures_line + rest)
     found = dict(pair.split("=") for pair in figures_line.split() if "=" in pair)
-    row = tool_connect_row(name, f"floor:{in_flight}", users, found, server_cpu)
+    row = tool_connect_row(name, f"floor:{per_thread}", users, found, server_cpu)
+    row["threads"] = threads
     if connects_done:
         row["cpu_us_by_kind"] = by_kind_per_session(started, connects_done, row["connected"])
     return row

@@ -65,3 +65,9 @@ def test_a_many_rate_side_names_its_rate_floors_mode_and_threads():
     assert floors.rate_floor("codecfloor-20x100:old") == ("codec", 20)
     for side in ("ours-2x1000", "ours-2x1000:K", "incumbent", "incumbent:deflate", "floor-tomcat"):
         assert floors.rate_floor(side) is None
+
+
+def test_the_connect_floor_keeps_k_connects_under_way_per_thread_of_ours():
+    # floor:8 beside ours on 15 threads: 8 per thread, 120 in all, as connect.jmx's connectsInFlight=8 keeps them
+    args = floors.connect_floor_args("ws://127.0.0.1:15674/ws", "guest", "guest", 15000, 8, 15, "10000")
+    assert args == ["ws://127.0.0.1:15674/ws", "guest", "guest", "15000", "120", "2", "10000"]
