@@ -4,7 +4,9 @@
 // that does nothing else, on the same machine. With -mode echo it runs the closed-loop echo instead (echo.go).
 // With -compress it offers permessage-deflate (gorilla's offer: both no_context_takeover parameters, not Chrome's
 // "permessage-deflate; client_max_window_bits") and writes its frames compressed where the server agreed; the
-// count of sessions that agreed is in its figures (bench/server_memory.py reads it).
+// count of sessions that agreed is in its figures (bench/server_memory.py reads it). In connect mode its CONNECT asks
+// for -heart-beat (the plugin's 10000,10000 by default; 0,0 for none) and it writes its own where the server agreed
+// (heartbeat.go).
 package main
 
 import (
@@ -40,6 +42,8 @@ func main() {
 	queuePrefix := flag.String("queue-prefix", "/queue/lean-echo.", "echo: user i sends to and subscribes <prefix>i")
 	compress := flag.Bool("compress", false, "connect: offer permessage-deflate (server_no_context_takeover; "+
 		"client_no_context_takeover) and write compressed where agreed")
+	heartBeat := flag.String("heart-beat", "10000,10000", "connect: CONNECT's heart-beat cx,cy in ms (the plugin's "+
+		"default; 0,0: none); the client writes its own every max(cx, sy) where CONNECTED agreed")
 	flag.Parse()
 	if *mode == "echo" {
 		runEcho(echoOptions{url: *url, login: *login, passcode: *passcode, host: *host, users: *sessions,
@@ -51,9 +55,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "-mode %q: connect or echo\n", *mode)
 		os.Exit(2)
 	}
+	asked, err := parseHeartBeats(*heartBeat)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 
-	frame := []byte(fmt.Sprintf("CONNECT\naccept-version:1.2\nhost:%s\nlogin:%s\npasscode:%s\nheart-beat:0,0\n\n\x00",
-		*host, *login, *passcode))
+	frame := []byte(fmt.Sprintf("CONNECT\naccept-version:1.2\nhost:%s\nlogin:%s\npasscode:%s\nheart-beat:%s\n\n\x00",
+		*host, *login, *passcode, asked.header()))
+	beater := startHeartBeater(25 * time.Millisecond)
 	dialer := websocket.Dialer{HandshakeTimeout: *timeout, Subprotocols: []string{"v12.stomp"},
 		EnableCompression: *compress}
 
@@ -72,7 +82,7 @@ func main() {
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			began := time.Now()
-			conn, extensions, err := connect(dialer, *url, frame, *timeout)
+			conn, extensions, connected, err := connect(dialer, *url, frame, *timeout)
 			took := time.Since(began)
 			mu.Lock()
 			defer mu.Unlock()
@@ -85,6 +95,7 @@ func main() {
 			}
 			conns = append(conns, conn)
 			times = append(times, took)
+			beater.add(conn, sendPeriod(asked, connectedHeartBeats(connected)))
 			if strings.Contains(extensions, "permessage-deflate") {
 				compressed++
 				if agreed == "" {
@@ -116,36 +127,41 @@ func main() {
 		fmt.Fprintln(os.Stderr, "the server agreed to:", agreed)
 	}
 	time.Sleep(*hold)
+	if lost := beater.close(); lost > 0 {
+		fmt.Fprintln(os.Stderr, "heart-beats that could not be written:", lost)
+	}
 	for _, c := range conns {
 		c.WriteMessage(websocket.TextMessage, []byte("DISCONNECT\n\n\x00"))
 		c.Close()
 	}
 }
 
-// connect opens one session; it returns the Sec-WebSocket-Extensions the server's 101 agreed to (empty: none).
-// Where permessage-deflate was agreed, the CONNECT goes compressed (gorilla's EnableWriteCompression, on here
-// explicitly) and the CONNECTED comes compressed from the server: its deflater and inflater have both worked.
-func connect(dialer websocket.Dialer, url string, frame []byte, timeout time.Duration) (*websocket.Conn, string, error) {
+// connect opens one session; it returns the Sec-WebSocket-Extensions the server's 101 agreed to (empty: none) and
+// the CONNECTED frame. Where permessage-deflate was agreed, the CONNECT goes compressed (gorilla's
+// EnableWriteCompression, on here explicitly) and the CONNECTED comes compressed from the server: its deflater and
+// inflater have both worked.
+func connect(dialer websocket.Dialer, url string, frame []byte, timeout time.Duration) (*websocket.Conn, string, []byte,
+	error) {
 	conn, response, err := dialer.Dial(url, http.Header{})
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	extensions := response.Header.Get("Sec-WebSocket-Extensions")
 	conn.EnableWriteCompression(dialer.EnableCompression)
 	conn.SetReadDeadline(time.Now().Add(timeout))
 	if err := conn.WriteMessage(websocket.TextMessage, frame); err != nil {
 		conn.Close()
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	_, reply, err := conn.ReadMessage()
 	if err != nil {
 		conn.Close()
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	if !bytes.HasPrefix(reply, []byte("CONNECTED")) {
 		conn.Close()
-		return nil, "", fmt.Errorf("not CONNECTED: %.200q", reply)
+		return nil, "", nil, fmt.Errorf("not CONNECTED: %.200q", reply)
 	}
 	conn.SetReadDeadline(time.Time{})
-	return conn, extensions, nil
+	return conn, extensions, reply, nil
 }

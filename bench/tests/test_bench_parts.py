@@ -71,3 +71,13 @@ def test_the_connect_floor_keeps_k_connects_under_way_per_thread_of_ours():
     # floor:8 beside ours on 15 threads: 8 per thread, 120 in all, as connect.jmx's connectsInFlight=8 keeps them
     args = floors.connect_floor_args("ws://127.0.0.1:15674/ws", "guest", "guest", 15000, 8, 15, "10000")
     assert args == ["ws://127.0.0.1:15674/ws", "guest", "guest", "15000", "120", "2", "10000"]
+
+
+def test_a_lean_side_asks_for_the_plans_heart_beats_or_for_none(monkeypatch):
+    monkeypatch.setenv("CONNECT_HEARTBEAT_MS", "10000")
+    assert connects.lean_side("lean:64") == (64, "10000,10000")
+    assert connects.lean_side("lean-nohb:120") == (120, "0,0")
+    monkeypatch.setenv("CONNECT_HEARTBEAT_MS", "0")
+    assert connects.lean_side("lean:8") == (8, "0,0")
+    for value in ("8", "8:old", "floor:8", "jfloor:8", "lean", "leanx:8"):
+        assert connects.lean_side(value) is None
