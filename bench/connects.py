@@ -5,7 +5,9 @@
             alternating: CONNECT_USERS users on CONNECT_THREADS threads, raw, heart-beats CONNECT_HEARTBEAT_MS both
             ways (the plan's 10000; the floors' and the lean client's too), no login steps.
             Sessions/s from the results file (first start to last CONNECTED), JMeter's and the server's CPU per
-            session between the two (polled every 0.25 s), its second half's, and JMeter's by thread kind.
+            session between the two (polled every 0.25 s), its second half's (the sessions after the first half:
+            the JIT's work mostly done; every side's, the floors' and the lean client's too), and by thread kind
+            (ours and the floors, the whole and the second half).
             A value "K:V" runs ours with K in flight, the plan $PLAN_V, the build $HOME_V, the JVM options $JVM_V,
             the properties $PROPS_V ("name=value ...");
             "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight per thread as ours,

@@ -153,19 +153,35 @@ def connect_floor_run(per_thread, server, out, round_no):
     ]
     server_cpu = proc_cpu_seconds(server.pid)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-    # its threads' CPU from its start to its figures' line (printed once the last session connected), by kind
-    started = switches_by_kind(process.pid)
-    figures_line = process.stdout.readline()
+    # its threads' CPU by kind from its start, from its "halfway" line (half the sessions connected) and to its
+    # figures' line (printed once the last session connected)
+    started, halfway = switches_by_kind(process.pid), None
+    head = process.stdout.readline()
+    if head.strip() == "halfway":
+        halfway = switches_by_kind(process.pid) if process.poll() is None else None
+        figures_line = process.stdout.readline()
+    else:
+        head, figures_line = "", head
     connects_done = switches_by_kind(process.pid) if process.poll() is None else None
     rest, _ = process.communicate(timeout=900)
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
-    (out / f"{name}.console.txt").write_text(figures_line + rest)
+    (out / f"{name}.console.txt").write_text(head + figures_line + rest)
     found = dict(pair.split("=") for pair in figures_line.split() if "=" in pair)
     row = tool_connect_row(name, f"floor:{per_thread}", users, found, server_cpu)
     row["threads"] = threads
     if connects_done:
-        row["cpu_us_by_kind"] = by_kind_per_session(started, connects_done, row["connected"])
+        row.update(connect_floor_by_kind(started, halfway, connects_done, row["connected"], users))
     return row
+
+
+def connect_floor_by_kind(started, halfway, done, connected, users):
+    """ConnectFloor's CPU per session by thread kind (switches_by_kind readings at its start, at its "halfway" line
+    or None, and once all had connected): over the whole run per session connected, and over the second half per
+    session of that half (users less the first half's users // 2, as the floor counts its own second half)."""
+    figures = {"cpu_us_by_kind": by_kind_per_session(started, done, connected)}
+    if halfway:
+        figures["cpu_us_by_kind_second_half"] = by_kind_per_session(halfway, done, users - users // 2)
+    return figures
 
 
 CLOSED_FLOORS = {"floor-closed": "spring", "floor-tomcat-closed": "tomcat"}

@@ -81,3 +81,14 @@ def test_a_lean_side_asks_for_the_plans_heart_beats_or_for_none(monkeypatch):
     assert connects.lean_side("lean:8") == (8, "0,0")
     for value in ("8", "8:old", "floor:8", "jfloor:8", "lean", "leanx:8"):
         assert connects.lean_side(value) is None
+
+
+def test_the_connect_floors_cpu_by_kind_is_per_session_over_the_whole_and_the_second_half():
+    started = {"floor-connect": (8, 0, 1.0), "stomp-io": (2, 0, 0.5)}
+    halfway = {"floor-connect": (8, 0, 2.0), "stomp-io": (2, 0, 1.5)}
+    done = {"floor-connect": (8, 0, 4.0), "stomp-io": (2, 0, 2.5), "floor-heartbeat": (1, 0, 0.1)}
+    figures = floors.connect_floor_by_kind(started, halfway, done, connected=999, users=1001)
+    # the whole per session connected; the second half over the 501 sessions after the first 500
+    assert figures["cpu_us_by_kind"] == {"floor-connect": 3003, "stomp-io": 2002, "floor-heartbeat": 100}
+    assert figures["cpu_us_by_kind_second_half"] == {"floor-connect": 3992, "stomp-io": 1996, "floor-heartbeat": 200}
+    assert "cpu_us_by_kind_second_half" not in floors.connect_floor_by_kind(started, None, done, 999, 1001)
