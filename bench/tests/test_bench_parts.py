@@ -92,3 +92,12 @@ def test_the_connect_floors_cpu_by_kind_is_per_session_over_the_whole_and_the_se
     assert figures["cpu_us_by_kind"] == {"floor-connect": 3003, "stomp-io": 2002, "floor-heartbeat": 100}
     assert figures["cpu_us_by_kind_second_half"] == {"floor-connect": 3992, "stomp-io": 1996, "floor-heartbeat": 200}
     assert "cpu_us_by_kind_second_half" not in floors.connect_floor_by_kind(started, None, done, 999, 1001)
+
+
+def test_a_held_side_names_its_floors_client():
+    assert held.held_floor("floor-held") == "spring"
+    assert held.held_floor("floor-held:args") == "spring"
+    assert held.held_floor("cfloor-held") == "codec"
+    assert held.held_floor("cfloor-held:args") == "codec"
+    for side in ("ours", "ours:before", "incumbent", "cfloor:8", "floor-closed"):
+        assert held.held_floor(side) is None

@@ -109,10 +109,22 @@ public final class RateFloor {
 
     static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode, String subscribeTo)
             throws Exception {
+        return connect(client, uri, login, passcode, subscribeTo, 0);
+    }
+
+    /** A Spring session, heart-beats {@code heartbeatMillis} both ways (0: off), its replies counted. */
+    static StompSession connect(
+            WebSocketStompClient client,
+            URI uri,
+            String login,
+            String passcode,
+            String subscribeTo,
+            long heartbeatMillis)
+            throws Exception {
         StompHeaders connect = new StompHeaders();
         connect.setLogin(login);
         connect.setPasscode(passcode);
-        connect.setHeartbeat(new long[] {0, 0});
+        connect.setHeartbeat(new long[] {heartbeatMillis, heartbeatMillis});
         StompSession session = client.connectAsync(
                         uri, new WebSocketHttpHeaders(), connect, new StompSessionHandlerAdapter() {})
                 .get(30, TimeUnit.SECONDS);
