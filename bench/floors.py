@@ -2,8 +2,10 @@
 flags, no JMeter and no plugin (the Java programs in bench/java, io.github.sockjsstomp.bench.floors). Each runs as a
 side of the part whose figure it bounds, never alone: `floor-tomcat` in echo.py, `floor-2x1000` and
 `codecfloor-2x1000` in many_rate.py, `floor:K` in connects.py, `floor-closed` and `floor-tomcat-closed` in closed.py.
-The floors inside JMeter (a Java Request: `floor-java`, `floor-held`, `jfloor:K`, `sfloor:K`, `cfloor:K`) are JMeter
-runs, in their parts. round_trip_floor.py compares the I/O models' floors alone.
+The floors inside JMeter (a Java Request: `floor-java`, `floor-held`, `cfloor-held`, `jfloor:K`, `sfloor:K`,
+`cfloor:K`) are JMeter runs, in their parts. round_trip_floor.py compares the I/O models' floors alone. Where a floor
+is like-for-like with the side it bounds (Tomcat's buffers, connects in flight, heart-beats) and where not:
+bench/README.md, "The floors beside the plugin".
 """
 
 import os
