@@ -2,14 +2,19 @@
 """Connects: connect.jmx's connect rate and JMeter's CPU per session, beside the lean client and the floors.
 
   connects  connect.jmx with CONNECT_IN_FLIGHT values (default "1 8 32") of connects under way per thread,
-            alternating: CONNECT_USERS users on CONNECT_THREADS threads, raw, heart-beats CONNECT_HEARTBEAT_MS (the
-            plan's 10000, the floors' too; the lean client sends none: 0 compares like with like), no login steps.
+            alternating: CONNECT_USERS users on CONNECT_THREADS threads, raw, heart-beats CONNECT_HEARTBEAT_MS both
+            ways (the plan's 10000; the floors' and the lean client's too), no login steps.
             Sessions/s from the results file (first start to last CONNECTED), JMeter's and the server's CPU per
-            session between the two (polled every 0.25 s), its second half's, and JMeter's by thread kind.
+            session between the two (polled every 0.25 s), its second half's (the sessions after the first half:
+            the JIT's work mostly done; every side's, the floors' and the lean client's too), and by thread kind
+            (ours and the floors, the whole and the second half).
             A value "K:V" runs ours with K in flight, the plan $PLAN_V, the build $HOME_V, the JVM options $JVM_V,
             the properties $PROPS_V ("name=value ...");
-            "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight in all);
-            "lean:K" the lean client bench/lean-connect (Go, gorilla/websocket; needs go), the same sessions;
+            "floor:K" the connect floor (ConnectFloor: Tomcat's client alone, K in flight per thread as ours,
+            K x CONNECT_THREADS in all, on as many connect threads);
+            "lean:K" the lean client bench/lean-connect (Go, gorilla/websocket; needs go), the same sessions, K in
+            flight in all, heart-beats CONNECT_HEARTBEAT_MS both ways written by one ticker; "lean-nohb:K" the same
+            asking for none (heart-beat:0,0, the lean client's CONNECT before issue 50);
             "jfloor:K" the floor inside JMeter (JavaRequestConnectFloor, bench/plans/floor-connect.jmx: one sample per
             session, K in flight per thread), "jfloor-args:K" that with connect.jmx's session arguments;
             "sfloor:K" / "sfloor-args:K" the same with Spring's STOMP client as the plugin builds it;
@@ -59,7 +64,7 @@ OPTIONS = [
     Option("CONNECT_USERS", 6000, "users (sessions) a run", whole),
     Option("CONNECT_THREADS", 6, "JMeter threads the users share", whole),
     Option("CONNECT_DURATION", 40, "seconds a JMeter run lasts (an upper bound)", whole),
-    Option("CONNECT_HEARTBEAT_MS", 10000, "heart-beats of ours and the floors (0: none, as the lean client)", whole),
+    Option("CONNECT_HEARTBEAT_MS", 10000, "heart-beats of ours, the floors and lean:K, both ways (0: none)", whole),
 ]
 
 
@@ -156,10 +161,26 @@ def first_connect_value():
     return os.environ.get("CONNECT_IN_FLIGHT", "1 8 32").split()[0]
 
 
-def lean_connect_run(in_flight, server, out, round_no):
-    """The lean client: as many sessions as connect.jmx opens, in_flight at once, raw, no heart-beats."""
+# the lean client's sides: "lean:K" asks for the plan's heart-beats, "lean-nohb:K" for none
+LEAN_SIDES = ("lean", "lean-nohb")
+
+
+def lean_side(value):
+    """A CONNECT_IN_FLIGHT value's lean client run: (connects in flight in all, its CONNECT's heart-beat header), or
+    None for a value that is no lean side ("lean:64": (64, "10000,10000") with CONNECT_HEARTBEAT_MS 10000)."""
+    kind, colon, in_flight = value.partition(":")
+    if not colon or kind not in LEAN_SIDES:
+        return None
+    heartbeat_ms = 0 if kind == "lean-nohb" else int(os.environ.get("CONNECT_HEARTBEAT_MS", "10000"))
+    return int(in_flight), f"{heartbeat_ms},{heartbeat_ms}"
+
+
+def lean_connect_run(value, server, out, round_no):
+    """The lean client: as many sessions as connect.jmx opens, K in flight at once, raw, the heart-beats lean_side
+    gives the value (written by one ticker where the server agrees; the server's are not read)."""
+    in_flight, heart_beat = lean_side(value)
     users = int(os.environ.get("CONNECT_USERS", "6000"))
-    name = f"connects-lean{in_flight}-r{round_no}"
+    name = f"connects-{value.partition(':')[0]}{in_flight}-r{round_no}"
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = [
         str(lean_connect_binary(out)),
@@ -175,13 +196,15 @@ def lean_connect_run(in_flight, server, out, round_no):
         login.get("login", "guest"),
         "-passcode",
         login.get("passcode", "guest"),
+        "-heart-beat",
+        heart_beat,
     ]
     server_cpu = proc_cpu_seconds(server.pid)
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
     (out / f"{name}.console.txt").write_text(done.stdout + done.stderr)
     found = dict(pair.split("=") for pair in done.stdout.split())
-    return tool_connect_row(name, f"lean:{in_flight}", users, found, server_cpu)
+    return tool_connect_row(name, value, users, found, server_cpu)
 
 
 def connects(server, out, _=None):
@@ -193,8 +216,8 @@ def connects(server, out, _=None):
         for value in values:
             if hasattr(server, "settle"):
                 server.settle()
-            if value.startswith("lean:"):
-                runs[value].append(lean_connect_run(int(value[5:]), server, out, round_no))
+            if lean_side(value):
+                runs[value].append(lean_connect_run(value, server, out, round_no))
             elif value.startswith("floor:"):
                 runs[value].append(connect_floor_run(int(value[6:]), server, out, round_no))
             else:

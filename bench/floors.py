@@ -2,8 +2,10 @@
 flags, no JMeter and no plugin (the Java programs in bench/java, io.github.sockjsstomp.bench.floors). Each runs as a
 side of the part whose figure it bounds, never alone: `floor-tomcat` in echo.py, `floor-2x1000` and
 `codecfloor-2x1000` in many_rate.py, `floor:K` in connects.py, `floor-closed` and `floor-tomcat-closed` in closed.py.
-The floors inside JMeter (a Java Request: `floor-java`, `floor-held`, `jfloor:K`, `sfloor:K`, `cfloor:K`) are JMeter
-runs, in their parts. round_trip_floor.py compares the I/O models' floors alone.
+The floors inside JMeter (a Java Request: `floor-java`, `floor-held`, `cfloor-held`, `jfloor:K`, `sfloor:K`,
+`cfloor:K`) are JMeter runs, in their parts. round_trip_floor.py compares the I/O models' floors alone. Where a floor
+is like-for-like with the side it bounds (Tomcat's buffers, connects in flight, heart-beats) and where not:
+bench/README.md, "The floors beside the plugin".
 """
 
 import os
@@ -116,13 +118,22 @@ def floor_process(side, server, out, name, duration, jvm_args=""):
     return subprocess.Popen(command, stdout=console, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
 
 
-def connect_floor_run(in_flight, server, out, round_no):
+def connect_floor_args(url, login, passcode, users, per_thread, threads, heartbeat_ms):
+    """ConnectFloor's arguments: `per_thread` connects under way per thread of the plugin's side (connect.jmx's
+    connectsInFlight and jfloor:K count so), `threads` x `per_thread` in all, on as many connect threads; the sessions
+    held 2 s; the plan's heart-beats."""
+    return [url, login, passcode, str(users), str(per_thread * threads), "2", str(heartbeat_ms)]
+
+
+def connect_floor_run(per_thread, server, out, round_no):
     """The connect floor (ConnectFloor, benchmark code in bench/java) in a JVM of its own with JMeter's heap and
     collector flags: Tomcat's WebSocket client alone on our I/O lanes, upgrade plus a STOMP CONNECT written by hand,
-    in_flight at once, as many sessions as connect.jmx opens, raw, no heart-beats, no JMeter: the design's price per
-    session, which the plugin's connect path is measured against."""
+    per_thread connects under way for each of CONNECT_THREADS threads (as connect.jmx's connectsInFlight), as many
+    sessions as connect.jmx opens, raw, the plan's heart-beats, no JMeter: the design's price per session, which the
+    plugin's connect path is measured against."""
     users = int(os.environ.get("CONNECT_USERS", "6000"))
-    name = f"connects-floor{in_flight}-r{round_no}"
+    threads = int(os.environ.get("CONNECT_THREADS", "6"))
+    name = f"connects-floor{per_thread}-r{round_no}"
     login = {k: v for k, v in server.ours().items() if k in ("login", "passcode")}
     command = [
         "java",
@@ -131,29 +142,48 @@ def connect_floor_run(in_flight, server, out, round_no):
         "-cp",
         test_classpath(),
         "io.github.sockjsstomp.bench.floors.ConnectFloor",
-        f"ws://127.0.0.1:{server.port}{server.endpoint}",
-        login.get("login", "guest"),
-        login.get("passcode", "guest"),
-        str(users),
-        str(in_flight),
-        "2",
-        # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
-        os.environ.get("CONNECT_HEARTBEAT_MS", "10000"),
+        *connect_floor_args(
+            f"ws://127.0.0.1:{server.port}{server.endpoint}",
+            login.get("login", "guest"),
+            login.get("passcode", "guest"),
+            users,
+            per_thread,
+            threads,
+            # the plan's heart-beats, written from one scheduler: what the held sessions cost during the connects
+            os.environ.get("CONNECT_HEARTBEAT_MS", "10000"),
+        ),
     ]
     server_cpu = proc_cpu_seconds(server.pid)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-    # its threads' CPU from its start to its figures' line (printed once the last session connected), by kind
-    started = switches_by_kind(process.pid)
-    figures_line = process.stdout.readline()
+    # its threads' CPU by kind from its start, from its "halfway" line (half the sessions connected) and to its
+    # figures' line (printed once the last session connected)
+    started, halfway = switches_by_kind(process.pid), None
+    head = process.stdout.readline()
+    if head.strip() == "halfway":
+        halfway = switches_by_kind(process.pid) if process.poll() is None else None
+        figures_line = process.stdout.readline()
+    else:
+        head, figures_line = "", head
     connects_done = switches_by_kind(process.pid) if process.poll() is None else None
     rest, _ = process.communicate(timeout=900)
     server_cpu = proc_cpu_seconds(server.pid) - server_cpu
-    (out / f"{name}.console.txt").write_text(figures_line + rest)
+    (out / f"{name}.console.txt").write_text(head + figures_line + rest)
     found = dict(pair.split("=") for pair in figures_line.split() if "=" in pair)
-    row = tool_connect_row(name, f"floor:{in_flight}", users, found, server_cpu)
+    row = tool_connect_row(name, f"floor:{per_thread}", users, found, server_cpu)
+    row["threads"] = threads
     if connects_done:
-        row["cpu_us_by_kind"] = by_kind_per_session(started, connects_done, row["connected"])
+        row.update(connect_floor_by_kind(started, halfway, connects_done, row["connected"], users))
     return row
+
+
+def connect_floor_by_kind(started, halfway, done, connected, users):
+    """ConnectFloor's CPU per session by thread kind (switches_by_kind readings at its start, at its "halfway" line
+    or None, and once all had connected): over the whole run per session connected, and over the second half per
+    session of that half (users less the first half's users // 2, as the floor counts its own second half)."""
+    figures = {"cpu_us_by_kind": by_kind_per_session(started, done, connected)}
+    if halfway:
+        figures["cpu_us_by_kind_second_half"] = by_kind_per_session(halfway, done, users - users // 2)
+    return figures
 
 
 CLOSED_FLOORS = {"floor-closed": "spring", "floor-tomcat-closed": "tomcat"}

@@ -4,15 +4,19 @@
   held   N_SMALL and N_BIG sessions, one per JMeter thread (connect.jmx; the incumbent's
          bench/plans/incumbent-connect.jmx): the live objects' bytes (jcmd GC.class_histogram, a full GC first; each
          run's histogram kept as <run>.histogram.txt, to diff two sizes by class), RSS and threads, the difference
-         divided by the sessions added. Ours with heart-beats on; the incumbent cannot send them between samples.
+         divided by the sessions added. Ours and the floors with 10 s heart-beats both ways (connect.jmx's
+         default); the incumbent cannot send them between samples.
          Sides (--held-sides): ours, incumbent, floor-held (HeldSessionFloor in bench/plans/floor-held.jmx: one
-         Spring STOMP session per thread built as ours, in a Java Request), floor-held:args (with connect.jmx's
-         session-sampler arguments, unread); "ours:K" runs the JMeter home $HOME_K with the plan $PLAN_K.
+         Spring STOMP session per thread built as ours, in a Java Request), cfloor-held (the same plan with a
+         session of the bench's own on Spring's STOMP codec, CodecSession, on Tomcat's client sized as ours),
+         floor-held:args and cfloor-held:args (with connect.jmx's session-sampler arguments, unread); "ours:K"
+         runs the JMeter home $HOME_K with the plan $PLAN_K, "floor-held:K" and "cfloor-held:K" the plan $PLAN_K.
   many   ours with sessionsPerThread: THREADS_MANY x SESSIONS_PER_THREAD sessions against THREADS_MANY x 1: heap and
          RSS per session, JVM threads in all, connect rate (first connect start to last connect end).
 
 Examples:
   flock /tmp/bench.lock python3 bench/held.py --held-sides "ours incumbent floor-held floor-held:args"
+  flock /tmp/bench.lock python3 bench/held.py --held-sides "floor-held cfloor-held cfloor-held:args"
   flock /tmp/bench.lock env BROKER=rabbitmq python3 bench/held.py many
 
 Needs target/jmeter (make jmeter). Results: results/bench-generator-<time>/summary.md.
@@ -50,6 +54,18 @@ OPTIONS = [
 ]
 
 
+# the held floors (a Java Request in bench/plans/floor-held.jmx): HeldSessionFloor's client for each side
+HELD_FLOORS = {"floor-held": "spring", "cfloor-held": "codec"}
+
+# every held side's heart-beats, both ways (connect.jmx's default): the incumbent alone sends none
+HELD_HEARTBEAT_MS = 10000
+
+
+def held_floor(side):
+    """A held side's floor client ("cfloor-held:args": "codec"), or None for a side that is no held floor."""
+    return HELD_FLOORS.get(side.split(":")[0])
+
+
 def per_session_added(small, big):
     """Heap KB, RSS KB and JVM threads per session added from the small run to the big one."""
     n = big["sessions"] - small["sessions"]
@@ -73,9 +89,9 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
         process, jtl, pid = jmeter(
             INCUMBENT_HOME, ROOT / "bench/plans/incumbent-connect.jmx", out, name, dict(common, endpoint="/stomp-ws")
         )
-    elif side == "floor-held":
-        # HeldSessionFloor (bench/java, compiled into target/test-classes): Spring's STOMP session as ours builds it,
-        # no plugin.
+    elif held_floor(side):
+        # HeldSessionFloor (bench/java, compiled into target/test-classes): Spring's STOMP session as ours builds it
+        # (floor-held) or a CodecSession (cfloor-held), no plugin.
         test_classpath()
         floor = {
             k.replace("{{userNumber}}", "{n}"): v.replace("{{userNumber}}", "{n}")
@@ -88,7 +104,14 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
             plan,
             out,
             name,
-            dict(common, endpoint=server.endpoint, **floor, **{"user.classpath": ROOT / "target/test-classes"}),
+            dict(
+                common,
+                endpoint=server.endpoint,
+                client=held_floor(side),
+                heartbeatMillis=HELD_HEARTBEAT_MS,
+                **floor,
+                **{"user.classpath": ROOT / "target/test-classes"},
+            ),
         )
     else:
         home = ROOT / os.environ.get("HOME_" + key, OURS_HOME) if key else OURS_HOME  # "ours:K": another build
@@ -104,7 +127,7 @@ def held_run(side, server, out, threads, sessions_per_thread=1):
                 endpoint=server.endpoint,
                 indexPath="none",
                 pullPath="none",
-                heartbeatMillis=10000,
+                heartbeatMillis=HELD_HEARTBEAT_MS,
                 users=threads * sessions_per_thread,
                 **{k: v for k, v in server.ours().items() if k in ("login", "passcode")},
             ),

@@ -8,7 +8,8 @@ test class path, 127.0.0.1, a free port), or on the demo server (--server demo).
 every round: one side's garbage never lands on the next.
 
 Sides, alternating in every round, medians of the rounds:
-  lean           bench/lean-connect (Go, gorilla/websocket) holds N sessions, no offer
+  lean           bench/lean-connect (Go, gorilla/websocket) holds N sessions, no offer; its CONNECT asks for
+                 heart-beats 10000,10000 as connect.jmx's does (the getting-started app answers 0,0: none flow)
   lean-compress  the same with -compress: gorilla's offer, "permessage-deflate; server_no_context_takeover;
                  client_no_context_takeover" (not Chrome's), CONNECT written compressed and CONNECTED read compressed,
                  so the server's deflater and inflater have both worked

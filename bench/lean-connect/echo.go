@@ -74,7 +74,7 @@ func runEcho(o echoOptions) {
 		users.Add(1)
 		go func(user int) {
 			defer users.Done()
-			conn, _, err := connect(dialer, o.url, frame, o.timeout)
+			conn, _, _, err := connect(dialer, o.url, frame, o.timeout)
 			<-slots
 			connectsDone.Done()
 			if err != nil {

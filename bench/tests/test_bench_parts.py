@@ -65,3 +65,39 @@ def test_a_many_rate_side_names_its_rate_floors_mode_and_threads():
     assert floors.rate_floor("codecfloor-20x100:old") == ("codec", 20)
     for side in ("ours-2x1000", "ours-2x1000:K", "incumbent", "incumbent:deflate", "floor-tomcat"):
         assert floors.rate_floor(side) is None
+
+
+def test_the_connect_floor_keeps_k_connects_under_way_per_thread_of_ours():
+    # floor:8 beside ours on 15 threads: 8 per thread, 120 in all, as connect.jmx's connectsInFlight=8 keeps them
+    args = floors.connect_floor_args("ws://127.0.0.1:15674/ws", "guest", "guest", 15000, 8, 15, "10000")
+    assert args == ["ws://127.0.0.1:15674/ws", "guest", "guest", "15000", "120", "2", "10000"]
+
+
+def test_a_lean_side_asks_for_the_plans_heart_beats_or_for_none(monkeypatch):
+    monkeypatch.setenv("CONNECT_HEARTBEAT_MS", "10000")
+    assert connects.lean_side("lean:64") == (64, "10000,10000")
+    assert connects.lean_side("lean-nohb:120") == (120, "0,0")
+    monkeypatch.setenv("CONNECT_HEARTBEAT_MS", "0")
+    assert connects.lean_side("lean:8") == (8, "0,0")
+    for value in ("8", "8:old", "floor:8", "jfloor:8", "lean", "leanx:8"):
+        assert connects.lean_side(value) is None
+
+
+def test_the_connect_floors_cpu_by_kind_is_per_session_over_the_whole_and_the_second_half():
+    started = {"floor-connect": (8, 0, 1.0), "stomp-io": (2, 0, 0.5)}
+    halfway = {"floor-connect": (8, 0, 2.0), "stomp-io": (2, 0, 1.5)}
+    done = {"floor-connect": (8, 0, 4.0), "stomp-io": (2, 0, 2.5), "floor-heartbeat": (1, 0, 0.1)}
+    figures = floors.connect_floor_by_kind(started, halfway, done, connected=999, users=1001)
+    # the whole per session connected; the second half over the 501 sessions after the first 500
+    assert figures["cpu_us_by_kind"] == {"floor-connect": 3003, "stomp-io": 2002, "floor-heartbeat": 100}
+    assert figures["cpu_us_by_kind_second_half"] == {"floor-connect": 3992, "stomp-io": 1996, "floor-heartbeat": 200}
+    assert "cpu_us_by_kind_second_half" not in floors.connect_floor_by_kind(started, None, done, 999, 1001)
+
+
+def test_a_held_side_names_its_floors_client():
+    assert held.held_floor("floor-held") == "spring"
+    assert held.held_floor("floor-held:args") == "spring"
+    assert held.held_floor("cfloor-held") == "codec"
+    assert held.held_floor("cfloor-held:args") == "codec"
+    for side in ("ours", "ours:before", "incumbent", "cfloor:8", "floor-closed"):
+        assert held.held_floor(side) is None

@@ -6,7 +6,6 @@ import io.github.sockjsstomp.client.wiring.SharedStompClients;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
-import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.lang.reflect.Type;
 import java.net.URI;
@@ -235,7 +234,7 @@ public final class ClosedLoopFloor {
             Endpoint endpoint = new Endpoint() {
                 @Override
                 public void onOpen(Session session, EndpointConfig config) {
-                    session.addMessageHandler(String.class, (MessageHandler.Whole<String>) frame -> {
+                    session.addMessageHandler(String.class, new WholeText(frame -> {
                         if (frame.startsWith("MESSAGE")) {
                             driver.replied(local);
                         } else if (frame.startsWith("CONNECTED")) {
@@ -243,7 +242,7 @@ public final class ClosedLoopFloor {
                         } else if (!frame.equals("\n")) {
                             System.out.println("unexpected frame: " + frame);
                         }
-                    });
+                    }));
                 }
             };
             ClientEndpointConfig config = ClientEndpointConfig.Builder.create()

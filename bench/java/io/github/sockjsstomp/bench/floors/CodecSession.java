@@ -36,10 +36,11 @@ import org.springframework.util.MimeType;
  * {@code TextMessage} ({@code getBasicRemote().sendText(text, true)}), one writer at a time, as the plugin's
  * {@code SerializedSession} allows.
  *
- * <p>Not handled, since no floor needs it: partial WebSocket messages (Tomcat's container must hold a whole
- * message: its default text buffer, 8 KB); a STOMP frame split over WebSocket messages is kept and decoded with the
- * next one, without a size limit; binary messages; receipts; the server's heart-beats are read and dropped, and a
- * silent server is not noticed; an ERROR frame fails the connect, or is printed once connected; unsubscribe.
+ * <p>On a container of {@code FloorLanes} (the plugin's buffer sizes) it takes text messages in Tomcat's pieces, as the
+ * plugin's plain WebSocket sessions do: a STOMP frame split over pieces or messages is kept and decoded with the next
+ * one, without a size limit. Not handled, since no floor needs it: binary messages; receipts; the server's
+ * heart-beats are read and dropped, and a silent server is not noticed; an ERROR frame fails the connect, or is printed
+ * once connected; unsubscribe.
  */
 final class CodecSession {
 
@@ -58,7 +59,7 @@ final class CodecSession {
     private final ReentrantLock writing = new ReentrantLock();
     private Session session;
     private int nextSubscription;
-    /** A frame's start that came without its end; only the session's reading thread touches it. */
+    /** A frame's start that came without its end (in a message or a piece); only the reading thread touches it. */
     private byte[] remainder;
     /** The SEND headers of the last destination: a user of the floors sends to one destination only. */
     private String sendDestination;
@@ -75,7 +76,11 @@ final class CodecSession {
         Endpoint endpoint = new Endpoint() {
             @Override
             public void onOpen(Session session, EndpointConfig config) {
-                session.addMessageHandler(String.class, (MessageHandler.Whole<String>) codec::received);
+                // the pieces of a text message as Tomcat hands them over (1 KB at most in FloorLanes' containers,
+                // as in the plugin's): the decoder keeps a frame's start until its end comes, as Spring's
+                // BufferingStompDecoder does for the plugin's partial messages
+                session.addMessageHandler(
+                        String.class, (MessageHandler.Partial<String>) (piece, last) -> codec.received(piece));
             }
 
             @Override

@@ -4,7 +4,6 @@ import com.sun.management.OperatingSystemMXBean;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
-import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -32,11 +31,13 @@ import org.apache.tomcat.websocket.WsWebSocketContainer;
  * connect costs the stack the plugin is built on: the plugin's connect path is measured against it, and the lean Go
  * client ({@code bench/lean-connect}) beside it says what another stack pays.
  *
- * <p>Usage: {@code ConnectFloor URI LOGIN PASSCODE SESSIONS IN_FLIGHT HOLD_SECONDS [HEARTBEAT_MILLIS]}. Prints one
- * line of {@code key=value} pairs as the lean client does ({@code connected failed wall_s per_s cpu_s
- * cpu_us_per_session p50_ms p99_ms}: the rate from the first connect's start to the last one's end, the process's
- * CPU over the same span, class loading and JIT included, as JMeter's is; and {@code cpu_us_second_half}, the CPU
- * per session of the second half of the sessions, once most of the JIT's work is done), holds the sessions
+ * <p>Usage: {@code ConnectFloor URI LOGIN PASSCODE SESSIONS IN_FLIGHT HOLD_SECONDS [HEARTBEAT_MILLIS]}, IN_FLIGHT the
+ * connects under way in all (bench/connects.py's side {@code floor:K} gives it K per JMeter thread of the plugin's
+ * side, times its threads). Prints {@code halfway} once half the sessions have connected, then one line of
+ * {@code key=value} pairs as the lean client does ({@code connected failed wall_s per_s cpu_s cpu_us_per_session
+ * p50_ms p99_ms}: the rate from the first connect's start to the last one's end, the process's CPU over the same
+ * span, class loading and JIT included, as JMeter's is; and {@code cpu_us_second_half}, the CPU per session of the
+ * second half of the sessions, once most of the JIT's work is done), holds the sessions
  * {@code HOLD_SECONDS}, then closes them. With {@code HEARTBEAT_MILLIS} above 0 each session asks for heart-beats
  * both ways at that period and writes its own from one shared scheduler, as connect.jmx's sessions do with their
  * plan's {@code heartbeatMillis}: the held sessions' price during the connects, side by side with the plan's.
@@ -95,6 +96,8 @@ public final class ConnectFloor {
                 int finished = done.incrementAndGet();
                 if (finished == sessions / 2) {
                     halfway.set(os.getProcessCpuTime());
+                    // for a reader of the threads' CPU by kind over the second half (the bench)
+                    System.out.println("halfway");
                 }
                 if (finished == sessions) {
                     allDone.countDown();
@@ -146,7 +149,7 @@ public final class ConnectFloor {
         Endpoint endpoint = new Endpoint() {
             @Override
             public void onOpen(Session session, EndpointConfig endpointConfig) {
-                session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connected::complete);
+                session.addMessageHandler(String.class, new WholeText(connected::complete));
             }
         };
         Session session = container.connectToServer(endpoint, config, uri);
@@ -163,6 +166,16 @@ public final class ConnectFloor {
     static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return task -> new Thread(task, prefix + count.incrementAndGet());
+    }
+
+    /** Daemon threads named by their job: JMeter's JVM ends at the test's end, and the bench reads CPU by kind. */
+    static ThreadFactory daemons(String prefix) {
+        ThreadFactory named = named(prefix);
+        return task -> {
+            Thread thread = named.newThread(task);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /** A STOMP heart-beat: an end of line, written as Spring's session writes its own. */

@@ -12,17 +12,22 @@ import org.apache.jmeter.testelement.TestElement;
 import org.springframework.messaging.simp.stomp.StompSession;
 
 /**
- * The floor of a held session as a JMeter Java Request: one Spring STOMP session per thread, built as the plugin
- * builds it ({@link SharedStompClients}, plain WebSocket, heart-beats off) and subscribed, with nothing of the
- * plugin around it (no virtual user, no timing, no reconnects). Its live heap per thread, beside the plugin's and
- * the incumbent's in bench/generator_efficiency.py's {@code held} part (side {@code floor-held}), is what Spring's
- * client and JMeter's copy of a Java Request cost before the plugin adds anything. Bench code, never shipped.
+ * The floor of a held session as a JMeter Java Request: one STOMP session per thread, subscribed, heart-beats
+ * {@code heartbeatMillis} both ways (connect.jmx's default, 10 s), with nothing of the plugin around it (no virtual
+ * user, no timing, no reconnects). With {@code client=spring} (the default) it is Spring's STOMP session built as the
+ * plugin builds it ({@link SharedStompClients}, plain WebSocket, its heart-beat wheels); with {@code client=codec} a
+ * {@link CodecSession} (Spring's STOMP codec on Tomcat's client, its containers on the plugin's I/O lanes and sized as
+ * the plugin's, its heart-beats written from {@link FloorHeartbeats}' one thread). Its live heap per thread, beside
+ * the plugin's and the incumbent's in bench/held.py's {@code held} part (sides {@code floor-held} and
+ * {@code cfloor-held}), is what Spring's client, or a session of our own on Spring's codec, and JMeter's copy of a
+ * Java Request cost before the plugin adds anything. Bench code, never shipped.
  */
 public class HeldSessionFloor extends AbstractJavaSamplerClient {
 
     private static final AtomicInteger USERS = new AtomicInteger();
 
     private StompSession session;
+    private CodecSession codecSession;
 
     @Override
     public Arguments getDefaultParameters() {
@@ -30,6 +35,8 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
         args.addArgument("login", "floor-{n}");
         args.addArgument("passcode", "");
         args.addArgument("subscribeTo", "/user/queue/echo");
+        args.addArgument("heartbeatMillis", "10000");
+        args.addArgument("client", "spring");
         return args;
     }
 
@@ -39,16 +46,10 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
         result.setSampleLabel(context.getParameter(TestElement.NAME, "session"));
         result.sampleStart();
         try {
-            if (session == null) {
-                String n = String.valueOf(USERS.incrementAndGet());
-                session = RateFloor.connect(
-                        SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false),
-                        JavaRequestFloor.uri(context),
-                        context.getParameter("login").replace("{n}", n),
-                        context.getParameter("passcode"),
-                        context.getParameter("subscribeTo").replace("{n}", n));
+            if (session == null && codecSession == null) {
+                connect(context);
             }
-            result.setSuccessful(session.isConnected());
+            result.setSuccessful(codecSession != null || session.isConnected());
             result.setResponseCode(result.isSuccessful() ? "200" : "NotConnected");
         } catch (Exception e) {
             result.setResponseCode("ConnectFailed");
@@ -58,10 +59,45 @@ public class HeldSessionFloor extends AbstractJavaSamplerClient {
         return result;
     }
 
+    private void connect(JavaSamplerContext context) throws Exception {
+        int number = USERS.incrementAndGet();
+        String n = String.valueOf(number);
+        String login = context.getParameter("login").replace("{n}", n);
+        String passcode = context.getParameter("passcode");
+        String subscribeTo = context.getParameter("subscribeTo").replace("{n}", n);
+        long heartbeatMillis = context.getLongParameter("heartbeatMillis", 10_000);
+        String client = context.getParameter("client", "spring");
+        switch (client) {
+            case "spring" ->
+                session = RateFloor.connect(
+                        SharedStompClients.get(ClientSettings.defaults()).stompClient(Transport.RAW, false),
+                        JavaRequestFloor.uri(context),
+                        login,
+                        passcode,
+                        subscribeTo,
+                        heartbeatMillis);
+            case "codec" -> {
+                CodecSession codec = CodecSession.connect(
+                        FloorContainers.forUser(number),
+                        JavaRequestFloor.uri(context),
+                        login,
+                        passcode,
+                        heartbeatMillis);
+                codec.subscribe(subscribeTo, () -> {});
+                FloorHeartbeats.every(heartbeatMillis, codec::heartbeat);
+                codecSession = codec;
+            }
+            default -> throw new IllegalArgumentException("client: spring or codec, was '" + client + "'");
+        }
+    }
+
     @Override
     public void teardownTest(JavaSamplerContext context) {
         if (session != null) {
             session.disconnect();
+        }
+        if (codecSession != null) {
+            codecSession.disconnect();
         }
     }
 }

@@ -13,8 +13,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -50,10 +48,8 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  */
 public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
 
-    private static final List<WsWebSocketContainer> CONTAINERS = RoundTripFloor.containers(true);
-    private static final ExecutorService CONNECT_THREADS = Executors.newCachedThreadPool(daemons("floor-connect-"));
-    private static final ScheduledExecutorService HEARTBEATS =
-            Executors.newSingleThreadScheduledExecutor(daemons("floor-heartbeat-"));
+    private static final ExecutorService CONNECT_THREADS =
+            Executors.newCachedThreadPool(ConnectFloor.daemons("floor-connect-"));
     private static final ClientEndpointConfig CONFIG = ClientEndpointConfig.Builder.create()
             .preferredSubprotocols(List.of("v12.stomp"))
             .build();
@@ -138,7 +134,6 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
         toConnect--;
         underWay++;
         int number = USERS.getAndIncrement();
-        WsWebSocketContainer container = CONTAINERS.get(number % CONTAINERS.size());
         SampleResult result = new SampleResult();
         result.setSampleLabel("session");
         result.sampleStart();
@@ -146,6 +141,7 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
             startSpring(result);
             return;
         }
+        WsWebSocketContainer container = FloorContainers.forUser(number);
         if (codec) {
             startCodec(container, result);
             return;
@@ -167,11 +163,7 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
             try {
                 S session = connect.call();
                 result.sampleEnd();
-                Runnable heartbeat = keep.apply(session);
-                if (heartbeatMillis > 0) {
-                    HEARTBEATS.scheduleWithFixedDelay(
-                            heartbeat, heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
-                }
+                FloorHeartbeats.every(heartbeatMillis, keep.apply(session));
                 result.setSuccessful(true);
                 result.setResponseCodeOK();
             } catch (Exception e) {
@@ -251,15 +243,5 @@ public class JavaRequestConnectFloor extends AbstractJavaSamplerClient {
                 }
             }
         }
-    }
-
-    /** Daemon threads named by their job: JMeter's JVM ends at the test's end, and the bench reads CPU by kind. */
-    private static ThreadFactory daemons(String prefix) {
-        ThreadFactory named = ConnectFloor.named(prefix);
-        return task -> {
-            Thread thread = named.newThread(task);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

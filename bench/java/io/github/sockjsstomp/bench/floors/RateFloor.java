@@ -33,9 +33,8 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * <p>With MODE {@code codec} the sessions are {@link CodecSession}s instead: Spring's STOMP codec straight on Tomcat's
  * client (its containers on the plugin's I/O lanes, as {@link RoundTripFloor} makes them), the same schedule and the
  * same counting, so that the two modes differ by Spring's session layer alone (WebSocketStompClient's adapter,
- * BufferingStompDecoder, DefaultStompSession, the plugin's SerializedSession). Tomcat's containers are not sized as
- * the plugin sizes its own (its partial messages and 1 KB session buffers): the codec sessions take whole messages
- * in Tomcat's default buffers.
+ * BufferingStompDecoder, DefaultStompSession, the plugin's SerializedSession). Tomcat's containers are sized as the
+ * plugin sizes its own ({@code FloorLanes}: 1 KB session buffers, text messages in pieces).
  *
  * <p>Usage: {@code RateFloor URI LOGIN PASSCODE DESTINATION SUBSCRIBE_TO USERS THREADS PER_USER_PER_MIN
  * TICK_MILLIS SECONDS [MODE]}, MODE {@code spring} (the default) or {@code codec}; {@code {n}} in LOGIN,
@@ -110,10 +109,22 @@ public final class RateFloor {
 
     static StompSession connect(WebSocketStompClient client, URI uri, String login, String passcode, String subscribeTo)
             throws Exception {
+        return connect(client, uri, login, passcode, subscribeTo, 0);
+    }
+
+    /** A Spring session, heart-beats {@code heartbeatMillis} both ways (0: off), its replies counted. */
+    static StompSession connect(
+            WebSocketStompClient client,
+            URI uri,
+            String login,
+            String passcode,
+            String subscribeTo,
+            long heartbeatMillis)
+            throws Exception {
         StompHeaders connect = new StompHeaders();
         connect.setLogin(login);
         connect.setPasscode(passcode);
-        connect.setHeartbeat(new long[] {0, 0});
+        connect.setHeartbeat(new long[] {heartbeatMillis, heartbeatMillis});
         StompSession session = client.connectAsync(
                         uri, new WebSocketHttpHeaders(), connect, new StompSessionHandlerAdapter() {})
                 .get(30, TimeUnit.SECONDS);

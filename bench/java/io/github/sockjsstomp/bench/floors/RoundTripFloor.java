@@ -5,7 +5,6 @@ import io.github.sockjsstomp.client.wiring.FloorLanes;
 import jakarta.websocket.ClientEndpointConfig;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
-import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
@@ -136,13 +135,13 @@ public final class RoundTripFloor {
         Endpoint endpoint = new Endpoint() {
             @Override
             public void onOpen(Session session, EndpointConfig config) {
-                session.addMessageHandler(String.class, (MessageHandler.Whole<String>) message -> {
+                session.addMessageHandler(String.class, new WholeText(message -> {
                     try {
                         inbox.put(message);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                });
+                }));
             }
         };
         Session session = container.connectToServer(

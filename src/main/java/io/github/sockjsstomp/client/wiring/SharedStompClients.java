@@ -229,6 +229,23 @@ public final class SharedStompClients {
 
     private StandardWebSocketClient webSocketClient(
             AsynchronousChannelGroup lane, int maxTextChars, int maxBinaryBytes) {
+        StandardWebSocketClient client = new StandardWebSocketClient(container(lane, maxTextChars, maxBinaryBytes));
+        client.setTaskExecutor(connectExecutor);
+        // A session we close waits this long for the server's close frame before closing its socket (Tomcat's
+        // default, 30 s, keeps every session of a stalled server open that long after the test let it go).
+        client.setUserProperties(Map.of(SESSION_CLOSE_TIMEOUT_PROPERTY, SESSION_CLOSE_TIMEOUT_MILLIS));
+        // wss with the JVM's own key and trust stores (javax.net.ssl.*, as JMeter's system.properties sets
+        // them): Tomcat's own default context would present no client certificate.
+        client.setSslContext(defaultSslContext());
+        return client;
+    }
+
+    /**
+     * A Tomcat WebSocket container as the plugin's clients have theirs: on {@code lane} (null: Tomcat's own I/O
+     * group), its message buffers {@code maxTextChars} and {@code maxBinaryBytes} (see {@link TomcatBuffers}), no idle
+     * timeout. Package-private for the benchmark floors ({@code FloorLanes}), which build theirs with this code.
+     */
+    static WsWebSocketContainer container(AsynchronousChannelGroup lane, int maxTextChars, int maxBinaryBytes) {
         WsWebSocketContainer container = new WsWebSocketContainer();
         if (lane != null) {
             IoThreads.install(container, lane);
@@ -238,15 +255,7 @@ public final class SharedStompClients {
         container.setDefaultMaxBinaryMessageBufferSize(maxBinaryBytes);
         // Idle sessions are the point of a connection test: STOMP heart-beats police liveness, not Tomcat.
         container.setDefaultMaxSessionIdleTimeout(0);
-        StandardWebSocketClient client = new StandardWebSocketClient(container);
-        client.setTaskExecutor(connectExecutor);
-        // A session we close waits this long for the server's close frame before closing its socket (Tomcat's
-        // default, 30 s, keeps every session of a stalled server open that long after the test let it go).
-        client.setUserProperties(Map.of(SESSION_CLOSE_TIMEOUT_PROPERTY, SESSION_CLOSE_TIMEOUT_MILLIS));
-        // wss with the JVM's own key and trust stores (javax.net.ssl.*, as JMeter's system.properties sets
-        // them): Tomcat's own default context would present no client certificate.
-        client.setSslContext(defaultSslContext());
-        return client;
+        return container;
     }
 
     private WebSocketStompClient stompClient(WebSocketClient client) {
