@@ -69,11 +69,11 @@ for engine in "${engines[@]}"; do
 done
 echo
 echo "demo-distributed: per engine"
-.venv/bin/python analysis/aggregate.py "${logs[@]}" "${labels[@]}" \
-  --target-rate "$(awk -v r="$rate" 'BEGIN { print 60 * r }')" --no-charts --out "$out/analysis-per-engine"
+.venv/bin/python analysis/aggregate.py "${logs[@]}" "${labels[@]}" --messages-per-second "$rate" --no-charts \
+  --out "$out/analysis-per-engine"
 echo
 echo "demo-distributed: both engines, merged"
 .venv/bin/python analysis/aggregate.py "${logs[@]}" --merge --label "2 engines" --jtl "$out/results.jtl" \
-  --target-rate "$(awk -v r="$rate" 'BEGIN { print 2 * 60 * r }')" --out "$out/analysis-merged"
+  --messages-per-second "$(awk -v r="$rate" 'BEGIN { print 2 * r }')" --out "$out/analysis-merged"
 for n in 1 2; do grep -h "STOMP timing books" "$out/engine-$n/jmeter-server.log" | sed "s/^.*INFO/engine $n books:/"; done
 echo "demo-distributed: results in $out"
