@@ -4,8 +4,8 @@
 # The server shares the machine, so rates are bounded by it too; CPU per message is the figure to compare.
 #
 #   bench/client-cost.sh [scenario ...]     (default: paced unthrottled connect)
-#     paced        send.jmx, BENCH_THREADS (20) users at BENCH_THROUGHPUT (120000) messages/min
-#     unthrottled  send.jmx, BENCH_THREADS users, throughput=0
+#     paced        send.jmx, BENCH_THREADS (20) users at BENCH_MESSAGES_PER_SECOND (2000) messages/s in all
+#     unthrottled  send.jmx, BENCH_THREADS users, messagesPerSecond=0
 #     connect      connect.jmx, BENCH_SESSIONS (2000) sessions ramped over BENCH_RAMP (20) s, held
 #     connect-at-once  the same sessions all started at once
 #   BENCH_DURATION seconds per scenario (60). Results: results/bench-<time>/summary.md
@@ -17,7 +17,12 @@ cd "$root"
 
 threads=${BENCH_THREADS:-20}
 duration=${BENCH_DURATION:-60}
-throughput=${BENCH_THROUGHPUT:-120000}
+[ -z "${BENCH_THROUGHPUT:-}" ] || {
+  echo "bench: BENCH_THROUGHPUT (messages per minute) is now BENCH_MESSAGES_PER_SECOND (messages per second:" \
+    "divide by 60)" >&2
+  exit 2
+}
+rate=${BENCH_MESSAGES_PER_SECOND:-2000}
 sessions=${BENCH_SESSIONS:-2000}
 ramp=${BENCH_RAMP:-20}
 scenarios=("$@")
@@ -68,9 +73,9 @@ for scenario in "${scenarios[@]}"; do
   case "$scenario" in
     paced)
       run_jmeter "$scenario" send.jmx -Jthreads="$threads" -JrampUp=2 -Jduration="$duration" \
-        -Jthroughput="$throughput" -JtimingLog="$out/$scenario-timing.csv" -JheartbeatMillis=0 ;;
+        -JmessagesPerSecond="$rate" -JtimingLog="$out/$scenario-timing.csv" -JheartbeatMillis=0 ;;
     unthrottled)
-      run_jmeter "$scenario" send.jmx -Jthreads="$threads" -JrampUp=2 -Jduration="$duration" -Jthroughput=0 \
+      run_jmeter "$scenario" send.jmx -Jthreads="$threads" -JrampUp=2 -Jduration="$duration" -JmessagesPerSecond=0 \
         -JtimingLog="$out/$scenario-timing.csv" -JheartbeatMillis=0 ;;
     connect)
       run_jmeter "$scenario" connect.jmx -Jthreads="$sessions" -JrampUp="$ramp" -Jduration="$duration" \

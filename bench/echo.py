@@ -108,9 +108,9 @@ def echo_run(side, server, out, round_no, fire=False):
             # when nothing is lost to the server's overload.
             per_thread = int(os.environ.get("FIRE_SESSIONS", "1"))
             threads = max(1, ENV["THREADS"] // per_thread)
-            props.update(throughput=fire_rate() * 60, pacing="schedule", threads=threads, users=threads * per_thread)
+            props.update(messagesPerSecond=fire_rate(), pacing="schedule", threads=threads, users=threads * per_thread)
         elif fire:
-            props.update(throughput=0)
+            props.update(messagesPerSecond=0)
         else:
             props.update(pauseMillis=0)
             if "-closed" in side:

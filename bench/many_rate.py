@@ -82,7 +82,6 @@ def rate_run(side, server, out, round_no):
         "port": server.port,
         "rampUp": os.environ.get("RATE_RAMP_S", "5"),
         "duration": duration,
-        "throughput": users * per_min,
         "endpoint": server.endpoint,
     }
     key = side.split(":", 1)[1] if ":" in side else None  # a variant: its JVM_K, GC_K, PROPS_K and PLAN_K
@@ -98,7 +97,14 @@ def rate_run(side, server, out, round_no):
             else ROOT / "bench/plans/incumbent-rate.jmx"
         )
         process, jtl, pid = jmeter(
-            INCUMBENT_HOME, plan, out, name, dict(common, threads=users, **server.incumbent()), jvm_args, gc_algo
+            INCUMBENT_HOME,
+            plan,
+            out,
+            name,
+            # its plan's throughput: messages per minute for the whole test
+            dict(common, threads=users, throughput=users * per_min, **server.incumbent()),
+            jvm_args,
+            gc_algo,
         )
     else:
         threads = int(side.split("-")[1].split("x")[0])
@@ -110,6 +116,7 @@ def rate_run(side, server, out, round_no):
             )
         props = dict(
             common,
+            messagesPerSecond=users * per_min / 60,
             threads=threads,
             users=users // threads * threads,
             transport="raw",
@@ -174,7 +181,7 @@ def idle_run(side, server, out, round_no):
         "endpoint": server.endpoint,
         "rampUp": 0,
         "duration": ENV["WARMUP_S"] + ENV["WINDOW_S"] + 5,
-        "throughput": 1,
+        "messagesPerSecond": 1 / 60,
         "users": users,
         "threads": users,
         "transport": "raw",

@@ -217,7 +217,7 @@ def run(transport: str, server, out: Path, number: int, loop: str | None = None)
         "threads": ENV["THREADS"],
         "rampUp": ENV["RAMP_S"],
         "duration": ENV["DURATION_S"],
-        "throughput": ENV["PER_S"] * 60,
+        "messagesPerSecond": ENV["PER_S"],
         "transport": transport,
         "endpoint": "/stomp-ws" if raw else "/ws",
         "indexPath": "none" if raw else "/index",
@@ -228,7 +228,7 @@ def run(transport: str, server, out: Path, number: int, loop: str | None = None)
     if loop:
         # echo.jmx: the same users and pause on both loops; the closed loop on the plan's default threads
         # (users / 1000, at least 2), the blocking one a thread per user (the plan's default for it).
-        for key in ("threads", "throughput"):
+        for key in ("threads", "messagesPerSecond"):
             del props[key]
         props.update(users=ECHO["USERS"], pauseMillis=ECHO["PAUSE_MS"], loop=loop, **PROPS)
     if transport == "floor":

@@ -4,15 +4,21 @@
 # engine, then the books and percentiles per engine and over both (merged data, never averaged).
 #   results/distributed-<time>/ engine-1/, engine-2/ (their logs), timing-<engine>.csv, results.jtl,
 #                                 analysis-per-engine/, analysis-merged/
-# Overrides: DEMO_USERS virtual users per engine (10), DEMO_DURATION seconds (30), DEMO_THROUGHPUT messages/minute per
-#            engine (3000). RMI runs without SSL here (server.rmi.ssl.disable): for a test on loopback only.
+# Overrides: DEMO_USERS virtual users per engine (10), DEMO_DURATION seconds (30), DEMO_MESSAGES_PER_SECOND messages
+#            per second per engine (50). RMI runs without SSL here (server.rmi.ssl.disable): for a test on loopback
+#            only.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 users=${DEMO_USERS:-${DEMO_THREADS:-10}}
 duration=${DEMO_DURATION:-30}
-throughput=${DEMO_THROUGHPUT:-3000}
+[ -z "${DEMO_THROUGHPUT:-}" ] || {
+  echo "demo-distributed: DEMO_THROUGHPUT (messages per minute) is now DEMO_MESSAGES_PER_SECOND (messages per" \
+    "second: divide by 60)" >&2
+  exit 2
+}
+rate=${DEMO_MESSAGES_PER_SECOND:-50}
 out="$root/results/distributed-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 [ -x target/jmeter/bin/jmeter ] || { echo "demo-distributed: run 'make demo-distributed' (it builds JMeter)" >&2; exit 1; }
@@ -45,13 +51,13 @@ for n in 1 2; do
   for _ in $(seq 1 600); do grep -q "Created remote object" "$out/engine-$n/console.txt" 2>/dev/null && break; sleep 0.1; done
   grep -q "Created remote object" "$out/engine-$n/console.txt" || { echo "engine $n did not start" >&2; exit 1; }
 done
-echo "demo-distributed: engines ${engines[*]}; $users users and $throughput messages/min each, ${duration}s"
+echo "demo-distributed: engines ${engines[*]}; $users users and $rate messages/s each, ${duration}s"
 
 HEAP="-Xms512m -Xmx512m" timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -R "$(IFS=,; echo "${engines[*]}")" -Jserver.rmi.ssl.disable=true -l "$out/results.jtl" -j "$out/controller.log" \
   -Gport="$DEMO_SERVER_PORT" -GindexPath=/index -GpullPath=/clientPull -GtimingLog="$out/timing.csv" \
   -Gusers="$users" -GrampUp=2 \
-  -Gduration="$duration" -Gthroughput="$throughput" -X
+  -Gduration="$duration" -GmessagesPerSecond="$rate" -X
 cleanup
 trap - EXIT INT TERM
 
@@ -63,11 +69,11 @@ for engine in "${engines[@]}"; do
 done
 echo
 echo "demo-distributed: per engine"
-.venv/bin/python analysis/aggregate.py "${logs[@]}" "${labels[@]}" --target-rate "$throughput" --no-charts \
+.venv/bin/python analysis/aggregate.py "${logs[@]}" "${labels[@]}" --messages-per-second "$rate" --no-charts \
   --out "$out/analysis-per-engine"
 echo
 echo "demo-distributed: both engines, merged"
 .venv/bin/python analysis/aggregate.py "${logs[@]}" --merge --label "2 engines" --jtl "$out/results.jtl" \
-  --target-rate $((throughput * 2)) --out "$out/analysis-merged"
+  --messages-per-second "$(awk -v r="$rate" 'BEGIN { print 2 * r }')" --out "$out/analysis-merged"
 for n in 1 2; do grep -h "STOMP timing books" "$out/engine-$n/jmeter-server.log" | sed "s/^.*INFO/engine $n books:/"; done
 echo "demo-distributed: results in $out"

@@ -2,16 +2,22 @@
 # The main job (make demo): a real load test of the embedded demo server with JMeter 5.6.3 and the plugin,
 # headless, about a minute at a modest rate, then the aggregated report. Everything lands in one folder:
 #   results/demo-<time>/ results.jtl, timing.csv, jmeter.log, dashboard/ (JMeter's HTML), analysis/ (ours)
-# Overrides: DEMO_USERS virtual users (20, on 2 JMeter threads), DEMO_DURATION seconds (60), DEMO_THROUGHPUT
-#            messages/minute (6000), DEMO_TRANSPORT (auto), HEAP (-Xms1g -Xmx1g).
+# Overrides: DEMO_USERS virtual users (20, on 2 JMeter threads), DEMO_DURATION seconds (60),
+#            DEMO_MESSAGES_PER_SECOND messages per second, all users together (100), DEMO_TRANSPORT (auto),
+#            HEAP (-Xms1g -Xmx1g).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 [ -z "${DEMO_THREADS:-}" ] || { echo "demo: DEMO_THREADS is now DEMO_USERS (virtual users)" >&2; exit 2; }
+[ -z "${DEMO_THROUGHPUT:-}" ] || {
+  echo "demo: DEMO_THROUGHPUT (messages per minute) is now DEMO_MESSAGES_PER_SECOND (messages per second:" \
+    "divide by 60)" >&2
+  exit 2
+}
 users=${DEMO_USERS:-20}
 duration=${DEMO_DURATION:-60}
-throughput=${DEMO_THROUGHPUT:-6000}
+rate=${DEMO_MESSAGES_PER_SECOND:-100}
 transport=${DEMO_TRANSPORT:-auto}
 out="results/demo-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
@@ -25,20 +31,20 @@ trap stop_demo_server EXIT INT TERM
 echo "demo: starting the demo server (log: $out/demo-server.log)"
 start_demo_server "$out" "$out/demo-server.log"
 port=$DEMO_SERVER_PORT
-echo "demo: server on http://127.0.0.1:$port; JMeter: $users users, $throughput messages/min, ${duration}s, $transport"
+echo "demo: server on http://127.0.0.1:$port; JMeter: $users users, $rate messages/s, ${duration}s, $transport"
 
 HEAP=${HEAP:--Xms1g -Xmx1g} timeout $((duration + 300)) target/jmeter/bin/jmeter -n -t jmx/send.jmx \
   -l "$out/results.jtl" -j "$out/jmeter.log" -e -o "$out/dashboard" \
   -Jhost=127.0.0.1 -Jport="$port" -Jtransport="$transport" -JindexPath=/index -JpullPath=/clientPull \
   -Jusers="$users" -JrampUp=5 \
-  -Jduration="$duration" -Jthroughput="$throughput" -JtimingLog="$out/timing.csv"
+  -Jduration="$duration" -JmessagesPerSecond="$rate" -JtimingLog="$out/timing.csv"
 stop_demo_server
 trap - EXIT INT TERM
 
 echo
 echo "demo: aggregating"
 .venv/bin/python analysis/aggregate.py "$out/timing.csv" --jtl "$out/results.jtl" \
-  --label "${users} users @ ${throughput}/min" --target-rate "$throughput" --out "$out/analysis"
+  --label "${users} users @ ${rate}/s" --messages-per-second "$rate" --out "$out/analysis"
 echo
 # The main job ends 0 only when it delivered what it promises: JMeter's dashboard, our report, and books that
 # balance with every message answered (the demo server answers all of them). CI runs it, so a run that broke

@@ -141,13 +141,13 @@ def test_co_correction_per_destination_and_total(log_writer):
 
 
 def test_expected_interval_from_target_rate(log_writer):
-    # 2 senders sharing 60000 msg/min: each sends every 2 * 60000 / 60000 = 2 ms
-    r = run_of([log_writer(TINY)], target_rate_per_min=60000)
+    # 2 senders sharing 1000 msg/s: each sends every 2 * 1000 / 1000 = 2 ms
+    r = run_of([log_writer(TINY)], messages_per_second=1000)
     assert r.interval_us == 2000
     assert "2 senders" in r.interval_note
     assert r.total.co.added == 5
-    assert expected_interval_us(RunSpec("x", [], target_rate_per_min=None), 5) == (None, "")
-    assert expected_interval_us(RunSpec("x", [], target_rate_per_min=600), 5)[0] == 500_000
+    assert expected_interval_us(RunSpec("x", [], messages_per_second=None), 5) == (None, "")
+    assert expected_interval_us(RunSpec("x", [], messages_per_second=10), 5)[0] == 500_000
 
 
 def test_broadcast_lines_in_several_chunks_still_one_message(log_writer):
@@ -164,7 +164,7 @@ def test_senders_are_counted_per_generator_file(log_writer):
     # two generators both name their threads user-1 and user-2: four senders in the run
     a = log_writer(TINY, "gen1.csv")
     b = log_writer(TINY, "gen2.csv")
-    r = run_of([a, b], target_rate_per_min=120_000)
+    r = run_of([a, b], messages_per_second=2000)
     assert r.senders == 4
-    assert r.interval_us == 2000  # 4 * 60000 / 120000 ms
+    assert r.interval_us == 2000  # 4 * 1000 / 2000 ms
     assert r.total.sent == 14

@@ -34,7 +34,7 @@ def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
     meta = gen.generate_timing_log(log, records=20_000, senders=50, rate_per_s=2_000.0)
     jtl = tmp_path / "r.jtl"
     gen.generate_jtl(jtl, rows=5_000, threads=50)
-    rc = main([str(log), "--jtl", str(jtl), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"])
+    rc = main([str(log), "--jtl", str(jtl), "--messages-per-second", str(meta["messages_per_second"]), "--quiet"])
     cap = capsys.readouterr()
     assert rc == 0
     assert "malformed" not in cap.err
@@ -44,9 +44,7 @@ def test_generated_log_and_jtl_aggregate_cleanly(tmp_path, capsys):
     assert 0.5 < loss_pct < 1.5  # 1 % lost
     assert 0 < failed < 60  # 0.1 % failed
     assert "SendFailed: Connection closed, 1006" in cap.out
-    assert re.search(
-        r"\| t \| 50 \| virtual users \| 120000 msg/min \(25 ms/sender\) \| await-reply \| 20000 \|", cap.out
-    )
+    assert re.search(r"\| t \| 50 \| virtual users \| 2000 msg/s \(25 ms/sender\) \| await-reply \| 20000 \|", cap.out)
     assert "- run t: await-reply (closed loop) with a pacing of 25 ms/sender" in cap.out
     assert "## Latency: raw vs CO-corrected" in cap.out
 
@@ -56,7 +54,7 @@ def test_generated_fire_and_forget_log_keeps_its_schedule(tmp_path, capsys):
     gen = load_gen()
     log = tmp_path / "f.csv"
     meta = gen.generate_timing_log(log, records=20_000, senders=50, rate_per_s=2_000.0, mode="fire-and-forget")
-    assert main([str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]) == 0
+    assert main([str(log), "--messages-per-second", str(meta["messages_per_second"]), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "## Latency: raw vs CO-corrected" not in out
     lag = re.search(r"sends fell behind their schedule by ([\d.]+) ms at p99 and ([\d.]+) ms at most", out)
@@ -81,10 +79,10 @@ def test_real_shape_counts_its_virtual_users(tmp_path, capsys):
         log, records=20_000, senders=200, rate_per_s=200.0, mode="fire-and-forget", shape="real"
     )
     assert log.read_text().split("\n", 1)[0] == HEADER_V3
-    assert main([str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]) == 0
+    assert main([str(log), "--messages-per-second", str(meta["messages_per_second"]), "--quiet"]) == 0
     cap = capsys.readouterr()
     assert "malformed" not in cap.err
-    assert "200 sender(s)" in cap.out and "200 senders × 60000 / 12000 msg/min = 1000.000 ms" in cap.out
+    assert "200 sender(s)" in cap.out and "200 senders × 1000 / 200 msg/s = 1000.000 ms" in cap.out
     # the report shows 20 of the 200 destinations and says how many more; summary.csv has them all
     assert cap.out.count("| r | /queue/echo.") == 20 and "… and 180 more destinations of r" in cap.out
     assert re.search(r"\| r \| 200 \| 20000 \| 1000\.000 \|", cap.out)

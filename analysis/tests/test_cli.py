@@ -33,8 +33,8 @@ def test_cli_subprocess_end_to_end(tmp_path):
     jtl = tmp_path / "run1.jtl"
     jtl.write_text("\n".join(JTL) + "\n")
     out = tmp_path / "out"
-    cmd = [sys.executable, str(SCRIPT), str(log), "--jtl", str(jtl), "--label", "baseline", "--target-rate", "60000"]
-    cmd += ["--out", str(out), "--quiet"]
+    cmd = [sys.executable, str(SCRIPT), str(log), "--jtl", str(jtl), "--label", "baseline"]
+    cmd += ["--messages-per-second", "1000", "--out", str(out), "--quiet"]
     proc = subprocess.run(
         cmd,
         capture_output=True,
@@ -55,7 +55,7 @@ def test_cli_subprocess_end_to_end(tmp_path):
     assert "## Comparison across runs" in stdout
     # concurrency from the jtl (max allThreads 4), pacing from the target rate; an old log: mode unknown
     assert re.search(
-        r"\| baseline \| 4 \| jtl allThreads \| 60000 msg/min \(2 ms/sender\) \| unknown \| 7 \| 2\.3 \| 1000\.0 \|",
+        r"\| baseline \| 4 \| jtl allThreads \| 1000 msg/s \(2 ms/sender\) \| unknown \| 7 \| 2\.3 \| 1000\.0 \|",
         stdout,
     )
     assert "- run baseline: mode unknown (a timing log of an older plugin version" in stdout
@@ -145,8 +145,8 @@ def test_malformed_lines_reported_on_stderr_and_rest_aggregated(tmp_path, capsys
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--target-rate", "fast"], "invalid rate 'fast'"),
-        (["--target-rate", "-5"], "invalid rate '-5'"),
+        (["--messages-per-second", "fast"], "invalid rate 'fast': expected a number of messages per second"),
+        (["--messages-per-second", "-5"], "invalid rate '-5'"),
         (["--expected-interval-ms", "0"], "invalid interval '0'"),
         (["--max-issues", "x"], "invalid count 'x'"),
         (["--label", " "], "invalid label ' '"),
@@ -181,18 +181,38 @@ def test_option_counts_checked(tmp_path, capsys):
     a = write_log(tmp_path / "a.csv", TINY)
     assert main([str(a), "--label", "x", "--label", "y"]) == 2
     assert "2 --label for 1 timing log" in capsys.readouterr().err
-    assert main([str(a), str(a), "--target-rate", "1", "--target-rate", "2", "--target-rate", "3"]) == 2
-    assert "--target-rate given 3 times for 2 run(s)" in capsys.readouterr().err
-    assert main([str(a), "--target-rate", "1", "--expected-interval-ms", "2"]) == 2
+    rates = ["--messages-per-second", "1", "--messages-per-second", "2", "--messages-per-second", "3"]
+    assert main([str(a), str(a), *rates]) == 2
+    assert "--messages-per-second given 3 times for 2 run(s)" in capsys.readouterr().err
+    assert main([str(a), "--messages-per-second", "1", "--expected-interval-ms", "2"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("6000", ": --target-rate 6000 is --messages-per-second 100"),
+        ("30", ": --target-rate 30 is --messages-per-second 0.5"),
+        ("fast", ""),
+    ],
+)
+def test_target_rate_per_minute_is_refused_naming_messages_per_second(tmp_path, capsys, given, said):
+    a = write_log(tmp_path / "a.csv", TINY)
+    assert main([str(a), "--target-rate", given, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "error: --target-rate (messages per minute) is now --messages-per-second (messages per second, as send.jmx's "
+        f"messagesPerSecond){said}\n"
+    ) in err
 
 
 def test_parser_is_separate_and_documents_options():
     p = build_parser()
     text = p.format_help()
-    for opt in ("--jtl", "--label", "--merge", "--target-rate", "--expected-interval-ms", "--out", "--no-charts"):
+    for opt in ("--jtl", "--label", "--merge", "--messages-per-second", "--expected-interval-ms", "--out"):
         assert opt in text
-    ns = p.parse_args(["x.csv", "--target-rate", "600", "--target-rate", "0"])
-    assert ns.target_rate == [600.0, 0.0]
+    assert "--target-rate" not in text
+    ns = p.parse_args(["x.csv", "--messages-per-second", "10", "--messages-per-second", "0.5"])
+    assert ns.messages_per_second == [10.0, 0.5]
 
 
 def test_repeated_paths_are_the_later_mentions(tmp_path, monkeypatch):

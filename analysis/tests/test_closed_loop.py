@@ -42,11 +42,11 @@ def jtl_of_threads(path):
 def test_a_closed_loop_of_many_users_per_thread_is_paced_per_user(tmp_path, capsys, mode):
     log = closed_loop_log(tmp_path / "echo.csv", mode)
     jtl = jtl_of_threads(tmp_path / "echo.jtl")
-    assert main([str(log), "--jtl", str(jtl), "--target-rate", str(RATE_PER_S * 60), "--quiet"]) == 0
+    assert main([str(log), "--jtl", str(jtl), "--messages-per-second", str(RATE_PER_S), "--quiet"]) == 0
     out = capsys.readouterr().out
     interval_ms = USERS * 1000 / RATE_PER_S  # 200 ms per user, not THREADS * 1000 / RATE_PER_S = 10 ms per thread
     assert f"- run echo: await-reply (closed loop) with a pacing of {interval_ms:g} ms/sender" in out
-    assert f"| echo | {USERS} | virtual users | {RATE_PER_S * 60} msg/min ({interval_ms:g} ms/sender) |" in out
+    assert f"| echo | {USERS} | virtual users | {RATE_PER_S} msg/s ({interval_ms:g} ms/sender) |" in out
     assert "Only closed loops are corrected" in out
     # the one slow reply (900 ms) stands for the sends its user missed while it waited: 700, 500, 300 ms at a
     # 200 ms interval per user (a per-thread interval of 10 ms would have added 89)

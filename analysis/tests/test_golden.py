@@ -17,11 +17,11 @@ from .conftest import TINY, v2
 from .test_bench_data import load_gen
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-RATES = ["--target-rate", "30000", "--target-rate", "36000", "--target-rate", "18000"]
+RATES = ["--messages-per-second", "500", "--messages-per-second", "600", "--messages-per-second", "300"]
 CASES = {
     "three": (["ar.csv", "ff.csv", "old.csv", "--label", "A", "--label", "F", "--label", "O", *RATES, "--warmup", "2"]),
     "mixed": (["ar.csv", "ff.csv", "--merge", "--label", "M", "--expected-interval-ms", "40"]),
-    "tiny": (["tiny.csv", "--target-rate", "600", "--warmup", "1"]),
+    "tiny": (["tiny.csv", "--messages-per-second", "10", "--warmup", "1"]),
 }
 
 

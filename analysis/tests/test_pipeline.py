@@ -24,10 +24,10 @@ def two_runs(tmp_path):
 
 def test_analysis_gives_the_commands_stdout_and_files(two_runs, tmp_path, capsys):
     # No charts on either side: the files compared are the ones the pipeline writes without them (test_cli draws them)
-    cli = ["--target-rate", "600", "--warmup", "1", "--no-charts", "--out", str(tmp_path / "cli")]
+    cli = ["--messages-per-second", "10", "--warmup", "1", "--no-charts", "--out", str(tmp_path / "cli")]
     assert main([str(two_runs), *cli]) == 0
     stdout = capsys.readouterr().out
-    analysis = analyse([RunSpec("two", [two_runs], target_rate_per_min=600)], options=Options(warmup_s=1))
+    analysis = analyse([RunSpec("two", [two_runs], messages_per_second=10)], options=Options(warmup_s=1))
     assert analysis.markdown() == stdout
     assert capsys.readouterr() == ("", "")  # the pipeline prints nothing
     written = write_outputs(analysis, tmp_path / "py", charts=False)

@@ -192,8 +192,8 @@ def figures(r):
 
 
 def test_old_logs_keep_their_results_and_say_so(log_writer):
-    (old,) = analyze_files([tiny(log_writer, None, "old.csv")], label="old", target_rate_per_min=60_000)
-    (new,) = analyze_files([tiny(log_writer, "await-reply", "new.csv")], label="new", target_rate_per_min=60_000)
+    (old,) = analyze_files([tiny(log_writer, None, "old.csv")], label="old", messages_per_second=1000)
+    (new,) = analyze_files([tiny(log_writer, "await-reply", "new.csv")], label="new", messages_per_second=1000)
     assert old.mode == "unknown"
     assert old.total.co is not None and old.total.co.added == 5
     assert figures(old) == figures(new)  # books, raw and CO figures
@@ -275,11 +275,11 @@ def test_schedule_lag_hand_computed(log_writer):
 
 
 def test_schedule_lag_from_a_target_rate(log_writer):
-    # 2 senders, 1200 msg/min for the test: 20 sends/s, 100 ms per sender: the same lags as above
-    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER_V2)], label="send", target_rate_per_min=1200)
+    # 2 senders, 20 msg/s for the test: 100 ms per sender: the same lags as above
+    (r,) = analyze_files([log_writer(schedule_log(), header=HEADER_V2)], label="send", messages_per_second=20)
     assert r.interval_us == 100_000
     assert r.schedule.lag.quantile(0.99) == 300_000
-    assert "with a pacing of 100 ms/sender (1200 msg/min)" in treatment_sentence(r)
+    assert "with a pacing of 100 ms/sender (20 msg/s)" in treatment_sentence(r)
 
 
 def test_cli_and_report_state_the_treatment_of_each_run(log_writer, tmp_path, capsys):

@@ -36,14 +36,14 @@ def guest_log(users: int, sends: int, interval_ms: int, late_user: int | None = 
 
 
 def test_one_login_for_2000_virtual_users_counts_2000_senders(log_writer, capsys):
-    """With one login for every user, grouping by sender would say "1 sender", an interval of 60000 / rate and a
+    """With one login for every user, grouping by sender would say "1 sender", an interval of 1000 / rate and a
     schedule lag of one sender sending 2,000 times faster than its pace."""
-    users, rate_per_min = 2000, 2000 * 60.0  # 1 message/s per user
+    users, messages_per_second = 2000, 2000.0  # 1 message/s per user
     path = log_writer(guest_log(users, 3, 1000), header=HEADER_V3)
-    assert main([str(path), "--target-rate", str(rate_per_min), "--quiet"]) == 0
+    assert main([str(path), "--messages-per-second", str(messages_per_second), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "2000 sender(s)" in out
-    assert "expected interval 2000 senders × 60000 / 120000 msg/min = 1000.000 ms" in out
+    assert "expected interval 2000 senders × 1000 / 2000 msg/s = 1000.000 ms" in out
     # every user keeps its schedule to the µs: no lag
     assert "sends fell behind their schedule by 0.000 ms at p99 and 0.000 ms at most" in out
     assert re.search(r"\| timing \| 2000 \| 6000 \| 1000\.000 \|", out)

@@ -152,7 +152,7 @@ if kind == "parse":  # the floor: polars parses every column, nothing else
 else:
     import stomp_analysis.huge_pages  # as the command does: before numpy is imported
     from stomp_analysis.aggregate import RunSpec, analyze
-    spec = RunSpec("bench", [log], target_rate_per_min=rate)
+    spec = RunSpec("bench", [log], messages_per_second=rate)
     if kind == "out-of-core":
         from stomp_analysis.spill import SpillStore, analyze_spilled
         with SpillStore(total_bytes=log.stat().st_size, held_bytes=held_mib << 20) as store:
@@ -174,12 +174,12 @@ print(json.dumps(out))
 """
 
 
-def phases(log: Path, rate_per_min: float, kinds: list[str], held_mib: int) -> dict:
+def phases(log: Path, messages_per_second: float, kinds: list[str], held_mib: int) -> dict:
     """Times the phases apart, each kind in a process of its own (peak RSS per kind); out of core, ``held_mib`` of
     the slices are held in memory, as aggregate.py's --max-in-memory does."""
     out = {}
     for kind in kinds:
-        args = [str(ANALYSIS / "src"), kind, str(log), str(rate_per_min), str(held_mib)]
+        args = [str(ANALYSIS / "src"), kind, str(log), str(messages_per_second), str(held_mib)]
         r = timed([sys.executable, "-c", PHASES, *args])
         if r["rc"] != 0:
             print(r["stderr"][-2000:], file=sys.stderr)
@@ -246,8 +246,8 @@ def bench_size(args, records: int) -> dict:
         shape = f"{args.mode}-{args.columns}"
     log = args.dir / f"timing_{records}_{shape}.csv"
     meta_path = log.with_suffix(".json")
-    if args.reuse and log.exists() and meta_path.exists():
-        meta = json.loads(meta_path.read_text())
+    meta = json.loads(meta_path.read_text()) if args.reuse and log.exists() and meta_path.exists() else {}
+    if "messages_per_second" in meta:  # a log kept from before the rate was per second is generated again
         print(f"reusing {log} ({log.stat().st_size / 2**20:.0f} MiB)")
     else:
         t = time.perf_counter()
@@ -266,7 +266,7 @@ def bench_size(args, records: int) -> dict:
 
     script = ANALYSIS / "aggregate.py"
     out_dir = args.dir / "out"
-    base = [sys.executable, str(script), str(log), "--target-rate", str(meta["target_rate_per_min"]), "--quiet"]
+    base = [sys.executable, str(script), str(log), "--messages-per-second", str(meta["messages_per_second"]), "--quiet"]
     base += ["--max-in-memory", str(args.max_in_memory)]
     if args.steps:
         steps_log = write_steps_log(log, args.dir / f"steps_{records}_{shape}_{args.steps}.csv", args.steps)
@@ -312,7 +312,7 @@ def bench_size(args, records: int) -> dict:
         results["with_charts"] = {k: v for k, v in r.items() if k not in ("stdout", "stderr")}
     if args.phases:
         kinds = ["parse", "out-of-core" if out_of_core else "in-memory"]
-        results["phases"] = phases(log, meta["target_rate_per_min"], kinds, args.max_in_memory)
+        results["phases"] = phases(log, meta["messages_per_second"], kinds, args.max_in_memory)
     if args.clean:
         for p in (log, meta_path):
             p.unlink(missing_ok=True)

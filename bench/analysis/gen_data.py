@@ -108,7 +108,7 @@ def generate_timing_log(
             first_sent = sent[0] if first_sent is None else first_sent
             last_sent = sent[-1]
     span_s = (int(last_sent) - int(first_sent)) / 1000.0 if records else 0.0
-    return {"records": records, "senders": senders, "target_rate_per_min": rate_per_s * 60.0, "span_s": span_s}
+    return {"records": records, "senders": senders, "messages_per_second": rate_per_s, "span_s": span_s}
 
 
 def _timing_chunk(
@@ -232,7 +232,7 @@ def replicate_log(source: Path, path: Path, records: int, chunk: int = 2_000_000
     return {
         "records": records,
         "source_records": rows.height,
-        "target_rate_per_min": rows.height / span_s * 60.0,
+        "messages_per_second": rows.height / span_s,
         "span_s": span_s * records / rows.height,
     }
 

@@ -42,8 +42,8 @@ several test runs (the run column: runs appended to one file) are split into run
 
 examples:
   %(prog)s results/timing.csv --out results/report
-  %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --target-rate 30000 --out out/
-  %(prog)s a.csv b.csv --label "100/s" --label "200/s" --target-rate 6000 --target-rate 12000
+  %(prog)s gen1.csv gen2.csv --merge --label "500 users" --jtl results.jtl --messages-per-second 500 --out out/
+  %(prog)s a.csv b.csv --label "100/s" --label "200/s" --messages-per-second 100 --messages-per-second 200
   %(prog)s stomp-timing.csv --steps stomp-steps.csv --server-figures stomp-server.csv --out report
   %(prog)s --server-figures stomp-server.csv
 
@@ -80,7 +80,7 @@ def _non_negative(text: str, what: str, expected: str, bound: str) -> float:
 
 
 def non_negative_rate(text: str) -> float:
-    return _non_negative(text, "rate", "a number of messages per minute", " (0 = unthrottled)")
+    return _non_negative(text, "rate", "a number of messages per second", " (0 = unthrottled)")
 
 
 def non_negative_seconds(text: str) -> float:
@@ -157,22 +157,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pace = p.add_mutually_exclusive_group()
     pace.add_argument(
-        "--target-rate",
+        "--messages-per-second",
         action="append",
         default=[],
         type=non_negative_rate,
-        metavar="MSGS_PER_MIN",
-        help="the plan's Constant Throughput Timer target for the whole test (messages/minute; 0 = unthrottled); "
-        "one value for all runs or one per run. Each sender's expected interval = senders*60000/rate ms, used for "
-        "the coordinated-omission correction (await-reply runs) or the send schedule (fire-and-forget runs)",
+        metavar="RATE",
+        help="the target send rate for the whole test, send.jmx's messagesPerSecond (messages per second, all "
+        "senders together; decimals allowed; 0 = unthrottled); one value for all runs or one per run. Each sender's "
+        "expected interval = senders*1000/rate ms, used for the coordinated-omission correction (await-reply runs) "
+        "or the send schedule (fire-and-forget runs)",
     )
+    # The name the rate had in messages per minute: refused, naming the new one (refuse_target_rate).
+    p.add_argument("--target-rate", action="append", default=[], help=argparse.SUPPRESS)
     pace.add_argument(
         "--expected-interval-ms",
         action="append",
         default=[],
         type=positive_ms,
         metavar="MS",
-        help="each sender's expected interval between sends (ms), one value or one per run (instead of --target-rate)",
+        help="each sender's expected interval between sends (ms), one value or one per run (instead of "
+        "--messages-per-second)",
     )
     p.add_argument(
         "--steps",
@@ -280,12 +284,31 @@ def build_runs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
         groups: dict[str, list[Path]] = {}
         for name, f in zip(names, files):
             groups.setdefault(name, []).append(f)
-    rates = _per_run(args.target_rate, len(groups), "--target-rate", parser)
+    rates = _per_run(args.messages_per_second, len(groups), "--messages-per-second", parser)
     intervals = _per_run(args.expected_interval_ms, len(groups), "--expected-interval-ms", parser)
     return [
-        RunSpec(label=label, paths=paths, target_rate_per_min=rate or None, expected_interval_ms=iv)
+        RunSpec(label=label, paths=paths, messages_per_second=rate or None, expected_interval_ms=iv)
         for (label, paths), rate, iv in zip(groups.items(), rates, intervals)
     ]
+
+
+def refuse_target_rate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """--target-rate was the rate in messages per minute: taken as per second it would put each sender's expected
+    interval 60 times too short, so it is refused, naming --messages-per-second with the value it would take."""
+    if not args.target_rate:
+        return
+    given = args.target_rate[0]
+    try:
+        per_minute = float(given)
+    except ValueError:
+        per_minute = math.nan
+    example = ""
+    if math.isfinite(per_minute) and per_minute >= 0:
+        example = f": --target-rate {given} is --messages-per-second {explain.number(per_minute / 60)}"
+    parser.error(
+        "--target-rate (messages per minute) is now --messages-per-second (messages per second, as send.jmx's "
+        f"messagesPerSecond){example}"
+    )
 
 
 def repeated_paths(paths: Sequence[Path]) -> list[Path]:
@@ -350,6 +373,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser, stage: Stage 
     with --out, the files."""
     stage = stage or Stage()
     stage("checking the inputs")
+    refuse_target_rate(args, parser)
     if not args.timing_logs and not args.steps and not args.server_figures:
         parser.error(
             "give the timing log(s), a stepped test's steps log(s) with --steps, or the server's figures with "

@@ -32,11 +32,11 @@ def number(x: float) -> str:
 
 
 def pacing_text(spec: RunSpec) -> str:
-    """The pacing a run was given: "50 ms/sender", "6000 msg/min" or "unthrottled"."""
+    """The pacing a run was given: "50 ms/sender", "100 msg/s" or "unthrottled"."""
     if spec.expected_interval_ms:
         return f"{number(spec.expected_interval_ms)} ms/sender"
-    if spec.target_rate_per_min:
-        return f"{number(spec.target_rate_per_min)} msg/min"
+    if spec.messages_per_second:
+        return f"{number(spec.messages_per_second)} msg/s"
     return "unthrottled"
 
 
@@ -123,8 +123,8 @@ seen in that second of the .jtl.</dd>
 <dd>A paced sender that waits for something (a blocked connection, a full buffer, a stalled server) sends
 nothing while it waits, so the load generator "coordinates" with the slowness it should measure: the messages
 that would have been sent during the stall, and would all have been slow, are simply missing from the raw
-samples. When the pacing is known (a Constant Throughput Timer target for the whole test, giving each sender
-an expected interval I = senders &times; 60000 / target ms, or an interval given directly), every latency v
+samples. When the pacing is known (a target rate in messages per second for the whole test, giving each sender
+an expected interval I = senders &times; 1000 / rate ms, or an interval given directly), every latency v
 greater than I is completed with the samples the missed sends would have produced: v&minus;I, v&minus;2I, ...
 down to I (HdrHistogram's <code>recordValueWithExpectedInterval</code>). The raw figures describe the messages
 actually sent; the CO-corrected ones estimate what a user arriving at the planned rate would have experienced.
@@ -235,8 +235,8 @@ def _treatment_clause(r: RunResult) -> str:
     pacing = ""
     if r.interval_us:
         pacing = f"a pacing of {number(r.interval_us / 1000)} ms/sender"
-        if spec.target_rate_per_min and not spec.expected_interval_ms:
-            pacing += f" ({number(spec.target_rate_per_min)} msg/min)"
+        if spec.messages_per_second and not spec.expected_interval_ms:
+            pacing += f" ({number(spec.messages_per_second)} msg/s)"
     no_interval = "unthrottled: no expected interval, so no correction."
     if r.mode == AWAIT_REPLY:
         if not r.interval_us:

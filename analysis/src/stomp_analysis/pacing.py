@@ -19,9 +19,9 @@ def expected_interval_us(spec: RunSpec, senders: int) -> tuple[int | None, str]:
     """Each sender's expected interval between sends, and how it was obtained."""
     if spec.expected_interval_ms:
         return max(1, round(spec.expected_interval_ms * 1000)), f"{number(spec.expected_interval_ms)} ms given"
-    if spec.target_rate_per_min and senders:
-        ms = senders * 60000.0 / spec.target_rate_per_min
-        note = f"{senders} senders × 60000 / {number(spec.target_rate_per_min)} msg/min = {ms:.3f} ms"
+    if spec.messages_per_second and senders:
+        ms = senders * 1000.0 / spec.messages_per_second
+        note = f"{senders} senders × 1000 / {number(spec.messages_per_second)} msg/s = {ms:.3f} ms"
         return max(1, round(ms * 1000)), note
     return None, ""
 
@@ -34,8 +34,8 @@ def run_mode(mode_records: dict[str, int]) -> str:
 
 def target_per_s(spec: RunSpec, senders: int, interval_us: int | None) -> float | None:
     """The sends per second the pacing asks of the whole run."""
-    if spec.target_rate_per_min:
-        return spec.target_rate_per_min / 60.0
+    if spec.messages_per_second:
+        return spec.messages_per_second
     if interval_us:
         return senders * 1e6 / interval_us
     return None

@@ -2,7 +2,7 @@
 (the runs, their tables and the Markdown document), and :func:`write_outputs` for the CSV files, charts and
 report.html. Callable from Python and from tests::
 
-    analysis = analyse([RunSpec("echo", [Path("timing.csv")], target_rate_per_min=6000)])
+    analysis = analyse([RunSpec("echo", [Path("timing.csv")], messages_per_second=100)])
     print(analysis.markdown(), end="")
     write_outputs(analysis, Path("out"))
 

@@ -23,7 +23,7 @@ UNKNOWN, MIXED = "unknown", "mixed"
 class RunSpec:
     label: str
     paths: list[Path]
-    target_rate_per_min: float | None = None  # Constant Throughput Timer target for the whole run
+    messages_per_second: float | None = None  # the target send rate of the whole run (send.jmx's messagesPerSecond)
     expected_interval_ms: float | None = None  # per sender
     steps: HoldWindows | None = None  # a stepped test's hold windows: the run's latencies are also kept per step
 

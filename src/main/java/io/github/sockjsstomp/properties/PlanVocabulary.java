@@ -36,6 +36,7 @@ public final class PlanVocabulary {
             "login",
             "loop",
             "messages",
+            "messagesPerSecond",
             "mode",
             "nackShare",
             "pacing",
@@ -72,7 +73,6 @@ public final class PlanVocabulary {
             "subscribeHeaders",
             "subscribeTo",
             "threads",
-            "throughput",
             "tickMillis",
             "timingLog",
             "transport",
@@ -104,7 +104,8 @@ public final class PlanVocabulary {
             "connectSubscribeTo", "subscribeTo",
             "triggerDestination", "destination",
             "silentAfter", "silentAfterSeconds",
-            "ratePerThread", "messagesPerSecondPerThread");
+            "ratePerThread", "messagesPerSecondPerThread",
+            "throughput", "messagesPerSecond");
 
     /** Why a renamed name went, said with the name that replaced it. */
     public static final Map<String, String> RENAMED_BECAUSE = Map.of(
@@ -117,7 +118,10 @@ public final class PlanVocabulary {
             "silentAfter",
             "the time until a session goes silent is in seconds, and its name says so",
             "ratePerThread",
-            "the send sampler's scheduled rate is in messages per second, as the steps' rates are (it was per minute)");
+            "the send sampler's scheduled rate is in messages per second, as the steps' rates are (it was per minute)",
+            "throughput",
+            "the send test's rate is in messages per second for all threads together, as the steps' rates are"
+                    + " (throughput was messages per minute: divide it by 60)");
 
     /** The number of virtual users; a value that is not a number is the users file, now {@link #USERS_FILE}. */
     public static final String USERS = "users";

@@ -198,20 +198,20 @@ public class StompStepsSampler extends StompSampler {
     }
 
     /**
-     * A rate step is messages per SECOND, send.jmx's {@code throughput} messages per MINUTE: both typed, one of
-     * them would be ignored and a user reading the answer in msg/s could take one for the other.
+     * Rate steps set the senders' rate, so send.jmx's {@code messagesPerSecond} typed beside them would be ignored in
+     * silence: both typed, the test stops saying which one sets the rate.
      */
     private static void refuseAMixOfRates(ParameterReader params, String stepsText) {
         if (JMeterUtils.getJMeterProperties() == null) {
             return;
         }
-        String throughput = JMeterUtils.getProperty("throughput");
-        if (throughput != null) {
+        String messagesPerSecond = JMeterUtils.getProperty("messagesPerSecond");
+        if (messagesPerSecond != null) {
             params.error(
                     STEPS.name,
                     stepsText,
-                    "steps are messages per SECOND and throughput=" + throughput
-                            + " is messages per MINUTE: give one of them, not both (the steps set the rate)");
+                    "the steps set the senders' rate (messages per second), and messagesPerSecond="
+                            + messagesPerSecond.trim() + " would be ignored: give one of them, not both");
         }
         String pacing = JMeterUtils.getProperty("pacing");
         if (pacing != null && (pacing.trim().equals("ctt") || pacing.trim().equals("fixed"))) {

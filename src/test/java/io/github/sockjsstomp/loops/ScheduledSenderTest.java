@@ -25,9 +25,9 @@ class ScheduledSenderTest {
         }
     }
 
-    /** A sender of {@code perMinute} messages per minute, a sample per wake-up, following no steps. */
-    private ScheduledSender sender(double perMinute) {
-        return new ScheduledSender(thread, new SendSchedule(perMinute, 10), 0, new StepsFollower(null, 1, 10));
+    /** A sender of {@code perSecond} messages per second, a sample per wake-up, following no steps. */
+    private ScheduledSender sender(double perSecond) {
+        return new ScheduledSender(thread, new SendSchedule(perSecond, 10), 0, new StepsFollower(null, 1, 10));
     }
 
     @Test
@@ -76,7 +76,7 @@ class ScheduledSenderTest {
     @Test
     void stopWhileWaitingForTheNextMessageReportsNothingAndSendsNothing() throws IOException, InterruptedException {
         thread = new UnreachableThread(1, SendMode.FIRE_AND_FORGET);
-        ScheduledSender sender = sender(1); // the next message a minute after the first
+        ScheduledSender sender = sender(1); // the next message a second after the first
         sender.sample(null, "send");
         long sentBefore = thread.books().sent();
 

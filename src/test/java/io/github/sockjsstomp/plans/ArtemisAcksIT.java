@@ -125,7 +125,7 @@ class ArtemisAcksIT {
         PlanRun run = send(
                 "individual",
                 "duration=8",
-                "throughput=1200",
+                "messagesPerSecond=20",
                 "ack=client-individual",
                 "consumeMillis=20",
                 "summariser.interval=3");
@@ -144,7 +144,7 @@ class ArtemisAcksIT {
      */
     @Test
     void aConsumerWindowOfOneMessageHoldsTheRestAtTheBroker() throws Exception {
-        String[] slow = {"duration=8", "throughput=480", "ack=client-individual", "consumeMillis=400"};
+        String[] slow = {"duration=8", "messagesPerSecond=8", "ack=client-individual", "consumeMillis=400"};
         PlanRun unbounded = send("unbounded", slow);
         long sent = unbounded.sentAllAnswered();
         AckLine all = AckLine.of(unbounded);
@@ -175,7 +175,7 @@ class ArtemisAcksIT {
 
     @Test
     void clientAcksCumulativelyEveryNMessagesAndTheRestBeforeDisconnect() throws Exception {
-        PlanRun run = send("cumulative", "duration=8", "throughput=1200", "ack=client", "ackEvery=4");
+        PlanRun run = send("cumulative", "duration=8", "messagesPerSecond=20", "ack=client", "ackEvery=4");
         long sent = run.sentAllAnswered();
         long frames = perQueue(run).values().stream()
                 .mapToLong(n -> n / 4 + (n % 4 == 0 ? 0 : 1))
@@ -193,7 +193,7 @@ class ArtemisAcksIT {
      */
     @Test
     void nackedMessagesAreSpreadEvenlyAndArtemisTakesANackAsAnAck() throws Exception {
-        PlanRun run = send("nack", "duration=8", "throughput=1200", "ack=client-individual", "nackShare=0.25");
+        PlanRun run = send("nack", "duration=8", "messagesPerSecond=20", "ack=client-individual", "nackShare=0.25");
         long sent = run.sentAllAnswered();
         long nacked = perQueue(run).values().stream().mapToLong(n -> n / 4).sum();
         AckLine acks = AckLine.of(run);
@@ -214,7 +214,7 @@ class ArtemisAcksIT {
         List<String> properties = properties(
                 "dropped",
                 "duration=8",
-                "throughput=600",
+                "messagesPerSecond=10",
                 "ack=client-individual",
                 "consumeMillis=400",
                 "sockjsstomp.reconnectMinMillis=300",
@@ -270,7 +270,7 @@ class ArtemisAcksIT {
             "users=2",
             "threads=2",
             "rampUp=0",
-            "throughput=3600",
+            "messagesPerSecond=60",
             "ack=client-individual",
             "subscribeHeaders=consumer-window-size:1",
             "stepKind=consume",

@@ -59,7 +59,7 @@ class BrokerCompressionIT {
                 "threads=2",
                 "rampUp=0",
                 "duration=6",
-                "throughput=600",
+                "messagesPerSecond=10",
                 "destination=/queue/" + name + ".{{userNumber}}",
                 "subscribeTo=/queue/" + name + ".{{userNumber}}",
                 "replyTimeoutMillis=15000"));

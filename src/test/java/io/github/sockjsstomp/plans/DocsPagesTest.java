@@ -255,8 +255,8 @@ class DocsPagesTest {
         plans.keySet().forEach(plan -> assertThat(table).contains("`" + plan + ".jmx`"));
         assertThat(plans.get("echo").get("pauseMillis")).containsExactly("1000");
         assertThat(table).contains("pauses `pauseMillis` (1 s)");
-        assertThat(plans.get("send").get("throughput")).containsExactly("6000");
-        assertThat(table).contains("`throughput` messages per minute (6000)");
+        assertThat(plans.get("send").get("messagesPerSecond")).containsExactly("100");
+        assertThat(table).contains("`messagesPerSecond` messages per second (100)");
         assertThat(plans.get("echo").get("replyTimeoutMillis")).containsExactly("5000");
         assertThat(quickstart).contains("`replyTimeoutMillis` (5 s)");
         assertThat(plans.get("echo").get("payload")).hasSize(1);

@@ -42,7 +42,7 @@ class JMeterMavenPluginIT {
                     "-Dstomp.threads=2",
                     // long enough for the warm-up (on by default) on a busy machine, and messages after it
                     "-Dstomp.duration=12",
-                    "-Dstomp.throughput=1200",
+                    "-Dstomp.messagesPerSecond=20",
                     "-Dstomp.timingLog=" + timingLog);
         }
         // The published pom declares no dependency, so the JMeter it laid out has ours in lib/ext and none of what
@@ -102,7 +102,7 @@ class JMeterMavenPluginIT {
                     "-Dstomp.port=" + server.port(),
                     "-Dstomp.threads=2",
                     "-Dstomp.duration=8",
-                    "-Dstomp.throughput=600",
+                    "-Dstomp.messagesPerSecond=10",
                     "-Dstomp.destination=/app/echo-lossy",
                     "-Dstomp.replySamples=false",
                     "-Dstomp.timingLog=" + dir.resolve("lossy-timing.csv"));

@@ -237,11 +237,11 @@ class JMeterPlansIT {
         // Every thread sends: a Constant Throughput Timer at 0 would stall threads until the end.
         assertThat(perThread).hasSize(threads);
         switch (pacing) {
-            // 600 per minute shared by all threads, at most duration s of sending (+1 unpaced first send)
+            // 10 per second shared by all threads, at most duration s of sending (+1 unpaced first send)
             case "ctt" -> assertThat(sends).isBetween(2L, duration * 10L + threads);
             // one send per 500 ms per thread at most
             case "fixed" -> assertThat(sends).isBetween((long) threads, threads * (duration * 2L + 1));
-            // unthrottled (throughput=0 is mapped to no delay): every thread keeps sending
+            // unthrottled (messagesPerSecond=0 is mapped to no delay): every thread keeps sending
             default ->
                 assertThat(perThread.values()).allSatisfy(n -> assertThat(n).isGreaterThan(1L));
         }
@@ -261,9 +261,9 @@ class JMeterPlansIT {
         List<String> props = new ArrayList<>(
                 List.of("threads=" + SEND_THREADS, "rampUp=0", "duration=" + SEND_DURATION, "replyTimeoutMillis=3000"));
         switch (pacing) {
-            case "ctt" -> props.addAll(List.of("pacing=ctt", "throughput=600"));
+            case "ctt" -> props.addAll(List.of("pacing=ctt", "messagesPerSecond=10"));
             case "fixed" -> props.addAll(List.of("pacing=fixed", "pauseMillis=500"));
-            default -> props.addAll(List.of("pacing=ctt", "throughput=0"));
+            default -> props.addAll(List.of("pacing=ctt", "messagesPerSecond=0"));
         }
         props.addAll(Arrays.asList(more));
         return jmeter("send-" + pacing, false, props.toArray(String[]::new));
@@ -298,7 +298,7 @@ class JMeterPlansIT {
     }
 
     /**
-     * send.jmx's defaults with five users (no threads) at 1,200 messages a minute, with the HTML dashboard: the
+     * send.jmx's defaults with five users (no threads) at 20 messages a second, with the HTML dashboard: the
      * reply samples test and the five users test assert on this one run, each on what it is about.
      */
     private static PlanRun fiveUsersWithReplySamples;
@@ -312,7 +312,7 @@ class JMeterPlansIT {
                     "rampUp=0",
                     // long enough for the JIT warm-up and the connects on a busy machine, then some sending
                     "duration=12",
-                    "throughput=1200",
+                    "messagesPerSecond=20",
                     "replyTimeoutMillis=3000",
                     "replySamples=true");
         }
@@ -392,7 +392,7 @@ class JMeterPlansIT {
                 "threads=2",
                 "rampUp=0",
                 "duration=4",
-                "throughput=1200",
+                "messagesPerSecond=20",
                 "replyTimeoutMillis=3000",
                 "ack=client-individual");
         PlanRun.BooksLine books = run.books();

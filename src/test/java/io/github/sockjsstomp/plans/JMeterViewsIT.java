@@ -85,7 +85,7 @@ class JMeterViewsIT {
                         "users=100",
                         "rampUp=1",
                         "duration=12",
-                        "throughput=6000",
+                        "messagesPerSecond=100",
                         "destination=/queue/views.{{userNumber}}",
                         "subscribeTo=/queue/views.{{userNumber}}"));
         views.assertOneLabelTellsTheTimingLog("reply /queue/views.{{userNumber}}");
@@ -147,7 +147,8 @@ class JMeterViewsIT {
 
     @Test
     void sendOnTheDemoServer() throws Exception {
-        Views views = run("send-demo", "send", demoServer("users=100", "rampUp=1", "duration=12", "throughput=6000"));
+        Views views =
+                run("send-demo", "send", demoServer("users=100", "rampUp=1", "duration=12", "messagesPerSecond=100"));
         views.assertOneLabelTellsTheTimingLog("reply /app/echo");
         assertThat(views.labels).doesNotContainKey("send");
     }

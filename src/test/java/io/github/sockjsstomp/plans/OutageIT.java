@@ -152,7 +152,7 @@ class OutageIT {
                                     "threads=" + threads,
                                     "rampUp=0",
                                     "duration=" + durationMillis / 1000,
-                                    "throughput=0",
+                                    "messagesPerSecond=0",
                                     "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS,
                                     "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS))
                     .await();

@@ -97,7 +97,7 @@ class RabbitAcksIT {
      */
     @Test
     void aNackedMessageComesAgainOnceAndIsCountedAsTheBrokerCountsIt() throws Exception {
-        PlanRun run = send("nack", "duration=8", "throughput=1200", "ack=client-individual", "nackShare=0.25");
+        PlanRun run = send("nack", "duration=8", "messagesPerSecond=20", "ack=client-individual", "nackShare=0.25");
         long sent = run.sentAllAnswered();
         Map<String, Long> perQueue = run.timing().stream()
                 .filter(r -> r[1].equals("ANSWERED"))
@@ -139,7 +139,7 @@ class RabbitAcksIT {
         PlanRun run = send(
                 "prefetch",
                 "duration=8",
-                "throughput=480",
+                "messagesPerSecond=8",
                 "ack=client-individual",
                 "consumeMillis=400",
                 "subscribeHeaders=prefetch-count:1",

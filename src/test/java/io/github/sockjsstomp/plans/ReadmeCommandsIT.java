@@ -62,7 +62,7 @@ class ReadmeCommandsIT {
             "rampUp",
             "duration",
             "messages",
-            "throughput",
+            "messagesPerSecond",
             "pauseMillis",
             "holdMillis",
             "aliveMillis",
@@ -217,7 +217,7 @@ class ReadmeCommandsIT {
                             "users=5",
                             "rampUp=0",
                             "duration=12",
-                            "throughput=1200",
+                            "messagesPerSecond=20",
                             "replyTimeoutMillis=3000",
                             "replySamples=true")
                     .withDashboard(),
@@ -251,7 +251,7 @@ class ReadmeCommandsIT {
                     "duration=6",
                     "replyTimeoutMillis=3000",
                     "receipts=true",
-                    "throughput=1200",
+                    "messagesPerSecond=20",
                     "destination=/queue/echo.{{userNumber}}",
                     "subscribeTo=/queue/echo.{{userNumber}}"),
             new PlanItRun(

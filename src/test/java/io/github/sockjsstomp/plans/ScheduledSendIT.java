@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * send.jmx's default pacing, the scheduled sender, through a real JMeter against the demo server: each thread
- * sends throughput / threads messages per minute on its users, round-robin, several messages per sample when
+ * sends messagesPerSecond / threads messages per second on its users, round-robin, several messages per sample when
  * they fall due within one tick, and several ticks per sample within sampleMillis. Counts and the schedule's own
  * arithmetic only, never elapsed times.
  */
@@ -27,8 +27,8 @@ class ScheduledSendIT {
 
     private static final int THREADS = 2;
     private static final int USERS_PER_THREAD = 10;
-    /** 24,000 per minute: 200 per second per thread, one every 5 ms; a user every 50 ms. */
-    private static final int THROUGHPUT = 24_000;
+    /** 400 per second: 200 per second per thread, one every 5 ms; a user every 50 ms. */
+    private static final int MESSAGES_PER_SECOND = 400;
 
     private static final long INTERVAL_US = 5_000;
     /** Four messages fall due per 20 ms tick. */
@@ -72,7 +72,7 @@ class ScheduledSendIT {
                         "threads=" + THREADS,
                         "rampUp=0",
                         "duration=8",
-                        "throughput=" + THROUGHPUT,
+                        "messagesPerSecond=" + MESSAGES_PER_SECOND,
                         "tickMillis=" + TICK_MILLIS,
                         "replyTimeoutMillis=3000"));
         List<String[]> timing = run.timing();

@@ -138,7 +138,7 @@ class ServerFaultsIT {
                 // a loaded machine's warm-up could take the whole of a short test
                 "sockjsstomp.warmUp=false",
                 "duration=8",
-                "throughput=600",
+                "messagesPerSecond=10",
                 "replyTimeoutMillis=1000"));
         all.addAll(Arrays.asList(properties));
         return PlanRun.run(dir.resolve(name), "send", false, all);

@@ -222,7 +222,7 @@ class SpringAppsIT {
                         "threads=1",
                         "rampUp=0",
                         "duration=6",
-                        "throughput=300",
+                        "messagesPerSecond=5",
                         "replyTimeoutMillis=1000"));
         theOneNoReplyHint(Files.readAllLines(run.dir().resolve("console.txt")));
     }
@@ -264,7 +264,7 @@ class SpringAppsIT {
                         "threads=2",
                         "rampUp=0",
                         "duration=8",
-                        "throughput=1200",
+                        "messagesPerSecond=20",
                         "replyTimeoutMillis=1500"));
         List<String> totals = Files.readAllLines(run.dir().resolve("console.txt")).stream()
                 .filter(line -> line.startsWith("stomp replies ="))

@@ -137,7 +137,7 @@ class TlsIT {
                 // TLS handshakes (RSA keys, the JIT held at C1 in these runs) on a loaded machine took most of a 5 s
                 // run: a CI run ended with both users connected and not one message sent.
                 "duration=10",
-                "throughput=600",
+                "messagesPerSecond=10",
                 "replyTimeoutMillis=3000");
     }
 

@@ -52,6 +52,26 @@ class WhenThingsGoWrongIT {
         });
     }
 
+    /**
+     * throughput was send.jmx's rate in messages per minute; typed as before, the plan would run at its default
+     * messagesPerSecond in silence. It stops the test, on the console and in the first sample, naming the new name.
+     */
+    @Test
+    void throughputTypedAsBeforeStopsTheTestNamingMessagesPerSecond() throws Exception {
+        PlanRun run = send("old-throughput", "threads=1", "rampUp=0", "duration=60", "throughput=120000");
+        assertThat(Files.readString(run.dir().resolve("console.txt")))
+                .contains("stomp: -Jthroughput=120000 is not read by send.jmx: the send test's rate is in messages per"
+                        + " second")
+                .contains("use -JmessagesPerSecond; the test stops");
+        assertThat(run.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(1).allSatisfy(r -> {
+            assertThat(r.get("responseCode")).isEqualTo("ConfigError");
+            assertThat(r.get("responseMessage")).contains("-Jthroughput=120000").contains("use -JmessagesPerSecond");
+        });
+        assertThat(Files.readString(run.dir().resolve("jmeter.log")))
+                .as("no message was sent")
+                .doesNotContain("STOMP timing books");
+    }
+
     @Test
     void anUnknownPlaceholderIsAConfigErrorNamingIt() throws Exception {
         PlanRun run = send("bad-placeholder", "threads=2", "rampUp=0", "duration=60", "payload={\"x\":\"{{nope}}\"}");
@@ -70,8 +90,8 @@ class WhenThingsGoWrongIT {
     @Test
     void aTimingLogThatCannotBeWrittenIsSaidAtOnceCountedAndStopsTheTest() throws Exception {
         Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs Linux's /dev/full");
-        PlanRun run =
-                send("full-disk", "threads=2", "rampUp=0", "duration=60", "throughput=6000", "timingLog=/dev/full");
+        PlanRun run = send(
+                "full-disk", "threads=2", "rampUp=0", "duration=60", "messagesPerSecond=100", "timingLog=/dev/full");
         String console = Files.readString(run.dir().resolve("console.txt"));
         assertThat(console)
                 .contains("stomp: Timing log /dev/full cannot be written (No space left on device)")
@@ -87,7 +107,7 @@ class WhenThingsGoWrongIT {
                 "threads=2",
                 "rampUp=0",
                 "duration=7",
-                "throughput=6000",
+                "messagesPerSecond=100",
                 "timingLog=/dev/full",
                 "sockjsstomp.onTimingLogFailure=continue");
         assertThat(Files.readString(run.dir().resolve("console.txt")))

@@ -109,6 +109,24 @@ class TypedPropertyCheckTest {
                         true));
     }
 
+    /** throughput was messages per minute; typed as before it would run send.jmx at its default rate in silence. */
+    @Test
+    void throughputStopsTheSendTestNamingMessagesPerSecond() {
+        Plan send = new Plan("send.jmx", Set.of("messagesPerSecond", "pacing", "users"), "-J");
+        assertThat(check(Map.of("throughput", "120000"), send))
+                .containsExactly(new Finding(
+                        "throughput",
+                        "-Jthroughput=120000 is not read by send.jmx: the send test's rate is in messages per second"
+                                + " for all threads together, as the steps' rates are (throughput was messages per"
+                                + " minute: divide it by 60); use -JmessagesPerSecond",
+                        true));
+        Plan remote = new Plan("send.jmx", send.reads(), "-G");
+        assertThat(check(Map.of("throughput", "6000"), remote))
+                .extracting(Finding::stops, finding -> finding.message().endsWith("; use -GmessagesPerSecond"))
+                .containsExactly(tuple(true, true));
+        assertThat(check(Map.of("messagesPerSecond", "0.5"), send)).isEmpty();
+    }
+
     @Test
     void aRenamedPropertyThePlanStillReadsIsFine() {
         Plan older = new Plan("send.jmx", Set.of("sessionsPerThread", "users", "connectSubscribeTo"), "-J");
