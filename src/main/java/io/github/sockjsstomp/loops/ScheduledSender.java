@@ -288,7 +288,8 @@ public final class ScheduledSender implements Sender {
 
     /**
      * Sleeps until {@code wakeNanos}, or until the thread's end time (the thread group's duration) if that comes
-     * first, as JMeter's timers do; false then. A sleep is interruptible (JMeter's Stop).
+     * first, as JMeter's timers do; false then, at once if the end time has passed (it can pass between JMeter's look
+     * at it and this sample's wait). A sleep is interruptible (JMeter's Stop).
      */
     private boolean sleepUntil(long wakeNanos) throws InterruptedException {
         long waitNanos = wakeNanos - clock.nanoTime();
@@ -296,8 +297,10 @@ public final class ScheduledSender implements Sender {
             return true;
         }
         long toEndNanos = clock.nanosToEnd();
-        if (toEndNanos > 0 && toEndNanos < waitNanos) {
-            clock.sleep(toEndNanos);
+        if (toEndNanos < waitNanos) {
+            if (toEndNanos > 0) {
+                clock.sleep(toEndNanos);
+            }
             return false;
         }
         clock.sleep(waitNanos);

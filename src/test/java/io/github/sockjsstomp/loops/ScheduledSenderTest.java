@@ -136,6 +136,24 @@ class ScheduledSenderTest {
         assertThat(thread.books().sent()).isEqualTo(1);
     }
 
+    /**
+     * The end time passed as the sample began (JMeter looks at it only between samples): the sample neither waits for
+     * its message, which would come after the end, nor sends it.
+     */
+    @Test
+    void aThreadWhoseEndHasPassedNeitherWaitsForItsNextMessageNorSendsIt() throws Exception {
+        thread = TestThread.unreachable(2, SendMode.FIRE_AND_FORGET);
+        ScheduledSender sender = sender(1);
+        sender.sample(null, "send");
+        clock.endsIn(0);
+
+        SenderRow row = sender.sample(null, "send");
+
+        assertThat(clock.sleeps).isEmpty();
+        assertThat(row.result().isIgnore()).isTrue();
+        assertThat(thread.books().sent()).isEqualTo(1);
+    }
+
     @Test
     void aRateStepOfNothingWaitsForTheNextStepAndSendsNothing() throws Exception {
         thread = TestThread.unreachable(1, SendMode.FIRE_AND_FORGET);
