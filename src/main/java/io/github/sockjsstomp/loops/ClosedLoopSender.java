@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterThread;
 
 /**
  * The send sampler's closed loop ({@code loop=closed}, with await-reply or await-receipt): each of the thread's
@@ -69,11 +68,22 @@ public final class ClosedLoopSender implements Sender {
 
     private Template destinationsOf;
 
+    /**
+     * The thread's end time only: the loop's own times are {@link System#nanoTime()}'s, the clock its messages are
+     * stamped on (an answer's arrival, a reply's deadline) and its users park on ({@link UserLoops#await}).
+     */
+    private final SenderClock clock;
+
     public ClosedLoopSender(SendingSampler sampler, long pauseMillis, long sampleMillis, long tickMillis) {
+        this(sampler, pauseMillis, sampleMillis, tickMillis, SenderClock.JMETER);
+    }
+
+    ClosedLoopSender(SendingSampler sampler, long pauseMillis, long sampleMillis, long tickMillis, SenderClock clock) {
         this.sampler = sampler;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
         this.pollNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, tickMillis));
         this.pauseMillis = pauseMillis;
+        this.clock = clock;
     }
 
     /**
@@ -166,7 +176,7 @@ public final class ClosedLoopSender implements Sender {
                 sendDue(now, result, message, trips);
                 reconnectDown(label, now);
                 now = System.nanoTime();
-                if (trips.answered > 0 && now - until >= 0 && !endsSoon(now) || !pending.isEmpty()) {
+                if (trips.answered > 0 && now - until >= 0 && !endsSoon() || !pending.isEmpty()) {
                     return;
                 }
                 if (looping == 0 && loops.inFlight() == 0) {
@@ -365,9 +375,8 @@ public final class ClosedLoopSender implements Sender {
         }
     }
 
-    private static boolean endPassed() {
-        long now = System.nanoTime();
-        return endNanos(now) - now <= 0;
+    private boolean endPassed() {
+        return clock.nanosToEnd() <= 0;
     }
 
     /**
@@ -375,18 +384,13 @@ public final class ClosedLoopSender implements Sender {
      * at it between samples and calls none after it, so a sample that ended now would leave what is sent after it in no
      * sample; the last sample runs to the end time instead, and waits for what is in flight.
      */
-    private boolean endsSoon(long nowNanos) {
-        return endNanos(nowNanos) - nowNanos <= Math.max(sampleNanos, END_MARGIN_NANOS);
+    boolean endsSoon() {
+        return clock.nanosToEnd() <= Math.max(sampleNanos, END_MARGIN_NANOS);
     }
 
-    /** The thread's end time (its thread group's duration) on the nanosecond clock; far away when it has none. */
-    private static long endNanos(long nowNanos) {
-        JMeterThread thread = JMeterContextService.getContext().getThread();
-        long endMillis = thread == null ? 0 : thread.getEndTime();
-        if (endMillis <= 0) {
-            return nowNanos + TimeUnit.DAYS.toNanos(1);
-        }
-        return nowNanos + TimeUnit.MILLISECONDS.toNanos(endMillis - System.currentTimeMillis());
+    /** The thread's end time (its thread group's duration) on the nanosecond clock; a day away when it has none. */
+    private long endNanos(long nowNanos) {
+        return nowNanos + Math.min(clock.nanosToEnd(), TimeUnit.DAYS.toNanos(1));
     }
 
     private static SenderRow notReported() {

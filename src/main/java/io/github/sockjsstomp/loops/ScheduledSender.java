@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.jmeter.protocol.java.sampler.JavaSamplerContext;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
-import org.apache.jmeter.threads.JMeterThread;
 
 /**
  * The send sampler's scheduled sender ({@code messagesPerSecondPerThread > 0}): each wake-up sends every message of the
@@ -41,17 +40,25 @@ public final class ScheduledSender implements Sender {
     /** The run's steps, when a steps sampler runs them; the thread's rate is then its share of each step's. */
     private final StepsFollower steps;
 
+    private final SenderClock clock;
+
     public ScheduledSender(SendingSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps) {
+        this(sampler, schedule, sampleMillis, steps, SenderClock.JMETER);
+    }
+
+    ScheduledSender(
+            SendingSampler sampler, SendSchedule schedule, long sampleMillis, StepsFollower steps, SenderClock clock) {
         this.sampler = sampler;
         this.one = new OneMessageSender(sampler, SendMode.FIRE_AND_FORGET, 0, false, this::waitedForAReconnect);
         this.schedule = schedule;
         this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sampleMillis);
         this.steps = steps;
+        this.clock = clock;
     }
 
     /** The thread waited for a reconnect and could send nothing: resume the rate, do not send the backlog at once. */
     private void waitedForAReconnect() {
-        skippedUnreported += schedule.skipMissed(System.nanoTime());
+        skippedUnreported += schedule.skipMissed(clock.nanoTime());
     }
 
     /**
@@ -82,7 +89,7 @@ public final class ScheduledSender implements Sender {
         if (refused != null) {
             return refused;
         }
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         // With rate steps the schedule is looked at again by the offer's next change (every 100 ms in a ramp): a
         // message due at a ramp's first, low rate must not hold the sender asleep past the step's higher one.
         boolean stepping = steps.steps(StepKind.RATE);
@@ -112,7 +119,7 @@ public final class ScheduledSender implements Sender {
                 Thread.currentThread().interrupt();
                 return notReported();
             }
-            now = System.nanoTime();
+            now = clock.nanoTime();
         }
         int due = schedule.due(now);
         if (due == 0) {
@@ -153,7 +160,7 @@ public final class ScheduledSender implements Sender {
             if (wake - tally.untilNanos > 0) {
                 break;
             }
-            long sleptFrom = System.nanoTime();
+            long sleptFrom = clock.nanoTime();
             boolean woke;
             try {
                 woke = sleepUntil(wake);
@@ -161,7 +168,7 @@ public final class ScheduledSender implements Sender {
                 Thread.currentThread().interrupt(); // JMeter's Stop: the sample keeps what it sent
                 woke = false;
             }
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             tally.idleNanos += now - sleptFrom;
             count = schedule.due(now);
             if (!woke || count == 0) {
@@ -183,7 +190,7 @@ public final class ScheduledSender implements Sender {
      * sample must end here (a send failed, or the next message's user must reconnect first).
      */
     private boolean sendDue(SampleResult result, String label, int first, int due, MessageParts message, Tally tally) {
-        long lagNanos = schedule.lagNanos(schedule.next(), System.nanoTime());
+        long lagNanos = schedule.lagNanos(schedule.next(), clock.nanoTime());
         tally.woke(lagNanos);
         steps.sendLag(lagNanos);
         int index = first;
@@ -281,23 +288,22 @@ public final class ScheduledSender implements Sender {
 
     /**
      * Sleeps until {@code wakeNanos}, or until the thread's end time (the thread group's duration) if that comes
-     * first, as JMeter's timers do; false then. A sleep is interruptible (JMeter's Stop).
+     * first, as JMeter's timers do; false then, at once if the end time has passed (it can pass between JMeter's look
+     * at it and this sample's wait). A sleep is interruptible (JMeter's Stop).
      */
-    private static boolean sleepUntil(long wakeNanos) throws InterruptedException {
-        long waitNanos = wakeNanos - System.nanoTime();
+    private boolean sleepUntil(long wakeNanos) throws InterruptedException {
+        long waitNanos = wakeNanos - clock.nanoTime();
         if (waitNanos <= 0) {
             return true;
         }
-        JMeterThread thread = JMeterContextService.getContext().getThread();
-        long endMillis = thread == null ? 0 : thread.getEndTime();
-        if (endMillis > 0) {
-            long toEndNanos = TimeUnit.MILLISECONDS.toNanos(endMillis - System.currentTimeMillis());
-            if (toEndNanos > 0 && toEndNanos < waitNanos) {
-                TimeUnit.NANOSECONDS.sleep(toEndNanos);
-                return false;
+        long toEndNanos = clock.nanosToEnd();
+        if (toEndNanos < waitNanos) {
+            if (toEndNanos > 0) {
+                clock.sleep(toEndNanos);
             }
+            return false;
         }
-        TimeUnit.NANOSECONDS.sleep(waitNanos);
+        clock.sleep(waitNanos);
         return true;
     }
 
@@ -338,7 +344,7 @@ public final class ScheduledSender implements Sender {
         }
     }
 
-    /** The earlier of two {@link System#nanoTime()} values (compared by difference: the clock may wrap). */
+    /** The earlier of two nanosecond times (compared by difference: the clock may wrap). */
     private static long earlier(long aNanos, long bNanos) {
         return aNanos - bNanos > 0 ? bNanos : aNanos;
     }

@@ -62,8 +62,10 @@ class DemoWebSocketConfig implements WebSocketMessageBrokerConfigurer, Applicati
      * heart-beats that stop arriving sets a short one rather than wait half a minute.
      */
     static long heartbeatMillis() {
-        return Long.getLong("demo.heartbeatMillis", 10_000);
+        return Long.getLong(HEARTBEAT_MILLIS_PROPERTY, 10_000);
     }
+
+    static final String HEARTBEAT_MILLIS_PROPERTY = "demo.heartbeatMillis";
 
     static final int CHANNEL_THREADS =
             Math.max(4, Math.min(8, Runtime.getRuntime().availableProcessors()));

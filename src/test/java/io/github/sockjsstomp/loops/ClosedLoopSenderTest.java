@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.sockjsstomp.samples.Sample;
 import io.github.sockjsstomp.timing.SendMode;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The closed loop's decisions on a thread whose server is gone ({@link UnreachableThread}): which row a sample is,
- * what the books hold after it, when it reports nothing. Counts and contents, never durations.
+ * The closed loop's decisions on a thread whose server is gone ({@link TestThread#unreachable}): which row a sample is,
+ * what the books hold after it, when it reports nothing, and what the thread's end time ({@link TestClock}) changes.
+ * Counts and contents, never durations.
  */
 class ClosedLoopSenderTest {
 
-    private UnreachableThread thread;
+    private final TestClock clock = new TestClock();
+    private TestThread thread;
 
     @AfterEach
     void close() {
@@ -25,12 +30,12 @@ class ClosedLoopSenderTest {
     }
 
     private ClosedLoopSender sender() {
-        return new ClosedLoopSender(thread, 0, 100, 10);
+        return new ClosedLoopSender(thread, 0, 100, 10, clock);
     }
 
     @Test
     void aRefusalNoSampleSaidIsARowOfItsOwnBeforeAnyRoundTrip() throws IOException {
-        thread = new UnreachableThread(2, SendMode.AWAIT_REPLY);
+        thread = TestThread.unreachable(2, SendMode.AWAIT_REPLY);
         thread.refused(0, "Unknown destination /app/nowhere");
 
         SenderRow row = sender().sample(null, "echo");
@@ -43,7 +48,7 @@ class ClosedLoopSenderTest {
 
     @Test
     void anUnreadableMessageIsAConfigErrorRowAndNoUserSends() throws IOException {
-        thread = new UnreachableThread(1, SendMode.AWAIT_REPLY);
+        thread = TestThread.unreachable(1, SendMode.AWAIT_REPLY);
         thread.unreadable = new IllegalArgumentException("Parameter 'destination' has value '{{nope}}'");
 
         SenderRow row = sender().sample(null, "echo");
@@ -55,7 +60,7 @@ class ClosedLoopSenderTest {
 
     @Test
     void stopBeforeTheSampleReportsNothingAndNoUserSends() throws IOException {
-        thread = new UnreachableThread(1, SendMode.AWAIT_REPLY);
+        thread = TestThread.unreachable(1, SendMode.AWAIT_REPLY);
 
         Thread.currentThread().interrupt(); // JMeter's Stop
         SenderRow row = sender().sample(null, "echo");
@@ -66,7 +71,7 @@ class ClosedLoopSenderTest {
 
     @Test
     void aUserFoundDownIsNotSentOnAndItsFailedReconnectIsARowOfItsOwn() throws IOException {
-        thread = new UnreachableThread(1, SendMode.AWAIT_REPLY);
+        thread = TestThread.unreachable(1, SendMode.AWAIT_REPLY);
 
         SenderRow row = sender().sample(null, "echo");
 
@@ -76,5 +81,45 @@ class ClosedLoopSenderTest {
         assertThat(thread.books().sent())
                 .as("nothing is sent on a user that is down")
                 .isZero();
+    }
+
+    /** The same thread as above once its end time has passed: no user is found down, none reconnects or sends. */
+    @Test
+    void afterTheThreadsEndASampleWithNothingInFlightReportsNothingAndNoUserConnects() throws IOException {
+        thread = TestThread.unreachable(1, SendMode.AWAIT_REPLY);
+        clock.endsIn(0);
+
+        SenderRow row = sender().sample(null, "echo");
+
+        assertThat(row.result().isIgnore()).isTrue();
+        assertThat(thread.run.capacity().connectFailures())
+                .as("failed connects")
+                .isEmpty();
+        assertThat(thread.books().sent()).isZero();
+    }
+
+    /**
+     * A sample that has its round trips ends at its {@code sampleMillis}, unless the thread's end comes within a
+     * sample's length (at least 100 ms): JMeter calls no sample after the end time, so the last one runs to it.
+     */
+    @ParameterizedTest(name = "sampleMillis {0}, the end {1} ms away: the last sample {2}")
+    @CsvSource({
+        "500, 501, false",
+        "500, 500, true",
+        "500, 0, true",
+        "20, 101, false",
+        "20, 100, true",
+        "20, 50, true",
+        "20, , false",
+    })
+    void theLastSampleIsTheOneWhoseLengthOrATenthOfASecondReachesTheThreadsEnd(
+            long sampleMillis, Long endInMillis, boolean last) throws IOException {
+        thread = TestThread.unreachable(1, SendMode.AWAIT_REPLY);
+        if (endInMillis != null) {
+            clock.endsIn(TimeUnit.MILLISECONDS.toNanos(endInMillis));
+        }
+
+        assertThat(new ClosedLoopSender(thread, 0, sampleMillis, 10, clock).endsSoon())
+                .isEqualTo(last);
     }
 }

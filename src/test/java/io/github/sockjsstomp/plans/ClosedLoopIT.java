@@ -3,6 +3,7 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -15,9 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,27 +34,20 @@ class ClosedLoopIT {
     /** Wall clock (the send stamps) against the monotonic one (the latencies): a stamp is rounded to 1 us. */
     private static final long CLOCKS_SLACK_US = 1000;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     static List<String> demo(String... more) {
         List<String> properties = new ArrayList<>(List.of(
-                "port=" + server.port(),
+                "port=" + demo.port(),
                 "transport=raw",
                 "endpoint=/stomp-ws",
                 "indexPath=none",

@@ -2,16 +2,16 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,29 +24,22 @@ class ClosedLoopOutageIT {
     private static final int USERS = 20;
     private static final long OUTAGE_MILLIS = 3000;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
     void theUsersReconnectWithBackoffAndTheirLoopsGoOnWithExactBooks() throws Exception {
         PlanRun run;
         long upAgainMillis;
-        try (OutageProxy proxy = new OutageProxy(server.port())) {
+        try (OutageProxy proxy = new OutageProxy(demo.port())) {
             PlanRun.Launch launch = PlanRun.launch(
                     dir.resolve("outage"),
                     "echo",
@@ -113,12 +106,12 @@ class ClosedLoopOutageIT {
 
     private static void awaitSessions(int wanted, PlanRun.Launch launch) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (server.connectedSessions() < wanted
+        while (demo.server().connectedSessions() < wanted
                 && System.nanoTime() < deadline
                 && launch.process().isAlive()) {
             Thread.sleep(100);
         }
-        assertThat(server.connectedSessions())
+        assertThat(demo.server().connectedSessions())
                 .as("sessions on the server; console: %s", Files.readString(launch.console()))
                 .isGreaterThanOrEqualTo(wanted);
     }

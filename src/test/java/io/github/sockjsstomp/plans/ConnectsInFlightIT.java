@@ -2,7 +2,7 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -19,9 +19,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,19 +39,12 @@ class ConnectsInFlightIT {
     @TempDir
     static Path dir;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     /**
@@ -64,7 +57,7 @@ class ConnectsInFlightIT {
     void everyUserConnectsOnceInARowOfItsOwn(int connectsInFlight) throws Exception {
         int threads = 2;
         int users = 100;
-        long droppedBefore = server.sessionsDroppedWithoutClose();
+        long droppedBefore = demo.server().sessionsDroppedWithoutClose();
         PlanRun run = PlanRun.runClean(
                 dir.resolve("in-flight-" + connectsInFlight),
                 "connect",
@@ -96,7 +89,7 @@ class ConnectsInFlightIT {
         }
         assertThat(Files.readString(run.dir().resolve("console.txt")))
                 .contains("stomp sessions: " + users + " held at peak; " + users + " connects");
-        assertThat(server.sessionsDroppedWithoutClose())
+        assertThat(demo.server().sessionsDroppedWithoutClose())
                 .as("sessions the run left to the JVM's exit")
                 .isEqualTo(droppedBefore);
     }
@@ -115,7 +108,7 @@ class ConnectsInFlightIT {
                 "connect",
                 false,
                 List.of(
-                        "port=" + server.port(),
+                        "port=" + demo.port(),
                         "endpoint=/ws",
                         "transport=websocket",
                         "indexPath=none",
@@ -164,7 +157,7 @@ class ConnectsInFlightIT {
         try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             udpPort = probe.getLocalPort();
         }
-        long droppedBefore = server.sessionsDroppedWithoutClose();
+        long droppedBefore = demo.server().sessionsDroppedWithoutClose();
         List<String> properties = new ArrayList<>(raw(
                 "users=" + users,
                 "threads=2",
@@ -176,10 +169,10 @@ class ConnectsInFlightIT {
                 "jmeterengine.nongui.maxport=" + udpPort));
         PlanRun.Launch launch = PlanRun.launch(dir.resolve("stop"), "connect", false, properties);
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (server.connectedSessions() < 100 && launch.process().isAlive() && System.nanoTime() < deadline) {
+        while (demo.server().connectedSessions() < 100 && launch.process().isAlive() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(server.connectedSessions()).as("sessions before Stop").isGreaterThanOrEqualTo(100);
+        assertThat(demo.server().connectedSessions()).as("sessions before Stop").isGreaterThanOrEqualTo(100);
         byte[] datagram = "StopTestNow".getBytes(StandardCharsets.US_ASCII);
         try (DatagramSocket socket = new DatagramSocket()) {
             socket.send(new DatagramPacket(datagram, datagram.length, InetAddress.getLoopbackAddress(), udpPort));
@@ -201,11 +194,13 @@ class ConnectsInFlightIT {
                         .as(r.get("responseMessage"))
                         .isEqualTo("Interrupted"));
         long waitUntil = System.nanoTime() + 20_000_000_000L;
-        while (server.connectedSessions() > 0 && System.nanoTime() < waitUntil) {
+        while (demo.server().connectedSessions() > 0 && System.nanoTime() < waitUntil) {
             Thread.sleep(50);
         }
-        assertThat(server.connectedSessions()).as("sessions left on the server").isZero();
-        assertThat(server.sessionsDroppedWithoutClose())
+        assertThat(demo.server().connectedSessions())
+                .as("sessions left on the server")
+                .isZero();
+        assertThat(demo.server().sessionsDroppedWithoutClose())
                 .as("sessions left open until JMeter's JVM exited")
                 .isEqualTo(droppedBefore);
     }
@@ -213,7 +208,7 @@ class ConnectsInFlightIT {
     /** connect.jmx on the demo server's raw endpoint, no login steps, all at once. */
     private static List<String> raw(String... more) {
         List<String> properties = new ArrayList<>(List.of(
-                "port=" + server.port(),
+                "port=" + demo.port(),
                 "transport=raw",
                 "endpoint=/stomp-ws",
                 "indexPath=none",

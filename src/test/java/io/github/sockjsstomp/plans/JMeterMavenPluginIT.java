@@ -2,7 +2,7 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JMeterMavenPluginIT {
 
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
+
     @TempDir
     Path dir;
 
@@ -32,19 +36,16 @@ class JMeterMavenPluginIT {
         Path timingLog = dir.resolve("timing.csv");
         Path example = example();
         Path results = example.resolve("target/jmeter/results");
-        String output;
-        try (DemoServer server = DemoServer.start(0)) {
-            output = mvn(
-                    "verify.txt",
-                    true,
-                    example,
-                    "-Dstomp.port=" + server.port(),
-                    "-Dstomp.threads=2",
-                    // long enough for the warm-up (on by default) on a busy machine, and messages after it
-                    "-Dstomp.duration=12",
-                    "-Dstomp.messagesPerSecond=20",
-                    "-Dstomp.timingLog=" + timingLog);
-        }
+        String output = mvn(
+                "verify.txt",
+                true,
+                example,
+                "-Dstomp.port=" + demo.port(),
+                "-Dstomp.threads=2",
+                // long enough for the warm-up (on by default) on a busy machine, and messages after it
+                "-Dstomp.duration=12",
+                "-Dstomp.messagesPerSecond=20",
+                "-Dstomp.timingLog=" + timingLog);
         // The published pom declares no dependency, so the JMeter it laid out has ours in lib/ext and none of what
         // the jar bundles (nor JMeter's own artifacts again) in lib/.
         Path home = jmeterHome(example.resolve("target"));
@@ -93,20 +94,17 @@ class JMeterMavenPluginIT {
     @Test
     void lostMessagesFailTheBuildThroughTheBooksWhenNoSampleFails() throws Exception {
         Path example = example();
-        String output;
-        try (DemoServer server = DemoServer.start(0)) {
-            output = mvn(
-                    "verify-lossy.txt",
-                    false,
-                    example,
-                    "-Dstomp.port=" + server.port(),
-                    "-Dstomp.threads=2",
-                    "-Dstomp.duration=8",
-                    "-Dstomp.messagesPerSecond=10",
-                    "-Dstomp.destination=/app/echo-lossy",
-                    "-Dstomp.replySamples=false",
-                    "-Dstomp.timingLog=" + dir.resolve("lossy-timing.csv"));
-        }
+        String output = mvn(
+                "verify-lossy.txt",
+                false,
+                example,
+                "-Dstomp.port=" + demo.port(),
+                "-Dstomp.threads=2",
+                "-Dstomp.duration=8",
+                "-Dstomp.messagesPerSecond=10",
+                "-Dstomp.destination=/app/echo-lossy",
+                "-Dstomp.replySamples=false",
+                "-Dstomp.timingLog=" + dir.resolve("lossy-timing.csv"));
         assertThat(output).containsPattern("Failed requests:\\s+0\\b");
         assertThat(output)
                 .containsPattern("The run did not answer every message it sent: .*STOMP timing books: sent=\\d+ "

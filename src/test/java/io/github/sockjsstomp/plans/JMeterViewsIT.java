@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sockjsstomp.broker.ArtemisBroker;
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,10 +39,12 @@ class JMeterViewsIT {
     static Path dir;
 
     private static ArtemisBroker broker;
-    private static DemoServer demo;
+
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @BeforeAll
-    static void startServers() throws Exception {
+    static void startBroker() throws Exception {
         PlanRun.jmeterHome();
         // chat.jmx's users log in as sender-N and receiver-N, with the plan's one passcode
         Map<String, String> users = new HashMap<>(Map.of("guest", "guest"));
@@ -50,16 +53,12 @@ class JMeterViewsIT {
             users.put("receiver-" + n, "chat");
         }
         broker = ArtemisBroker.start(dir.resolve("artemis"), users, 0);
-        demo = DemoServer.start(0);
     }
 
     @AfterAll
-    static void stopServers() throws Exception {
+    static void stopBroker() throws Exception {
         if (broker != null) {
             broker.close();
-        }
-        if (demo != null) {
-            demo.close();
         }
     }
 

@@ -2,16 +2,16 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,22 +27,15 @@ class OutageIT {
     private static final long MAX_MILLIS = 2000;
     private static final long OUTAGE_MILLIS = 4000;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -52,7 +45,7 @@ class OutageIT {
         int users = threads * perThread;
         PlanRun run;
         int proxyPort;
-        try (OutageProxy proxy = new OutageProxy(server.port())) {
+        try (OutageProxy proxy = new OutageProxy(demo.port())) {
             proxyPort = proxy.port();
             PlanRun.Launch launch = PlanRun.launch(
                     dir.resolve("connect"),
@@ -72,11 +65,11 @@ class OutageIT {
                             "connectTimeoutMillis=3000",
                             "sockjsstomp.reconnectMinMillis=" + MIN_MILLIS,
                             "sockjsstomp.reconnectMaxMillis=" + MAX_MILLIS));
-            awaitUntil(() -> server.connectedSessions(), users, launch);
+            awaitUntil(() -> demo.server().connectedSessions(), users, launch);
             proxy.down();
             Thread.sleep(OUTAGE_MILLIS);
             proxy.up();
-            awaitUntil(() -> server.connectedSessions(), users, launch);
+            awaitUntil(() -> demo.server().connectedSessions(), users, launch);
             run = launch.await();
         }
         List<Map<String, String>> failedSessions = run.rows().stream()
@@ -139,7 +132,7 @@ class OutageIT {
         int users = threads * perThread;
         long durationMillis = 7000;
         PlanRun run;
-        try (OutageProxy proxy = new OutageProxy(server.port())) {
+        try (OutageProxy proxy = new OutageProxy(demo.port())) {
             proxy.down();
             run = PlanRun.launch(
                             dir.resolve("send-down"),

@@ -3,7 +3,7 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.sockjsstomp.broker.ArtemisBroker;
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,22 +33,20 @@ class ReceiptsIT {
     static Path dir;
 
     private static ArtemisBroker broker;
-    private static DemoServer demo;
+
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @BeforeAll
-    static void startServers() throws Exception {
+    static void startBroker() throws Exception {
         PlanRun.jmeterHome();
         broker = ArtemisBroker.start(dir.resolve("artemis"), USERS, 0);
-        demo = DemoServer.start(0);
     }
 
     @AfterAll
-    static void stopServers() throws Exception {
+    static void stopBroker() throws Exception {
         if (broker != null) {
             broker.close();
-        }
-        if (demo != null) {
-            demo.close();
         }
     }
 

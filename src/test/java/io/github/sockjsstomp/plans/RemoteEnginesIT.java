@@ -3,7 +3,7 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.plans.PlanRun.BooksLine;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,7 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RemoteEnginesIT {
 
     private static final long TIMEOUT_SECONDS = 180;
-    private static DemoServer server;
+
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
+
     private static Path jmeterHome;
     private static Path projectRoot;
     private static final List<Process> engines = new ArrayList<>();
@@ -43,21 +47,17 @@ class RemoteEnginesIT {
     static Path dir;
 
     @BeforeAll
-    static void start() {
+    static void findJMeter() {
         jmeterHome = Path.of(System.getProperty("jmeter.home", "target/jmeter")).toAbsolutePath();
         projectRoot = Path.of(System.getProperty("project.root", ".")).toAbsolutePath();
-        server = DemoServer.start(0);
     }
 
     @AfterAll
-    static void stop() {
+    static void stopEngines() {
         engines.forEach(p -> {
             p.descendants().forEach(ProcessHandle::destroy);
             p.destroy();
         });
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -82,7 +82,7 @@ class RemoteEnginesIT {
                 dir.resolve("results.jtl").toString(),
                 "-j",
                 dir.resolve("controller.log").toString(),
-                "-Gport=" + server.port(),
+                "-Gport=" + demo.port(),
                 "-GindexPath=/index",
                 "-GpullPath=/clientPull",
                 "-GtimingLog=" + timingLog,

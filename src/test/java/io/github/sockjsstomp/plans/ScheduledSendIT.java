@@ -3,7 +3,7 @@ package io.github.sockjsstomp.plans;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -12,9 +12,9 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,22 +36,15 @@ class ScheduledSendIT {
 
     private static final long PER_TICK = TICK_MILLIS * 1000L / INTERVAL_US;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -61,7 +54,7 @@ class ScheduledSendIT {
                 "send",
                 false,
                 List.of(
-                        "port=" + server.port(),
+                        "port=" + demo.port(),
                         "transport=raw",
                         "endpoint=/stomp-ws",
                         "indexPath=none",

@@ -2,7 +2,7 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,22 +23,11 @@ class ServerFaultsIT {
 
     private static final String RABBIT_WORDS = "Unknown destination: '/unknown/hello' is not a valid destination.";
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
-
-    @BeforeAll
-    static void startServer() {
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     /** RabbitMQ's ERROR names no message: the messages are LOST, and everything else says the server refused them. */
     @Test
@@ -104,7 +92,7 @@ class ServerFaultsIT {
                 dir.resolve("handshake-403"),
                 "echo",
                 false,
-                List.of("port=" + server.port(), "threads=3", "rampUp=0", "duration=5"));
+                List.of("port=" + demo.port(), "threads=3", "rampUp=0", "duration=5"));
         List<String> log = Files.readAllLines(run.dir().resolve("jmeter.log"));
         assertThat(log)
                 .as("no stack trace")
@@ -128,7 +116,7 @@ class ServerFaultsIT {
 
     private static PlanRun strict(String name, String... properties) throws Exception {
         List<String> all = new ArrayList<>(List.of(
-                "port=" + server.port(),
+                "port=" + demo.port(),
                 "endpoint=/stomp-strict",
                 "transport=raw",
                 "subscribeTo=/queue/echo",

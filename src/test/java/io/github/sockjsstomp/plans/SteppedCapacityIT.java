@@ -2,7 +2,7 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,30 +27,21 @@ class SteppedCapacityIT {
     /** The demo server's {@code /app/slow} knee: {@code SlowWorker.PER_SECOND}. */
     private static final double KNEE_PER_SECOND = 100;
 
-    private static DemoServer server;
-
-    @TempDir
-    static Path dir;
-
     /**
      * The demo server's heart-beats (both ways): its clients that heart-beat see them missing after 1.5 s. The tests
      * that do not heart-beat ({@code heartbeatMillis=0}) never see them.
      */
-    private static final String HEARTBEAT_MILLIS = "500";
+    private static final long HEARTBEAT_MILLIS = 500;
+
+    @RegisterExtension
+    static final DemoServerExtension demo = DemoServerExtension.heartbeatingEveryMillis(HEARTBEAT_MILLIS);
+
+    @TempDir
+    static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        System.setProperty("demo.heartbeatMillis", HEARTBEAT_MILLIS);
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        System.clearProperty("demo.heartbeatMillis");
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -264,7 +255,7 @@ class SteppedCapacityIT {
     /** The common properties of a stepped test against the demo server over a plain WebSocket. */
     private static List<String> common(Path runDir) {
         return List.of(
-                "port=" + server.port(),
+                "port=" + demo.port(),
                 "transport=raw",
                 "endpoint=/stomp-ws",
                 "indexPath=none",

@@ -2,7 +2,7 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,17 +28,12 @@ class StopAndShutdownIT {
     @TempDir
     static Path dir;
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
     }
 
     @ParameterizedTest
@@ -56,7 +51,7 @@ class StopAndShutdownIT {
                 "echo",
                 false,
                 List.of(
-                        "port=" + server.port(),
+                        "port=" + demo.port(),
                         "indexPath=/index",
                         "pullPath=/clientPull",
                         "threads=3",

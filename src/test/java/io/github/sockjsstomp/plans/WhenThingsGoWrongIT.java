@@ -2,17 +2,17 @@ package io.github.sockjsstomp.plans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,22 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WhenThingsGoWrongIT {
 
-    private static DemoServer server;
+    @RegisterExtension
+    static final DemoServerExtension demo = new DemoServerExtension();
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startServer() {
+    static void findJMeter() {
         PlanRun.jmeterHome();
-        server = DemoServer.start(0);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     /** users was the users file's name: a file name there now gets one thread, whose ConfigError says where it goes. */
@@ -128,7 +121,7 @@ class WhenThingsGoWrongIT {
                 "send",
                 false,
                 List.of(
-                        "port=" + server.port(),
+                        "port=" + demo.port(),
                         "indexPath=/index",
                         "pullPath=/clientPull",
                         "threads=1",
@@ -168,7 +161,7 @@ class WhenThingsGoWrongIT {
 
     private static PlanRun send(String name, String... properties) throws Exception {
         List<String> all = new ArrayList<>(
-                List.of("port=" + server.port(), "indexPath=/index", "pullPath=/clientPull", "replySamples=false"));
+                List.of("port=" + demo.port(), "indexPath=/index", "pullPath=/clientPull", "replySamples=false"));
         all.addAll(Arrays.asList(properties));
         return PlanRun.launch(dir.resolve(name), "send", false, all).await();
     }

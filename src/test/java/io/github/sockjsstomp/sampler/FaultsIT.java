@@ -2,7 +2,7 @@ package io.github.sockjsstomp.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.sockjsstomp.demo.DemoServer;
+import io.github.sockjsstomp.demo.DemoServerExtension;
 import io.github.sockjsstomp.timing.Books;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.jmeter.samplers.SampleResult;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultsIT {
 
     private static final String NEVER_MILLIS = "120000";
-    private static final String HEARTBEAT_PROPERTY = "demo.heartbeatMillis";
     private static final List<String> SHARED_POOLS = List.of(
             "stomp-connect-",
             "stomp-heartbeat-",
@@ -46,7 +45,11 @@ class FaultsIT {
             "clientOutboundChannel-",
             "brokerChannel-",
             "process reaper");
-    private static DemoServer server;
+
+    /** The heart-beat test's client asks for 200 ms; the broker's own 10 s would make its loss take 30 s to see. */
+    @RegisterExtension
+    static final DemoServerExtension demo = DemoServerExtension.heartbeatingEveryMillis(1000);
+
     private static long baselineSockets;
     private static long baselineThreads;
 
@@ -59,12 +62,9 @@ class FaultsIT {
     private ExecutorService background;
 
     @BeforeAll
-    static void startServer() throws Exception {
-        // The heart-beat test's client asks for 200 ms; the broker's own 10 s would make its loss take 30 s to see.
-        System.setProperty(HEARTBEAT_PROPERTY, "1000");
-        server = DemoServer.start(0);
+    static void warmUpTheSharedClient() throws Exception {
         // The shared client's own threads (I/O, heart-beats, the reply expiry) are made by the first session.
-        try (FaultProxy warmUp = new FaultProxy(server.port());
+        try (FaultProxy warmUp = new FaultProxy(demo.port());
                 SamplerHarness harness = new SamplerHarness(1)) {
             Map<String, String> p = params(warmUp.port(), "none");
             assertThat(harness.run(1, StompSendSampler::new, i -> p, 2).get(0))
@@ -74,15 +74,9 @@ class FaultsIT {
         baselineThreads = settled(FaultsIT::threads);
     }
 
-    @AfterAll
-    static void stopServer() {
-        server.close();
-        System.clearProperty(HEARTBEAT_PROPERTY);
-    }
-
     @BeforeEach
     void startProxy() throws IOException {
-        proxy = new FaultProxy(server.port());
+        proxy = new FaultProxy(demo.port());
         timingLog = dir.resolve("timing.csv");
         background = Executors.newSingleThreadExecutor();
     }

@@ -29,11 +29,12 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 
 /**
- * A JMeter thread's users whose server is gone (a port nothing listens on), as a send sampler hands them to its
- * senders: real users, timings and a run's books, nothing mocked, so a test sees what a sender decides (rows, the
- * books, connects) without a server. The sampler's side is this class ({@link SendingSampler}).
+ * A JMeter thread's users as a send sampler hands them to its senders: real users, timings and a run's books, nothing
+ * mocked, so a test sees what a sender decides (rows, the books, connects). Their server is gone ({@link #unreachable}:
+ * a port nothing listens on), or it is the demo server's plain WebSocket endpoint and they are connected to it
+ * ({@link #connectedTo}). The sampler's side is this class ({@link SendingSampler}).
  */
-final class UnreachableThread implements SendingSampler, AutoCloseable {
+final class TestThread implements SendingSampler, AutoCloseable {
 
     final Run run;
     final ThreadUsers users;
@@ -41,10 +42,9 @@ final class UnreachableThread implements SendingSampler, AutoCloseable {
     /** What {@link #message} reads: the plan's message, or an exception naming a bad parameter. */
     RuntimeException unreadable;
 
-    UnreachableThread(int userCount, SendMode mode) throws IOException {
+    private TestThread(int port, String endpoint, int userCount, SendMode mode) {
         run = Run.join(0, 0, started -> {});
         SharedStompClients shared = SharedStompClients.get(ClientSettings.defaults());
-        int port = closedPort();
         List<VirtualUser> made = new ArrayList<>();
         for (int number = 1; number <= userCount; number++) {
             UserSettings settings = new UserSettings(
@@ -52,7 +52,7 @@ final class UnreachableThread implements SendingSampler, AutoCloseable {
                     1,
                     number,
                     UserSettings.Credentials.NONE,
-                    new UserSettings.Server("http", "127.0.0.1", port, "/ws", Transport.RAW),
+                    new UserSettings.Server("http", "127.0.0.1", port, endpoint, Transport.RAW),
                     WebLogin.NONE,
                     new UserSettings.ConnectOptions(Map.of(), 0, 2_000));
             made.add(new VirtualUser(
@@ -62,6 +62,24 @@ final class UnreachableThread implements SendingSampler, AutoCloseable {
         TimingOptions options =
                 new TimingOptions(1_000, 1, mode, "message-id", Pattern.compile("\"id\":\"([^\"]+)\""), true, false);
         timings = users.timing().attach("send", options, TimingSink.NONE, run.tracker());
+    }
+
+    /** Users whose server is gone: each connect is refused. */
+    static TestThread unreachable(int userCount, SendMode mode) throws IOException {
+        return new TestThread(closedPort(), "/ws", userCount, mode);
+    }
+
+    /** Users connected to the demo server on {@code port} (its raw endpoint, no login steps), each once. */
+    static TestThread connectedTo(int port, int userCount, SendMode mode) throws InterruptedException {
+        TestThread thread = new TestThread(port, "/stomp-ws", userCount, mode);
+        for (int user = 0; user < userCount; user++) {
+            SampleResult failed = thread.users.connects().ensureConnected(user, "connect");
+            if (failed != null) {
+                thread.close();
+                throw new IllegalStateException("user " + user + " did not connect: " + failed.getResponseMessage());
+            }
+        }
+        return thread;
     }
 
     private static int closedPort() throws IOException {
