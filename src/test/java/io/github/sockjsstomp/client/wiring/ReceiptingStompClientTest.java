@@ -145,7 +145,9 @@ class ReceiptingStompClientTest {
     void aReadInactivityIsToldAloneNotAfterTheTransportErrorItsCloseMakes() {
         connectedSession(new long[] {10_000, 10_000});
         connection.onClose = () -> connection.session.handleFailure(new AsynchronousCloseException());
-        assertThat(connection.readInactivity).as("the session asked for a read inactivity check").isNotNull();
+        assertThat(connection.readInactivity)
+                .as("the session asked for a read inactivity check")
+                .isNotNull();
 
         connection.readInactivity.run();
 
