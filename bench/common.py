@@ -441,10 +441,19 @@ def test_classpath():
 
 def setenv_gc_algo():
     """The collector flags jmeter-config/setenv.sh gives JMeter: the floor runs on the same JVM settings as ours."""
-    match = re.search(r'GC_ALGO="\$\{GC_ALGO:-(.*?)\}"', (ROOT / "jmeter-config/setenv.sh").read_text())
-    if not match:
+    # Sourced as bin/jmeter does (its flags depend on the java it finds), with GC_ALGO unset so that its default
+    # is what comes out.
+    env = {k: v for k, v in os.environ.items() if k != "GC_ALGO"}
+    flags = subprocess.run(
+        ["sh", "-c", '. "$1" && printf %s "$GC_ALGO"', "sh", str(ROOT / "jmeter-config/setenv.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    if not flags:
         sys.exit("jmeter-config/setenv.sh: no GC_ALGO default found")
-    return match.group(1)
+    return flags
 
 
 def floor_answered_between(console, start_ms, end_ms):
