@@ -27,7 +27,7 @@ HEAP="${HEAP:--Xms4g -Xmx4g}"
 # reply map), which dirties a few cards per message; G1's refinement threads scan a dirty card as soon as
 # a few buffers are queued, and the next message dirties it again. Up to 256 buffers wait for the next
 # young pause instead, where each card is scanned once however often it was written. Measured at 2,000
-# users x 1 message/s (bench/RESULTS.md): the refinement threads' 10.7 us per message gone, 0.87x CPU
+# users x 1 message/s (bench/RESULTS.md): the refinement threads' 10.7 us per message gone, 0.88x CPU
 # per message, young pauses unchanged. Java 20 rewrote refinement (JDK-8137022) and deprecated these
 # flags; Java 24 removed them (a JVM given one does not start), so they are added below 20 only.
 if [ -z "${GC_ALGO:-}" ]; then
