@@ -439,8 +439,11 @@ def test_classpath():
     return f"target/test-classes:target/classes:{(ROOT / 'target/test-classpath.txt').read_text().strip()}"
 
 
+@functools.cache
 def setenv_gc_algo():
-    """The collector flags jmeter-config/setenv.sh gives JMeter: the floor runs on the same JVM settings as ours."""
+    """The collector flags jmeter-config/setenv.sh gives JMeter: the floor runs on the same JVM settings as ours.
+
+    Once per run: sourcing it starts `java -version`, and neither the script nor the java changes during a run."""
     # Sourced as bin/jmeter does (its flags depend on the java it finds), with GC_ALGO unset so that its default
     # is what comes out.
     env = {k: v for k, v in os.environ.items() if k != "GC_ALGO"}
